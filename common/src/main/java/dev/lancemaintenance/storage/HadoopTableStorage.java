@@ -1,0 +1,194 @@
+package dev.lancemaintenance.storage;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.fs.BulkDelete;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * {@link TableStorage} over Hadoop's {@link FileSystem}, so {@code file:}, {@code hdfs:},
+ * {@code s3a:}, {@code abfs:} and {@code gs:} tables all work.
+ *
+ * <p>Deletes go through Hadoop's {@link BulkDelete} where the store has it (s3a: one
+ * DeleteObjects request per page); elsewhere Hadoop's default implementation deletes one file per
+ * call. The instance owns its {@code FileSystem} (opened with {@code newInstance}) and closes it.
+ */
+public final class HadoopTableStorage implements TableStorage {
+  private final TableLocation location;
+  private final FileSystem fs;
+  private final Path root;
+  private final String rootPath;
+  private BulkDelete bulkDelete;
+
+  public HadoopTableStorage(TableLocation location, StorageConf conf) {
+    this.location = location;
+    this.root = new Path(location.uri());
+    try {
+      this.fs = FileSystem.newInstance(root.toUri(), conf.toConfiguration());
+    } catch (IOException e) {
+      throw new StorageException("open file system for", location.toString(), e);
+    }
+    this.rootPath = root.toUri().getPath();
+  }
+
+  /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
+  public static TableStorageFactory factory(StorageConf conf) {
+    return new Factory(conf);
+  }
+
+  @Override
+  public TableLocation location() {
+    return location;
+  }
+
+  private Path pathOf(String relative) {
+    return relative.isEmpty() ? root : new Path(location.resolve(relative));
+  }
+
+  private String relativeOf(Path path) {
+    String full = path.toUri().getPath();
+    if (full.equals(rootPath)) {
+      return "";
+    }
+    String prefix = rootPath.endsWith("/") ? rootPath : rootPath + "/";
+    if (!full.startsWith(prefix)) {
+      throw new PathEscapeException(location.toString(), full, "listed outside the table root");
+    }
+    return full.substring(prefix.length());
+  }
+
+  @Override
+  public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+    RemoteIterator<LocatedFileStatus> files;
+    try {
+      files = fs.listFiles(pathOf(dir), recursive);
+    } catch (FileNotFoundException e) {
+      return java.util.Collections.emptyIterator();
+    } catch (IOException e) {
+      throw new StorageException("list", location.resolveRedacted(dir), e);
+    }
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        try {
+          return files.hasNext();
+        } catch (FileNotFoundException e) {
+          return false;
+        } catch (IOException e) {
+          throw new StorageException("list", location.resolveRedacted(dir), e);
+        }
+      }
+
+      @Override
+      public FileEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        try {
+          LocatedFileStatus status = files.next();
+          return new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime());
+        } catch (IOException e) {
+          throw new StorageException("list", location.resolveRedacted(dir), e);
+        }
+      }
+    };
+  }
+
+  @Override
+  public byte[] read(String path, long offset, int length) {
+    byte[] buffer = new byte[length];
+    try (FSDataInputStream in = fs.open(pathOf(path))) {
+      in.readFully(offset, buffer);
+      return buffer;
+    } catch (IOException e) {
+      throw new StorageException("read", location.resolveRedacted(path), e);
+    }
+  }
+
+  @Override
+  public long length(String path) {
+    try {
+      return fs.getFileStatus(pathOf(path)).getLen();
+    } catch (IOException e) {
+      throw new StorageException("stat", location.resolveRedacted(path), e);
+    }
+  }
+
+  @Override
+  public void write(String path, byte[] content) {
+    try (FSDataOutputStream out = fs.create(pathOf(path), true)) {
+      out.write(content);
+    } catch (IOException e) {
+      throw new StorageException("write", location.resolveRedacted(path), e);
+    }
+  }
+
+  @Override
+  public List<DeleteFailure> deleteBatch(List<String> paths) {
+    if (paths.size() > maxDeleteBatchSize()) {
+      throw new IllegalArgumentException(
+          "Delete batch of " + paths.size() + " exceeds the store's page size " + maxDeleteBatchSize());
+    }
+    List<Path> hadoopPaths = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      hadoopPaths.add(pathOf(path));
+    }
+    List<DeleteFailure> failures = new ArrayList<>();
+    try {
+      // Hadoop's contract: a missing file is not a failure, which is what cleanup wants.
+      for (Map.Entry<Path, String> failure : bulkDelete().bulkDelete(hadoopPaths)) {
+        failures.add(new DeleteFailure(relativeOf(failure.getKey()), failure.getValue()));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (String path : paths) {
+        failures.add(new DeleteFailure(path, String.valueOf(e.getMessage())));
+      }
+    }
+    return failures;
+  }
+
+  @Override
+  public int maxDeleteBatchSize() {
+    return bulkDelete().pageSize();
+  }
+
+  private synchronized BulkDelete bulkDelete() {
+    if (bulkDelete == null) {
+      try {
+        bulkDelete = fs.createBulkDelete(root);
+      } catch (IOException e) {
+        throw new StorageException("open bulk delete for", location.toString(), e);
+      }
+    }
+    return bulkDelete;
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (bulkDelete != null) {
+        bulkDelete.close();
+      }
+      fs.close();
+    } catch (IOException e) {
+      throw new StorageException("close file system for", location.toString(), e);
+    }
+  }
+
+  private record Factory(StorageConf conf) implements TableStorageFactory {
+    @Override
+    public TableStorage open(TableLocation location) {
+      return new HadoopTableStorage(location, conf);
+    }
+  }
+}

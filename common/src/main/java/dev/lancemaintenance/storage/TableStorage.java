@@ -1,0 +1,61 @@
+package dev.lancemaintenance.storage;
+
+import java.io.Closeable;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The narrow view of a table's store that maintenance needs, rooted at one table's root.
+ *
+ * <p>Every path is table-relative (see {@link TablePaths}). The surface is deliberately small so
+ * that tests can wrap it to count requests, add latency or inject faults, and so that each engine
+ * can open one per task from a serializable {@link TableStorageFactory}.
+ *
+ * <p>Left out on purpose: writes other than what maintenance itself needs, directory deletes
+ * (cleanup deletes files, never trees), and any atomicity across a batch of deletes.
+ */
+public interface TableStorage extends Closeable {
+
+  /** The root every path is relative to. */
+  TableLocation location();
+
+  /**
+   * Lazily lists every file (not directory) at or below {@code dir}; {@code ""} is the root. A
+   * missing directory lists as empty. Order is the store's.
+   */
+  Iterator<FileEntry> listFiles(String dir, boolean recursive);
+
+  /** Reads {@code length} bytes at {@code offset}; fails if the file is shorter. */
+  byte[] read(String path, long offset, int length);
+
+  /** The length of a file in bytes. */
+  long length(String path);
+
+  /** Reads a whole file. */
+  default byte[] readFully(String path) {
+    long length = length(path);
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new StorageException("read", path, new IllegalStateException("file too large: " + length));
+    }
+    return read(path, 0, (int) length);
+  }
+
+  /** Writes a whole file, replacing any file at that path. */
+  void write(String path, byte[] content);
+
+  /**
+   * Deletes a batch of at most {@link #maxDeleteBatchSize()} files. A file that is already gone
+   * counts as deleted. Failures are returned, not thrown, so that one bad key does not hide the
+   * outcome of the others.
+   */
+  List<DeleteFailure> deleteBatch(List<String> paths);
+
+  /** The largest batch {@link #deleteBatch} takes in one request (1 where the store has no bulk delete). */
+  int maxDeleteBatchSize();
+
+  @Override
+  void close();
+
+  /** A file that could not be deleted, and why. */
+  record DeleteFailure(String path, String reason) implements java.io.Serializable {}
+}
