@@ -1,0 +1,55 @@
+package dev.lancemaintenance.cleanup;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * Removes old versions of a Lance table and the files only they referenced, with the semantics of
+ * Lance's {@code cleanup_with_policy}. Each engine (local, Spark, Flink) implements it by running
+ * the same stages in different places.
+ *
+ * <p>Setters validate their argument and return this action; {@link #execute()} runs once.
+ */
+public interface CleanupAction {
+
+  /**
+   * Remove versions whose manifest timestamp is older than now minus {@code olderThan} (default 7
+   * days, as LanceDB). Too short a window can remove a version a long-running reader or a concurrent
+   * writer still uses.
+   */
+  CleanupAction olderThan(Duration olderThan);
+
+  /** Remove versions whose manifest timestamp is strictly before {@code instant}. */
+  CleanupAction beforeTimestamp(Instant instant);
+
+  /** Remove only versions strictly below {@code version}. */
+  CleanupAction beforeVersion(long version);
+
+  /**
+   * Also delete unreferenced files younger than 7 days. An in-flight write's files are unreferenced
+   * until it commits: do not set this while anything writes to the table (files newer than the
+   * earliest retained version are kept regardless).
+   */
+  CleanupAction deleteUnverified(boolean deleteUnverified);
+
+  /** Refuse the run when a tagged version would be removed (default true, as Lance). */
+  CleanupAction errorIfTaggedOldVersions(boolean errorIfTaggedOldVersions);
+
+  /** Also clean referenced branches, as Lance's option of the same name. */
+  CleanupAction cleanReferencedBranches(boolean cleanReferencedBranches);
+
+  /** Decide everything and report the files that would go, deleting nothing. */
+  CleanupAction dryRun(boolean dryRun);
+
+  /** Receives every file the run removes (or, in a dry run, would remove), as it is decided. */
+  CleanupAction onRemovedFile(Consumer<CandidateFile> listener);
+
+  /** At most this many delete requests in flight at once. */
+  CleanupAction maxConcurrentDeletes(int maxConcurrentDeletes);
+
+  /** At most this many file deletes per second across the whole run (0 = unlimited). */
+  CleanupAction deleteRateLimit(long filesPerSecond);
+
+  CleanupResult execute();
+}

@@ -1,0 +1,71 @@
+package dev.lancemaintenance.cleanup;
+
+import java.io.Serializable;
+
+/**
+ * The counters of a cleanup, a monoid: tasks count locally from {@link #ZERO} with {@link
+ * #record(CandidateFile)} and engines reduce with {@link #plus}. Names are Lance's {@code
+ * RemovalStats} where Lance has them. A file counts as removed only once its delete succeeded (or,
+ * in a dry run, once it was selected); a failed delete counts in {@code failedDeletes} only.
+ *
+ * @param oldVersions versions removed (one per expired manifest)
+ * @param bytesRemoved bytes of every removed file, manifests included
+ * @param dataFilesRemoved data files, with their blob sidecars (Lance counts sidecars as data)
+ * @param deletionFilesRemoved deletion vectors under {@code _deletions/}
+ * @param indexFilesRemoved files under {@code _indices/}
+ * @param transactionFilesRemoved files under {@code _transactions/}
+ * @param manifestFilesRemoved manifests under {@code _versions/}
+ * @param otherFilesRemoved anything else removed, such as abandoned {@code _versions/.tmp*} files
+ * @param failedDeletes deletes that failed; their files stay, and so do the run's expired manifests
+ */
+public record CleanupCounters(
+    long oldVersions,
+    long bytesRemoved,
+    long dataFilesRemoved,
+    long deletionFilesRemoved,
+    long indexFilesRemoved,
+    long transactionFilesRemoved,
+    long manifestFilesRemoved,
+    long otherFilesRemoved,
+    long failedDeletes)
+    implements Serializable {
+
+  public static final CleanupCounters ZERO = new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  /** The counters after one more removed file. */
+  public CleanupCounters record(CandidateFile file) {
+    long data = 0;
+    long deletion = 0;
+    long index = 0;
+    long transaction = 0;
+    long manifest = 0;
+    long other = 0;
+    switch (file.kind()) {
+      case DATA, BLOB -> data = 1;
+      case DELETION -> deletion = 1;
+      case INDEX -> index = 1;
+      case TRANSACTION -> transaction = 1;
+      case MANIFEST -> manifest = 1;
+      case ROW_ID, OTHER -> other = 1;
+    }
+    return plus(new CleanupCounters(manifest, file.bytes(), data, deletion, index, transaction, manifest, other, 0));
+  }
+
+  /** The counters after {@code count} more failed deletes. */
+  public CleanupCounters failed(long count) {
+    return plus(new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, count));
+  }
+
+  public CleanupCounters plus(CleanupCounters other) {
+    return new CleanupCounters(
+        oldVersions + other.oldVersions,
+        bytesRemoved + other.bytesRemoved,
+        dataFilesRemoved + other.dataFilesRemoved,
+        deletionFilesRemoved + other.deletionFilesRemoved,
+        indexFilesRemoved + other.indexFilesRemoved,
+        transactionFilesRemoved + other.transactionFilesRemoved,
+        manifestFilesRemoved + other.manifestFilesRemoved,
+        otherFilesRemoved + other.otherFilesRemoved,
+        failedDeletes + other.failedDeletes);
+  }
+}

@@ -1,0 +1,121 @@
+package dev.lancemaintenance.cleanup;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What a cleanup removes: Lance's {@code CleanupPolicy}, with its names and defaults.
+ *
+ * <p>A version is removed when it is older than {@link #beforeTimestamp()} (by the manifest's own
+ * timestamp, never the file's mtime) and below {@link #beforeVersion()}, when set; the latest
+ * version and tagged versions are never removed. With neither bound set every version but the latest
+ * and the tagged ones qualifies, as in Lance.
+ *
+ * @param beforeTimestamp versions whose manifest timestamp is strictly before this instant qualify
+ * @param beforeVersion versions strictly below this number qualify
+ * @param deleteUnverified also delete files no manifest references even when younger than {@link
+ *     #UNVERIFIED_THRESHOLD}. Dangerous while a writer is active: an in-flight write's data files are
+ *     unreferenced until it commits.
+ * @param errorIfTaggedOldVersions refuse the whole run, before any delete, when a tagged version
+ *     would otherwise be removed (Lance's default); when false such versions are simply kept
+ * @param cleanReferencedBranches also clean the branches this table's cleanup finds referenced, as
+ *     Lance's option of the same name
+ */
+public record CleanupPolicy(
+    Optional<Instant> beforeTimestamp,
+    OptionalLong beforeVersion,
+    boolean deleteUnverified,
+    boolean errorIfTaggedOldVersions,
+    boolean cleanReferencedBranches)
+    implements Serializable {
+
+  /** Files no manifest references are kept this long unless {@code deleteUnverified} (Lance: 7 days). */
+  public static final Duration UNVERIFIED_THRESHOLD = Duration.ofDays(7);
+
+  /** LanceDB's default window for {@code older_than}. */
+  public static final Duration DEFAULT_OLDER_THAN = Duration.ofDays(7);
+
+  public CleanupPolicy {
+    Objects.requireNonNull(beforeTimestamp, "beforeTimestamp");
+    Objects.requireNonNull(beforeVersion, "beforeVersion");
+    if (beforeVersion.isPresent() && beforeVersion.getAsLong() < 0) {
+      throw new IllegalArgumentException("before_version must be >= 0: " + beforeVersion.getAsLong());
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Whether a version with this number and manifest timestamp qualifies for removal. */
+  public boolean qualifies(long version, long timestampNanos) {
+    boolean oldEnough =
+        beforeTimestamp.isEmpty() || timestampNanos < toEpochNanos(beforeTimestamp.get());
+    boolean lowEnough = beforeVersion.isEmpty() || version < beforeVersion.getAsLong();
+    return oldEnough && lowEnough;
+  }
+
+  private static long toEpochNanos(Instant instant) {
+    return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+  }
+
+  /** Builds a {@link CleanupPolicy}; defaults are Lance's. */
+  public static final class Builder {
+    private Instant beforeTimestamp;
+    private Long beforeVersion;
+    private boolean deleteUnverified = false;
+    private boolean errorIfTaggedOldVersions = true;
+    private boolean cleanReferencedBranches = false;
+
+    private Builder() {}
+
+    public Builder beforeTimestamp(Instant instant) {
+      this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
+      return this;
+    }
+
+    /** {@code now - olderThan}; {@code now} comes from the caller's clock, decided once per run. */
+    public Builder olderThan(Duration olderThan, Instant now) {
+      if (olderThan.isNegative()) {
+        throw new IllegalArgumentException("older_than must not be negative: " + olderThan);
+      }
+      return beforeTimestamp(now.minus(olderThan));
+    }
+
+    public Builder beforeVersion(long version) {
+      if (version < 0) {
+        throw new IllegalArgumentException("before_version must be >= 0: " + version);
+      }
+      this.beforeVersion = version;
+      return this;
+    }
+
+    public Builder deleteUnverified(boolean value) {
+      this.deleteUnverified = value;
+      return this;
+    }
+
+    public Builder errorIfTaggedOldVersions(boolean value) {
+      this.errorIfTaggedOldVersions = value;
+      return this;
+    }
+
+    public Builder cleanReferencedBranches(boolean value) {
+      this.cleanReferencedBranches = value;
+      return this;
+    }
+
+    public CleanupPolicy build() {
+      return new CleanupPolicy(
+          Optional.ofNullable(beforeTimestamp),
+          beforeVersion == null ? OptionalLong.empty() : OptionalLong.of(beforeVersion),
+          deleteUnverified,
+          errorIfTaggedOldVersions,
+          cleanReferencedBranches);
+    }
+  }
+}

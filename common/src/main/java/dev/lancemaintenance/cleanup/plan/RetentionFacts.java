@@ -1,0 +1,59 @@
+package dev.lancemaintenance.cleanup.plan;
+
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The small facts that decide which versions a cleanup keeps, gathered once on the driver and
+ * shipped to every mark task. They grow with the number of tags and branches, never with files.
+ *
+ * @param table the table, redacted, for messages
+ * @param policy the policy of the run
+ * @param latestVersion the newest version the plan saw; it and anything newer are always kept
+ * @param tagsByVersion tag names by the version they point at
+ * @param forkPoints versions of this table that a branch was created from; kept so the branch
+ *     still reads (Lance 7 keeps them too)
+ * @param nowMillis the run's clock, read once on the driver
+ */
+public record RetentionFacts(
+    String table,
+    CleanupPolicy policy,
+    long latestVersion,
+    Map<Long, List<String>> tagsByVersion,
+    Set<Long> forkPoints,
+    long nowMillis)
+    implements Serializable {
+
+  public RetentionFacts {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(policy, "policy");
+    tagsByVersion = Map.copyOf(tagsByVersion);
+    forkPoints = Set.copyOf(forkPoints);
+  }
+
+  /** Files younger than this (by mtime) and unreferenced are kept unless delete_unverified. */
+  public long unverifiedThresholdMillis() {
+    return nowMillis - CleanupPolicy.UNVERIFIED_THRESHOLD.toMillis();
+  }
+
+  /** How one version of this table fares under the policy. */
+  public VersionRetention classify(long version, long timestampNanos) {
+    boolean latest = version >= latestVersion;
+    boolean tagged = tagsByVersion.containsKey(version);
+    boolean qualifies = policy.qualifies(version, timestampNanos);
+    if (latest || !qualifies) {
+      return VersionRetention.RETAINED;
+    }
+    if (tagged) {
+      return VersionRetention.TAGGED_BUT_OLD;
+    }
+    if (forkPoints.contains(version)) {
+      return VersionRetention.RETAINED_FORK_POINT;
+    }
+    return VersionRetention.EXPIRED;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.lancemaintenance.cleanup.stage;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.TablePaths;
+import java.util.Optional;
+
+/**
+ * Stage 4, decide: for one listed file and what the manifests said about its reference key, whether
+ * it goes and why. Pure; every engine calls it after co-grouping listings and marks by key.
+ *
+ * <p>The rules are Lance's (see docs/cleanup-semantics.md):
+ *
+ * <ol>
+ *   <li>A file newer than the earliest retained manifest is kept: it may belong to a write in flight.
+ *   <li>Only files Lance manages are candidates: data files ({@code data/**.lance}) and their blob
+ *       sidecars, deletion vectors ({@code _deletions/*.arrow|bin}), transaction files ({@code
+ *       _transactions/*.txn}), index files ({@code _indices/**}) and abandoned manifest staging
+ *       files ({@code _versions/.tmp*}). Everything else (refs, branches, hints, unknown files) is
+ *       kept.
+ *   <li>A file a retained version references is kept.
+ *   <li>A file only removed versions referenced ("verified") goes, whatever its age.
+ *   <li>A file no manifest references ("unverified") goes only when older than 7 days, or when
+ *       {@code delete_unverified} is set.
+ * </ol>
+ */
+public final class DecideByPath {
+  private final DecisionContext context;
+
+  public DecideByPath(DecisionContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Decides one listed file.
+   *
+   * @param file the listed file
+   * @param mark what the manifests said about its reference key, empty when nothing references it
+   */
+  public Optional<CandidateFile> decide(FileEntry file, Optional<MarkState> mark) {
+    if (file.modificationTimeMillis() > context.listingCutoffMillis()) {
+      return Optional.empty();
+    }
+    Optional<FileKind> kind = managedKind(file.path());
+    if (kind.isEmpty()) {
+      return Optional.empty();
+    }
+    if (mark.isPresent() && mark.get() == MarkState.KEPT) {
+      return Optional.empty();
+    }
+    // Present and not kept: only versions being removed reference it.
+    boolean expired = mark.isPresent();
+    boolean young = file.modificationTimeMillis() >= context.unverifiedThresholdMillis();
+    if (expired) {
+      return Optional.of(candidate(file, kind.get(), RemovalReason.EXPIRED_VERSION));
+    }
+    if (!young) {
+      return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_OLDER_THAN_7D));
+    }
+    if (context.deleteUnverified()) {
+      return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
+    }
+    return Optional.empty();
+  }
+
+  private static CandidateFile candidate(FileEntry file, FileKind kind, RemovalReason reason) {
+    return new CandidateFile(file.path(), kind, file.size(), reason);
+  }
+
+  /** The kind of a file cleanup may remove, or empty for a file it always leaves alone. */
+  static Optional<FileKind> managedKind(String path) {
+    String name = TablePaths.fileName(path);
+    if (path.startsWith("_versions/")) {
+      // Staging files of an interrupted rename commit; manifests themselves go only as expired versions.
+      return name.startsWith(".tmp") ? Optional.of(FileKind.OTHER) : Optional.empty();
+    }
+    if (path.startsWith("_indices/")) {
+      return Optional.of(FileKind.INDEX);
+    }
+    if (path.startsWith("data/")) {
+      if (name.endsWith(".lance")) {
+        return Optional.of(FileKind.DATA);
+      }
+      return name.endsWith(".blob") ? Optional.of(FileKind.BLOB) : Optional.empty();
+    }
+    if (path.startsWith("_deletions/")) {
+      return name.endsWith(".arrow") || name.endsWith(".bin") ? Optional.of(FileKind.DELETION) : Optional.empty();
+    }
+    if (path.startsWith("_transactions/")) {
+      return name.endsWith(".txn") ? Optional.of(FileKind.TRANSACTION) : Optional.empty();
+    }
+    return Optional.empty();
+  }
+}

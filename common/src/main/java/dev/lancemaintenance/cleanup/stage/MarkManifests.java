@@ -1,0 +1,84 @@
+package dev.lancemaintenance.cleanup.stage;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.plan.VersionRetention;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.format.FileReference;
+import dev.lancemaintenance.format.Manifest;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.format.ManifestReader;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Stage 2, mark: decodes the manifests of one slice and says, for every file they reference,
+ * whether a retained version needs it.
+ *
+ * <p>Versions of the table are classified by {@link RetentionFacts#classify}; a retained version
+ * marks its files {@link MarkState#KEPT}, a removed one {@link MarkState#EXPIRED}. Versions of a
+ * branch always mark {@code KEPT}: a branch reads the table's files through its base paths, and a
+ * cleanup of the table must never take them away. References outside the table's root are not
+ * marked: the list stage never sees such files, so nothing there can be deleted.
+ *
+ * <p>Any manifest that cannot be read fails the task, and with it the run, before any delete: an
+ * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
+ *
+ * <p>Memory: one entry per distinct reference key of the slice; slices are small runs of
+ * consecutive versions, which share most of their files.
+ */
+public final class MarkManifests {
+  private final TableStorage storage;
+  private final RetentionFacts facts;
+
+  public MarkManifests(TableStorage storage, RetentionFacts facts) {
+    this.storage = storage;
+    this.facts = facts;
+  }
+
+  public MarkResult mark(ManifestSlice slice) {
+    Map<String, ReferenceMark> marks = new HashMap<>();
+    List<CandidateFile> expiredManifests = new ArrayList<>();
+    MarkSummary summary = MarkSummary.EMPTY;
+    for (ManifestLocation location : slice.manifests()) {
+      Manifest manifest = ManifestReader.read(storage, location);
+      MarkState state = MarkState.KEPT;
+      if (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS) {
+        VersionRetention retention = facts.classify(manifest.version(), manifest.timestampNanos());
+        summary = summary.plus(summarize(manifest, retention));
+        if (!retention.retained()) {
+          state = MarkState.EXPIRED;
+          expiredManifests.add(
+              new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
+        }
+      } else {
+        summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
+      }
+      for (FileReference reference : manifest.references(storage.location(), slice.datasetDir())) {
+        if (reference.external()) {
+          continue;
+        }
+        ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), state);
+        marks.merge(mark.key(), mark, ReferenceMark::merge);
+      }
+    }
+    return new MarkResult(marks.values(), expiredManifests, summary);
+  }
+
+  private MarkSummary summarize(Manifest manifest, VersionRetention retention) {
+    long version = manifest.version();
+    Map<String, Long> tagged = new HashMap<>();
+    if (retention == VersionRetention.TAGGED_BUT_OLD) {
+      for (String tag : facts.tagsByVersion().getOrDefault(version, List.of())) {
+        tagged.put(tag, version);
+      }
+    }
+    long earliest = retention.retained() ? manifest.timestampNanos() : Long.MAX_VALUE;
+    return new MarkSummary(1, retention.retained() ? 0 : 1, earliest, tagged);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.lancemaintenance.cleanup.stage;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The small facts a mark task reports besides its references; a monoid, reduced on the driver.
+ *
+ * @param manifestsRead manifests decoded
+ * @param expiredVersions versions of the table classified as removed
+ * @param earliestRetainedNanos the smallest manifest timestamp among retained versions of the table
+ *     ({@link Long#MAX_VALUE} when the task saw none); files newer than it are never candidates
+ * @param taggedOldVersions tags whose version the policy would remove, tag name to version
+ */
+public record MarkSummary(
+    long manifestsRead,
+    long expiredVersions,
+    long earliestRetainedNanos,
+    Map<String, Long> taggedOldVersions)
+    implements Serializable {
+
+  public static final MarkSummary EMPTY = new MarkSummary(0, 0, Long.MAX_VALUE, Map.of());
+
+  public MarkSummary {
+    taggedOldVersions = Map.copyOf(taggedOldVersions);
+  }
+
+  public MarkSummary plus(MarkSummary other) {
+    Map<String, Long> tagged = new HashMap<>(taggedOldVersions);
+    tagged.putAll(other.taggedOldVersions);
+    return new MarkSummary(
+        manifestsRead + other.manifestsRead,
+        expiredVersions + other.expiredVersions,
+        Math.min(earliestRetainedNanos, other.earliestRetainedNanos),
+        tagged);
+  }
+}

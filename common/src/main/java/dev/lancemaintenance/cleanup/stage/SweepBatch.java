@@ -1,0 +1,74 @@
+package dev.lancemaintenance.cleanup.stage;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stage 5, sweep: deletes one batch of decided files and counts what went.
+ *
+ * <p>Files that fail are retried a few times with the pacer's backoff (stores throttle bulk
+ * deletes); what still fails is counted in {@code failed_deletes} and logged once with its path, and
+ * the run then keeps its expired manifests so that the next run sees those files as verified again.
+ * A file already gone counts as deleted. Every deleted file gets one line on the audit logger.
+ */
+public final class SweepBatch {
+  /** Per-file audit lines: action, kind, reason, path. Route or silence it in the logging config. */
+  public static final Logger AUDIT = LoggerFactory.getLogger("dev.lancemaintenance.audit");
+
+  private static final Logger LOG = LoggerFactory.getLogger(SweepBatch.class);
+  static final int MAX_ATTEMPTS = 3;
+
+  private final TableStorage storage;
+  private final DeletePacer pacer;
+
+  public SweepBatch(TableStorage storage, DeletePacer pacer) {
+    this.storage = storage;
+    this.pacer = pacer;
+  }
+
+  /** Deletes {@code files} (any number; split into the store's batch size) and counts the outcome. */
+  public CleanupCounters sweep(List<CandidateFile> files) {
+    CleanupCounters counters = CleanupCounters.ZERO;
+    int batchSize = storage.maxDeleteBatchSize();
+    for (int start = 0; start < files.size(); start += batchSize) {
+      counters = counters.plus(sweepOneBatch(files.subList(start, Math.min(files.size(), start + batchSize))));
+    }
+    return counters;
+  }
+
+  private CleanupCounters sweepOneBatch(List<CandidateFile> batch) {
+    Map<String, CandidateFile> pending = new HashMap<>();
+    batch.forEach(file -> pending.put(file.path(), file));
+    Map<String, String> lastFailure = new HashMap<>();
+    for (int attempt = 1; attempt <= MAX_ATTEMPTS && !pending.isEmpty(); attempt++) {
+      if (attempt > 1) {
+        pacer.backoff(attempt - 1);
+      }
+      pacer.acquire(pending.size());
+      List<String> paths = new ArrayList<>(pending.keySet());
+      lastFailure.clear();
+      for (var failure : storage.deleteBatch(paths)) {
+        lastFailure.put(failure.path(), failure.reason());
+      }
+      pending.keySet().retainAll(lastFailure.keySet());
+    }
+    CleanupCounters counters = CleanupCounters.ZERO;
+    for (CandidateFile file : batch) {
+      if (pending.containsKey(file.path())) {
+        LOG.warn("Cannot delete {} of {}: {}", file.path(), storage.location(), lastFailure.get(file.path()));
+        counters = counters.failed(1);
+      } else {
+        AUDIT.info("delete {} {} {}", file.kind(), file.reason().sqlName(), file.path());
+        counters = counters.record(file);
+      }
+    }
+    return counters;
+  }
+}

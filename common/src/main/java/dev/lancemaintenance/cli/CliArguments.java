@@ -1,0 +1,99 @@
+package dev.lancemaintenance.cli;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parsed {@code --flag}, {@code --option value} and positional arguments of one subcommand. Every
+ * flag and option is declared, so a typo is a usage error instead of a silently ignored option.
+ */
+final class CliArguments {
+  private final List<String> positionals = new ArrayList<>();
+  private final Map<String, List<String>> options = new HashMap<>();
+  private final Set<String> flags;
+
+  private CliArguments(Set<String> flags) {
+    this.flags = flags;
+  }
+
+  /**
+   * @param flags names (without {@code --}) that take no value
+   * @param valued names that take one value (repeatable)
+   */
+  static CliArguments parse(List<String> args, Set<String> flags, Set<String> valued) {
+    CliArguments parsed = new CliArguments(flags);
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (!arg.startsWith("--")) {
+        parsed.positionals.add(arg);
+        continue;
+      }
+      String name = arg.substring(2);
+      String value = null;
+      int equals = name.indexOf('=');
+      if (equals >= 0) {
+        value = name.substring(equals + 1);
+        name = name.substring(0, equals);
+      }
+      if (flags.contains(name) && value == null) {
+        parsed.options.computeIfAbsent(name, k -> new ArrayList<>()).add("true");
+      } else if (valued.contains(name)) {
+        if (value == null) {
+          if (i + 1 >= args.size()) {
+            throw new UsageException("--" + name + " needs a value");
+          }
+          value = args.get(++i);
+        }
+        parsed.options.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+      } else {
+        throw new UsageException("Unknown option --" + name);
+      }
+    }
+    return parsed;
+  }
+
+  List<String> positionals() {
+    return positionals;
+  }
+
+  boolean flag(String name) {
+    if (!flags.contains(name)) {
+      throw new IllegalArgumentException("undeclared flag " + name);
+    }
+    return options.containsKey(name);
+  }
+
+  String value(String name) {
+    List<String> values = options.get(name);
+    return values == null ? null : values.get(values.size() - 1);
+  }
+
+  long longValue(String name, long defaultValue) {
+    String value = value(name);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + name + " must be a whole number, not '" + value + "'");
+    }
+  }
+
+  /** {@code --name key=value} options, in order. */
+  Map<String, String> keyValues(String name) {
+    Map<String, String> result = new LinkedHashMap<>();
+    for (String entry : options.getOrDefault(name, List.of())) {
+      int equals = entry.indexOf('=');
+      if (equals <= 0) {
+        throw new UsageException("--" + name + " takes key=value, not '" + entry + "'");
+      }
+      result.put(entry.substring(0, equals), entry.substring(equals + 1));
+    }
+    return result;
+  }
+}

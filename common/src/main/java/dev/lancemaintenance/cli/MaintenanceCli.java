@@ -1,0 +1,57 @@
+package dev.lancemaintenance.cli;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code bin/lance-maintenance}: maintenance of Lance tables from a shell.
+ *
+ * <p>Exit codes: 0 success, 1 the run refused or failed (the reason, naming the table, is on
+ * stderr), 2 the command line was not understood.
+ */
+public final class MaintenanceCli {
+  static final String USAGE =
+      "usage: lance-maintenance <command> ...\n\n"
+          + "  " + InspectCommand.USAGE + "\n"
+          + "      versions, tags, branches and the files each version references\n\n"
+          + "  " + CleanupCommand.USAGE + "\n"
+          + "      remove versions older than the window and the files only they referenced\n";
+
+  private final Clock clock;
+
+  MaintenanceCli(Clock clock) {
+    this.clock = clock;
+  }
+
+  public static void main(String[] args) {
+    if (System.console() != null && System.getProperty("org.slf4j.simpleLogger.log.dev.lancemaintenance") == null) {
+      // On a terminal, stage progress lines from the engines go to stderr.
+      System.setProperty("org.slf4j.simpleLogger.log.dev.lancemaintenance", "info");
+    }
+    System.exit(new MaintenanceCli(Clock.systemUTC()).run(Arrays.asList(args), System.out, System.err));
+  }
+
+  int run(List<String> args, PrintStream out, PrintStream err) {
+    if (args.isEmpty() || args.get(0).equals("--help") || args.get(0).equals("help")) {
+      (args.isEmpty() ? err : out).print(USAGE);
+      return args.isEmpty() ? 2 : 0;
+    }
+    List<String> rest = args.subList(1, args.size());
+    try {
+      return switch (args.get(0)) {
+        case "inspect" -> new InspectCommand().run(rest, out, err);
+        case "cleanup" -> new CleanupCommand(clock).run(rest, out, err);
+        default -> throw new UsageException("Unknown command '" + args.get(0) + "'");
+      };
+    } catch (UsageException e) {
+      err.println("lance-maintenance: " + e.getMessage());
+      err.print(USAGE);
+      return 2;
+    } catch (RuntimeException e) {
+      err.println("lance-maintenance: " + e.getMessage());
+      return 1;
+    }
+  }
+}

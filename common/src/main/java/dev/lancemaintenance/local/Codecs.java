@@ -1,0 +1,66 @@
+package dev.lancemaintenance.local;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.storage.FileEntry;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/** Binary forms of the records the local engine spills. */
+final class Codecs {
+  private static final FileKind[] KINDS = FileKind.values();
+  private static final MarkState[] STATES = MarkState.values();
+  private static final RemovalReason[] REASONS = RemovalReason.values();
+
+  private Codecs() {}
+
+  static final SpillFile.Codec<ReferenceMark> MARK =
+      new SpillFile.Codec<>() {
+        @Override
+        public void write(DataOutputStream out, ReferenceMark mark) throws IOException {
+          out.writeUTF(mark.key());
+          out.writeByte(mark.kind().ordinal());
+          out.writeByte(mark.state().ordinal());
+        }
+
+        @Override
+        public ReferenceMark read(DataInputStream in) throws IOException {
+          return new ReferenceMark(in.readUTF(), KINDS[in.readByte()], STATES[in.readByte()]);
+        }
+      };
+
+  static final SpillFile.Codec<FileEntry> FILE =
+      new SpillFile.Codec<>() {
+        @Override
+        public void write(DataOutputStream out, FileEntry file) throws IOException {
+          out.writeUTF(file.path());
+          out.writeLong(file.size());
+          out.writeLong(file.modificationTimeMillis());
+        }
+
+        @Override
+        public FileEntry read(DataInputStream in) throws IOException {
+          return new FileEntry(in.readUTF(), in.readLong(), in.readLong());
+        }
+      };
+
+  static final SpillFile.Codec<CandidateFile> CANDIDATE =
+      new SpillFile.Codec<>() {
+        @Override
+        public void write(DataOutputStream out, CandidateFile file) throws IOException {
+          out.writeUTF(file.path());
+          out.writeByte(file.kind().ordinal());
+          out.writeLong(file.bytes());
+          out.writeByte(file.reason().ordinal());
+        }
+
+        @Override
+        public CandidateFile read(DataInputStream in) throws IOException {
+          return new CandidateFile(in.readUTF(), KINDS[in.readByte()], in.readLong(), REASONS[in.readByte()]);
+        }
+      };
+}

@@ -1,0 +1,288 @@
+package dev.lancemaintenance.local;
+
+import dev.lancemaintenance.cleanup.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.TaggedVersionsException;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.stage.DecideByPath;
+import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.DeletePacer;
+import dev.lancemaintenance.cleanup.stage.MarkManifests;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
+import dev.lancemaintenance.cleanup.stage.SweepBatch;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reference engine: runs the cleanup stages on a thread pool in one JVM.
+ *
+ * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory) run in
+ * parallel and spill their records to local disk, hash-partitioned by reference key; decide and
+ * sweep then run one partition per task. In memory at once: the plan (one location per version),
+ * one slice's distinct references per running mark task, one partition's marks per running decide
+ * task, and one delete batch per running sweep. Expired manifests are deleted last, and only when
+ * every other delete of the run succeeded, so a run that dies or fails half way leaves every
+ * retained version readable and the next run finishes the job.
+ */
+public final class LocalCleanupAction extends BaseCleanupAction {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
+  private static final int DEFAULT_PARTITIONS = 64;
+  private static final int SWEEP_BUFFER = 1000;
+
+  private final TableStorageFactory storageFactory;
+  private int parallelism = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  private int partitions = DEFAULT_PARTITIONS;
+  private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
+  private Path spillDirectory = Paths.get(System.getProperty("java.io.tmpdir"));
+
+  public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
+    super(table, clock);
+    this.storageFactory = storageFactory;
+  }
+
+  /** Threads for manifest decoding, listing, deciding and deleting. */
+  public LocalCleanupAction parallelism(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("parallelism must be > 0: " + threads);
+    }
+    this.parallelism = threads;
+    return this;
+  }
+
+  /** Hash partitions of the spill; more partitions, less memory per decide task. */
+  public LocalCleanupAction partitions(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("partitions must be > 0: " + count);
+    }
+    this.partitions = count;
+    return this;
+  }
+
+  /** Manifests per mark task. */
+  public LocalCleanupAction sliceSize(int manifests) {
+    if (manifests < 1) {
+      throw new IllegalArgumentException("slice size must be > 0: " + manifests);
+    }
+    this.sliceSize = manifests;
+    return this;
+  }
+
+  /** Where the spill files go (default: java.io.tmpdir). */
+  public LocalCleanupAction spillDirectory(Path directory) {
+    this.spillDirectory = directory;
+    return this;
+  }
+
+  @Override
+  public CleanupResult execute() {
+    long startNanos = System.nanoTime();
+    Instant now = clock().instant();
+    CleanupPolicy policy = policy(now);
+    ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+    try (TableStorage storage = storageFactory.open(table());
+        Spills spills = new Spills(spillDirectory, partitions)) {
+      Run run = new Run(storage, spills, pool, policy);
+      CleanupPlan plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+      LOG.info(
+          "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
+          table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
+      CleanupCounters counters = run.execute(plan);
+      long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
+      LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
+      return new CleanupResult(
+          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** One execution's stages over shared storage, spill and pool. */
+  private final class Run {
+    private final TableStorage storage;
+    private final Spills spills;
+    private final ExecutorService pool;
+    private final CleanupPolicy policy;
+    private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
+    private final DeletePacer pacer;
+
+    Run(TableStorage storage, Spills spills, ExecutorService pool, CleanupPolicy policy) {
+      this.storage = storage;
+      this.spills = spills;
+      this.pool = pool;
+      this.policy = policy;
+      this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
+    }
+
+    CleanupCounters execute(CleanupPlan plan) {
+      MarkSummary summary =
+          runAll(plan.slices(), slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+      LOG.info(
+          "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
+          table(), summary.manifestsRead(), summary.expiredVersions());
+      if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
+        throw new TaggedVersionsException(table().toString(), summary.taggedOldVersions());
+      }
+      runAll(plan.listings(), this::list, (a, b) -> a + b, 0L);
+      DecisionContext context =
+          new DecisionContext(
+              DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
+              plan.facts().unverifiedThresholdMillis(),
+              policy.deleteUnverified());
+      List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
+      CleanupCounters counters =
+          runAll(partitionIds, p -> decideAndSweep(p, context), CleanupCounters::plus, CleanupCounters.ZERO);
+      LOG.info("lance cleanup {} [4/5 decide, sweep]: {}", table(), counters);
+      return counters.plus(sweepExpiredManifests(counters.failedDeletes()));
+    }
+
+    /** Listeners see one file at a time, though partitions are decided on several threads. */
+    private synchronized void announce(CandidateFile file) {
+      removedFileListener().accept(file);
+    }
+
+    private MarkSummary mark(CleanupPlan plan, ManifestSlice slice) {
+      MarkResult result = new MarkManifests(storage, plan.facts()).mark(slice);
+      result.marks().forEach(spills::addMark);
+      result.expiredManifests().forEach(spills::addExpiredManifest);
+      return result.summary();
+    }
+
+    private Long list(ListingTask task) {
+      long count = 0;
+      for (Iterator<FileEntry> files = storage.listFiles(task.dir(), task.recursive());
+          files.hasNext(); ) {
+        spills.addFile(files.next());
+        count++;
+      }
+      LOG.debug("lance cleanup {} [3/5 list]: {} files under {}/", table(), count, task.dir());
+      return count;
+    }
+
+    private CleanupCounters decideAndSweep(int partition, DecisionContext context) {
+      Map<String, MarkState> marks = new HashMap<>();
+      spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
+      DecideByPath decide = new DecideByPath(context);
+      Sweeper sweeper = new Sweeper();
+      spills.files(partition).forEach(file ->
+          decide.decide(file, Optional.ofNullable(marks.get(ReferenceKeys.keyOf(file.path())))).ifPresent(sweeper::add));
+      return sweeper.finish();
+    }
+
+    private CleanupCounters sweepExpiredManifests(long failedDeletes) {
+      if (failedDeletes > 0) {
+        LOG.warn(
+            "lance cleanup {}: {} deletes failed; keeping the {} expired manifests so the next run retries",
+            table(), failedDeletes, spills.expiredManifests().count());
+        return CleanupCounters.ZERO;
+      }
+      Sweeper sweeper = new Sweeper();
+      spills.expiredManifests().forEach(sweeper::add);
+      CleanupCounters counters = sweeper.finish();
+      LOG.info("lance cleanup {} [5/5 manifests]: {}", table(), counters);
+      return counters;
+    }
+
+    /** Buffers decided files and deletes them in batches, or only counts them in a dry run. */
+    private final class Sweeper {
+      private final List<CandidateFile> buffer = new ArrayList<>();
+      private CleanupCounters counters = CleanupCounters.ZERO;
+
+      void add(CandidateFile file) {
+        announce(file);
+        if (settings().mode() == CleanupMode.DRY_RUN) {
+          counters = counters.record(file);
+          return;
+        }
+        buffer.add(file);
+        if (buffer.size() >= SWEEP_BUFFER) {
+          flush();
+        }
+      }
+
+      private void flush() {
+        deleteSlots.acquireUninterruptibly();
+        try {
+          counters = counters.plus(new SweepBatch(storage, pacer).sweep(buffer));
+        } finally {
+          deleteSlots.release();
+        }
+        buffer.clear();
+      }
+
+      CleanupCounters finish() {
+        if (!buffer.isEmpty()) {
+          flush();
+        }
+        return counters;
+      }
+    }
+
+    private <T, R> R runAll(List<T> inputs, Function<T, R> task, BinaryOperator<R> combine, R zero) {
+      List<Future<R>> futures = new ArrayList<>(inputs.size());
+      for (T input : inputs) {
+        futures.add(pool.submit(() -> task.apply(input)));
+      }
+      R result = zero;
+      for (Future<R> future : futures) {
+        result = combine.apply(result, await(future));
+      }
+      return result;
+    }
+  }
+
+  private static <R> R await(Future<R> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while cleaning up", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemonThreads() {
+    AtomicInteger counter = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "lance-cleanup-" + counter.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}
