@@ -26,11 +26,28 @@ public final class MaintenanceCli {
   }
 
   public static void main(String[] args) {
-    if (System.console() != null && System.getProperty("org.slf4j.simpleLogger.log.dev.lancemaintenance") == null) {
-      // On a terminal, stage progress lines from the engines go to stderr.
-      System.setProperty("org.slf4j.simpleLogger.log.dev.lancemaintenance", "info");
+    configureLogging();
+    System.exit(execute(Arrays.asList(args), System.out, System.err));
+  }
+
+  /** Runs one command line and returns its exit code. */
+  public static int execute(List<String> args, PrintStream out, PrintStream err) {
+    return new MaintenanceCli(Clock.systemUTC()).run(args, out, err);
+  }
+
+  /**
+   * Before the first logger exists: on a terminal, the engines' stage lines (INFO) go to stderr as
+   * progress; otherwise only warnings. Per-file audit lines stay off unless asked for.
+   */
+  public static void configureLogging() {
+    String key = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, System.console() != null ? "info" : "warn");
     }
-    System.exit(new MaintenanceCli(Clock.systemUTC()).run(Arrays.asList(args), System.out, System.err));
+    String audit = "org.slf4j.simpleLogger.log.dev.lancemaintenance.audit";
+    if (System.getProperty(audit) == null) {
+      System.setProperty(audit, "warn");
+    }
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
