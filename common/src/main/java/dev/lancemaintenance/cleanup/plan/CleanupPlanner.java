@@ -27,7 +27,7 @@ public final class CleanupPlanner {
   /** The directories Lance's cleanup considers, listed by separate tasks. */
   static final List<ListingTask> LISTINGS =
       List.of(
-          new ListingTask("_versions", false),
+          new ListingTask("_versions", true),
           new ListingTask("_transactions", true),
           new ListingTask("_deletions", true),
           new ListingTask("_indices", true),

@@ -81,9 +81,13 @@ public final class DecideByPath {
     }
     if (path.startsWith("data/")) {
       if (name.endsWith(".lance")) {
+        // At any depth below data/, as Lance 7 (data/sub/x.lance is a candidate too).
         return Optional.of(FileKind.DATA);
       }
-      return name.endsWith(".blob") ? Optional.of(FileKind.BLOB) : Optional.empty();
+      // Only data/<stem>/<n>.blob is a sidecar of data/<stem>.lance; deeper .blob files are kept.
+      return name.endsWith(".blob") && ReferenceKeys.isBlobSidecar(path)
+          ? Optional.of(FileKind.BLOB)
+          : Optional.empty();
     }
     if (path.startsWith("_deletions/")) {
       return name.endsWith(".arrow") || name.endsWith(".bin") ? Optional.of(FileKind.DELETION) : Optional.empty();

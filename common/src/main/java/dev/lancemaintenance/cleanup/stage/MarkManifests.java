@@ -21,7 +21,10 @@ import java.util.Map;
  * whether a retained version needs it.
  *
  * <p>Versions of the table are classified by {@link RetentionFacts#classify}; a retained version
- * marks its files {@link MarkState#KEPT}, a removed one {@link MarkState#EXPIRED}. Versions of a
+ * marks its files {@link MarkState#KEPT}, a removed one {@link MarkState#EXPIRED}. A fork point
+ * keeps its manifest but marks its files expired, as Lance 7 does: the branch's own manifests
+ * mark what the branch reads, and the rest of the fork point's files (its transaction file, say)
+ * go. Versions of a
  * branch always mark {@code KEPT}: a branch reads the table's files through its base paths, and a
  * cleanup of the table must never take them away. References outside the table's root are not
  * marked: the list stage never sees such files, so nothing there can be deleted.
@@ -51,8 +54,8 @@ public final class MarkManifests {
       if (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS) {
         VersionRetention retention = facts.classify(manifest.version(), manifest.timestampNanos());
         summary = summary.plus(summarize(manifest, retention));
-        if (!retention.retained()) {
-          state = MarkState.EXPIRED;
+        state = retention.keepsFiles() ? MarkState.KEPT : MarkState.EXPIRED;
+        if (retention == VersionRetention.EXPIRED) {
           expiredManifests.add(
               new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
         }
@@ -78,7 +81,7 @@ public final class MarkManifests {
         tagged.put(tag, version);
       }
     }
-    long earliest = retention.retained() ? manifest.timestampNanos() : Long.MAX_VALUE;
-    return new MarkSummary(1, retention.retained() ? 0 : 1, earliest, tagged);
+    long earliest = retention.keepsFiles() ? manifest.timestampNanos() : Long.MAX_VALUE;
+    return new MarkSummary(1, retention == VersionRetention.EXPIRED ? 1 : 0, earliest, tagged);
   }
 }

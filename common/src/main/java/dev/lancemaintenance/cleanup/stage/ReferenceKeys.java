@@ -25,13 +25,19 @@ public final class ReferenceKeys {
       int end = path.indexOf('/', INDICES.length());
       return end < 0 ? path : path.substring(0, end);
     }
-    if (path.startsWith(DATA) && path.endsWith(BLOB_SUFFIX)) {
-      int slash = path.lastIndexOf('/');
-      if (slash > DATA.length()) {
-        return path.substring(0, slash) + ".lance";
-      }
+    if (isBlobSidecar(path)) {
+      return path.substring(0, path.lastIndexOf('/')) + ".lance";
     }
     return path;
+  }
+
+  /** Whether {@code path} is exactly {@code data/<stem>/<file>.blob}, the place Lance writes sidecars. */
+  static boolean isBlobSidecar(String path) {
+    if (!path.startsWith(DATA) || !path.endsWith(BLOB_SUFFIX)) {
+      return false;
+    }
+    int slash = path.indexOf('/', DATA.length());
+    return slash > DATA.length() && path.indexOf('/', slash + 1) < 0;
   }
 
   /** A stable partition of a key among {@code partitions}, the same in every engine. */
