@@ -1,0 +1,87 @@
+package dev.lancemaintenance.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lance.Dataset;
+import org.lance.Ref;
+
+/**
+ * One SDK dataset handle with its own allocator, checked out on a branch or a version when asked,
+ * closed together. Fixtures open one per verb so no native handle outlives a test step.
+ */
+final class OpenedTable implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final List<Dataset> handles = new ArrayList<>();
+
+  private OpenedTable(BufferAllocator allocator) {
+    this.allocator = allocator;
+  }
+
+  /** The latest version of {@code branch} (main when empty). */
+  static OpenedTable latest(String uri, Optional<String> branch) {
+    OpenedTable table = new OpenedTable(new RootAllocator());
+    try {
+      Dataset main = table.keep(Dataset.open(uri, table.allocator));
+      if (branch.isPresent()) {
+        table.keep(main.checkout(Ref.ofBranch(branch.get())));
+      }
+      return table;
+    } catch (RuntimeException e) {
+      table.close();
+      throw e;
+    }
+  }
+
+  /** Version {@code version} of {@code branch} (main when empty). */
+  static OpenedTable atVersion(String uri, Optional<String> branch, long version) {
+    OpenedTable table = new OpenedTable(new RootAllocator());
+    try {
+      Dataset main = table.keep(Dataset.open(uri, table.allocator));
+      Ref ref = branch.map(b -> Ref.ofBranch(b, version)).orElseGet(() -> Ref.ofMain(version));
+      table.keep(main.checkout(ref));
+      return table;
+    } catch (RuntimeException e) {
+      table.close();
+      throw e;
+    }
+  }
+
+  /** The version a tag points at, on whatever branch the tag names. */
+  static OpenedTable atTag(String uri, String tag) {
+    OpenedTable table = new OpenedTable(new RootAllocator());
+    try {
+      Dataset main = table.keep(Dataset.open(uri, table.allocator));
+      table.keep(main.checkout(Ref.ofTag(tag)));
+      return table;
+    } catch (RuntimeException e) {
+      table.close();
+      throw e;
+    }
+  }
+
+  Dataset dataset() {
+    return handles.get(handles.size() - 1);
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Takes ownership of a dataset the SDK returned (a commit result, a checkout). */
+  Dataset keep(Dataset dataset) {
+    handles.add(dataset);
+    return dataset;
+  }
+
+  @Override
+  public void close() {
+    for (int i = handles.size() - 1; i >= 0; i--) {
+      handles.get(i).close();
+    }
+    handles.clear();
+    allocator.close();
+  }
+}
