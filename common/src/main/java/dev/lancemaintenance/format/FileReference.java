@@ -1,0 +1,19 @@
+package dev.lancemaintenance.format;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * A file (or, for {@link FileKind#INDEX}, a directory and everything below it) that a version needs.
+ *
+ * @param kind its role
+ * @param path relative to the table root when {@code external} is false; otherwise the redacted
+ *     URI of a location outside the table, which maintenance must never touch
+ * @param external whether it lies outside the table root (a shallow clone's source, an import)
+ */
+public record FileReference(FileKind kind, String path, boolean external) implements Serializable {
+  public FileReference {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(path, "path");
+  }
+}

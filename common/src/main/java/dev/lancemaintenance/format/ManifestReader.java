@@ -1,0 +1,68 @@
+package dev.lancemaintenance.format;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
+import dev.lancemaintenance.proto.TableProtos;
+import dev.lancemaintenance.proto.TransactionProtos;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decodes one manifest file into a {@link Manifest}: footer, manifest message, index section and
+ * embedded transaction. Protobuf types end here; callers see only our records.
+ *
+ * <p>Every deviation from the layout raises {@link CorruptTableException} naming the file, and a
+ * reader feature this class does not understand raises {@link UnsupportedFeatureException}: a
+ * manifest we cannot read fully must stop maintenance, never be skipped.
+ */
+public final class ManifestReader {
+  private ManifestReader() {}
+
+  /** Reads the manifest at {@code location}, with one ranged read for most files. */
+  public static Manifest read(TableStorage storage, ManifestLocation location) {
+    ManifestFile file = ManifestFile.open(storage, location);
+    TableProtos.Manifest proto = parse(file, file.manifestBytes(), TableProtos.Manifest.parser(), "manifest");
+    FeatureFlags.checkReadable(storage.location().toString(), file.path(), proto.getReaderFeatureFlags());
+    ManifestDecoder decoder = new ManifestDecoder(file);
+    return new Manifest(
+        file.path(),
+        proto.getVersion(),
+        decoder.timestampNanos(proto),
+        ManifestDecoder.writer(proto),
+        proto.getReaderFeatureFlags(),
+        proto.getWriterFeatureFlags(),
+        proto.hasBranch() ? Optional.of(proto.getBranch()) : Optional.empty(),
+        proto.getTransactionFile(),
+        ManifestDecoder.basePaths(proto),
+        decoder.fragments(proto),
+        indices(file, decoder, proto),
+        transaction(file, proto));
+  }
+
+  private static List<IndexEntry> indices(ManifestFile file, ManifestDecoder decoder, TableProtos.Manifest proto) {
+    // Presence, not value: the index section is often the first thing in the file, at offset 0.
+    if (!proto.hasIndexSection()) {
+      return List.of();
+    }
+    byte[] bytes = file.section(proto.getIndexSection(), "index section");
+    return decoder.indices(parse(file, bytes, TableProtos.IndexSection.parser(), "index section"));
+  }
+
+  private static Optional<TransactionSummary> transaction(ManifestFile file, TableProtos.Manifest proto) {
+    if (!proto.hasTransactionSection()) {
+      return Optional.empty();
+    }
+    byte[] bytes = file.section(proto.getTransactionSection(), "transaction section");
+    return Optional.of(ManifestDecoder.transaction(
+        parse(file, bytes, TransactionProtos.Transaction.parser(), "embedded transaction")));
+  }
+
+  private static <T> T parse(ManifestFile file, byte[] bytes, Parser<T> parser, String what) {
+    try {
+      return parser.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw file.corrupt(what + " is not a valid protobuf message: " + e.getMessage(), e);
+    }
+  }
+}

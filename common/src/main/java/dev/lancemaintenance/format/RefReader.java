@@ -1,0 +1,117 @@
+package dev.lancemaintenance.format;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.TablePaths;
+import dev.lancemaintenance.storage.TableStorage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * Reads the table's refs: {@code _refs/tags/*.json} and {@code _refs/branches/*.json}, always at the
+ * table root. Keys are Lance's camelCase; keys we do not use are ignored so that newer writers'
+ * additions do not break us. A ref that is not valid JSON, or lacks a key Lance requires, raises
+ * {@link CorruptTableException}: an unreadable tag could be the one protecting a version.
+ */
+public final class RefReader {
+  static final String TAGS_DIR = "_refs/tags";
+  static final String BRANCHES_DIR = "_refs/branches";
+  private static final String REF_SUFFIX = ".json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private RefReader() {}
+
+  /** Every tag, ordered by name. */
+  public static List<Tag> listTags(TableStorage storage) {
+    List<Tag> tags = readRefs(storage, TAGS_DIR, (name, ref) -> new Tag(
+        name, ref.optionalText("branch"), ref.requiredLong("version"), ref.requiredLong("manifestSize")));
+    tags.sort(Comparator.comparing(Tag::name));
+    return tags;
+  }
+
+  /** Every branch, ordered by name; {@code %2F} in a ref's file name stands for {@code /}. */
+  public static List<Branch> listBranches(TableStorage storage) {
+    List<Branch> branches = readRefs(storage, BRANCHES_DIR, (name, ref) -> new Branch(
+        name, ref.optionalText("parentBranch"), ref.requiredLong("parentVersion"),
+        ref.requiredLong("createAt"), ref.requiredLong("manifestSize")));
+    branches.sort(Comparator.comparing(Branch::name));
+    return branches;
+  }
+
+  private static <T> List<T> readRefs(TableStorage storage, String dir, BiFunction<String, Ref, T> decode) {
+    List<T> refs = new ArrayList<>();
+    for (Iterator<FileEntry> it = storage.listFiles(dir, false); it.hasNext(); ) {
+      String path = it.next().path();
+      String fileName = TablePaths.fileName(path);
+      if (fileName.endsWith(REF_SUFFIX)) {
+        String name = percentDecode(fileName.substring(0, fileName.length() - REF_SUFFIX.length()));
+        refs.add(decode.apply(name, Ref.read(storage, path)));
+      }
+    }
+    return refs;
+  }
+
+  /** Undoes the object store's percent-encoding of ref names (Lance writes {@code a/b} as {@code a%2Fb}). */
+  static String percentDecode(String encoded) {
+    if (encoded.indexOf('%') < 0) {
+      return encoded;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < encoded.length(); i++) {
+      char c = encoded.charAt(i);
+      int high = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 1), 16) : -1;
+      int low = i + 2 < encoded.length() ? Character.digit(encoded.charAt(i + 2), 16) : -1;
+      if (c == '%' && high >= 0 && low >= 0) {
+        bytes.write(high << 4 | low);
+        i += 2;
+      } else {
+        bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  /** One parsed ref file, with accessors that fail naming the file and the key. */
+  private record Ref(String table, String path, JsonNode root) {
+    static Ref read(TableStorage storage, String path) {
+      String table = storage.location().toString();
+      JsonNode root;
+      try {
+        root = JSON.readTree(storage.readFully(path));
+      } catch (IOException e) {
+        throw new CorruptTableException(table, path, "ref is not valid JSON: " + e.getMessage(), e);
+      }
+      if (root == null || !root.isObject()) {
+        throw new CorruptTableException(table, path, "ref is not a JSON object");
+      }
+      return new Ref(table, path, root);
+    }
+
+    long requiredLong(String key) {
+      JsonNode value = root.get(key);
+      if (value == null || !value.canConvertToExactIntegral() || value.asLong() < 0) {
+        throw new CorruptTableException(table, path, "ref has no non-negative integer \"" + key + "\"");
+      }
+      return value.asLong();
+    }
+
+    Optional<String> optionalText(String key) {
+      JsonNode value = root.get(key);
+      if (value == null || value.isNull()) {
+        return Optional.empty();
+      }
+      if (!value.isTextual()) {
+        throw new CorruptTableException(table, path, "ref key \"" + key + "\" is not a string or null");
+      }
+      return Optional.of(value.asText());
+    }
+  }
+}

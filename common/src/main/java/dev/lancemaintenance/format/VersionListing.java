@@ -1,0 +1,107 @@
+package dev.lancemaintenance.format;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.StorageException;
+import dev.lancemaintenance.storage.TablePaths;
+import dev.lancemaintenance.storage.TableStorage;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Lists the committed versions of one dataset directory: the main table ({@code ""}) or a branch
+ * ({@code tree/<branch>}). Reads names only, no manifest bodies, so planning stays one listing.
+ *
+ * <p>Skipped, as Lance's own listing skips them: {@code latest_version_hint.json}, detached
+ * manifests ({@code d….manifest}, written outside the version history), staging files of commits in
+ * flight ({@code {name}-{uuid}}) and old {@code .tmp*} staging names. A {@code *.manifest} whose
+ * number does not parse is not skipped: it raises {@link CorruptTableException}, because a version
+ * we cannot place could be the one that keeps files alive.
+ */
+public final class VersionListing {
+  static final String VERSIONS_DIR = "_versions";
+  static final String HINT_FILE = "latest_version_hint.json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private VersionListing() {}
+
+  /** Every committed version of {@code datasetDir}, ordered by version (unsigned), then path. */
+  public static List<ManifestLocation> list(TableStorage storage, String datasetDir) {
+    String dir = versionsDir(storage, datasetDir);
+    List<ManifestLocation> locations = new ArrayList<>();
+    for (Iterator<FileEntry> it = storage.listFiles(dir, false); it.hasNext(); ) {
+      FileEntry entry = it.next();
+      String name = TablePaths.fileName(entry.path());
+      if (isCommittedManifestName(name)) {
+        locations.add(locate(storage, entry, name));
+      }
+    }
+    locations.sort(Comparator.comparing(ManifestLocation::version, Long::compareUnsigned)
+        .thenComparing(ManifestLocation::path));
+    return locations;
+  }
+
+  /** The newest committed version of {@code datasetDir}; empty when it has none. */
+  public static Optional<ManifestLocation> latest(TableStorage storage, String datasetDir) {
+    List<ManifestLocation> all = list(storage, datasetDir);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /**
+   * The version recorded in {@code _versions/latest_version_hint.json}; empty when the file is
+   * absent. Lance writes the hint best-effort after a commit and checks it by probing, so it may lag
+   * behind the listing: use it to start a search, never to decide what to keep.
+   */
+  public static OptionalLong readLatestVersionHint(TableStorage storage, String datasetDir) {
+    String path = TablePaths.join(versionsDir(storage, datasetDir), HINT_FILE);
+    byte[] content;
+    try {
+      content = storage.readFully(path);
+    } catch (StorageException e) {
+      if (e.getCause() instanceof FileNotFoundException) {
+        return OptionalLong.empty();
+      }
+      throw e;
+    }
+    String table = storage.location().toString();
+    try {
+      JsonNode version = JSON.readTree(content).path("version");
+      if (!version.canConvertToExactIntegral() || version.asLong() < 0) {
+        throw new CorruptTableException(table, path, "no non-negative integer \"version\" in the hint");
+      }
+      return OptionalLong.of(version.asLong());
+    } catch (IOException e) {
+      throw new CorruptTableException(table, path, "version hint is not JSON", e);
+    }
+  }
+
+  private static String versionsDir(TableStorage storage, String datasetDir) {
+    if (!datasetDir.isEmpty()) {
+      TablePaths.checkRelative(storage.location().toString(), datasetDir);
+    }
+    return TablePaths.join(datasetDir, VERSIONS_DIR);
+  }
+
+  private static boolean isCommittedManifestName(String name) {
+    // Staging names end in "-{uuid}" after the suffix, so they fail the suffix test.
+    return name.endsWith(ManifestNaming.SUFFIX) && !name.startsWith(".tmp") && !name.startsWith("d");
+  }
+
+  private static ManifestLocation locate(TableStorage storage, FileEntry entry, String name) {
+    ManifestNaming naming = ManifestNaming.of(name);
+    OptionalLong version = naming.parseVersion(name);
+    if (version.isEmpty()) {
+      throw new CorruptTableException(storage.location().toString(), entry.path(),
+          "manifest file name is not an unsigned 64-bit version number");
+    }
+    return new ManifestLocation(
+        entry.path(), version.getAsLong(), entry.size(), entry.modificationTimeMillis(), naming);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.lancemaintenance.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Listing rules on planted names; bodies are never read, so empty files do. */
+class VersionListingTest {
+  @TempDir Path dir;
+  private TableStorage storage;
+
+  @BeforeEach
+  void open() {
+    storage = new HadoopTableStorage(TableLocation.of(dir.toString()), StorageConf.defaults());
+  }
+
+  @AfterEach
+  void close() {
+    storage.close();
+  }
+
+  private void plant(String path) {
+    storage.write(path, new byte[0]);
+  }
+
+  @Test
+  void listsBothNamingSchemesInVersionOrder() {
+    plant("_versions/2.manifest");
+    plant("_versions/" + ManifestNaming.V2.fileName(3));
+    plant("_versions/" + ManifestNaming.V2.fileName(1));
+
+    List<ManifestLocation> versions = VersionListing.list(storage, "");
+
+    assertThat(versions).extracting(ManifestLocation::version).containsExactly(1L, 2L, 3L);
+    assertThat(versions).extracting(ManifestLocation::naming)
+        .containsExactly(ManifestNaming.V2, ManifestNaming.V1, ManifestNaming.V2);
+    assertThat(versions.get(0).path()).isEqualTo("_versions/18446744073709551614.manifest");
+  }
+
+  @Test
+  void skipsHintDetachedStagingAndTemporaryFiles() {
+    plant("_versions/1.manifest");
+    plant("_versions/latest_version_hint.json");
+    plant("_versions/d9223372036854775809.manifest");
+    plant("_versions/2.manifest-7f6c7a2e-0d53-4a47-9d7e-3f1e1d2f0a11");
+    plant("_versions/.tmp_3.manifest_abc");
+
+    assertThat(VersionListing.list(storage, "")).extracting(ManifestLocation::path)
+        .containsExactly("_versions/1.manifest");
+  }
+
+  @Test
+  void listsABranchInItsOwnDirectory() {
+    plant("_versions/1.manifest");
+    plant("tree/b1/_versions/" + ManifestNaming.V2.fileName(2));
+
+    assertThat(VersionListing.list(storage, "tree/b1")).extracting(ManifestLocation::path)
+        .containsExactly("tree/b1/_versions/18446744073709551613.manifest");
+  }
+
+  @Test
+  void failsNamingAManifestWhoseNameIsNotANumber() {
+    plant("_versions/1.manifest");
+    plant("_versions/abc.manifest");
+
+    assertThatThrownBy(() -> VersionListing.list(storage, ""))
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining("_versions/abc.manifest")
+        .hasMessageContaining("not an unsigned 64-bit version number");
+  }
+
+  @Test
+  void picksTheNewestVersionAsLatest() {
+    plant("_versions/9.manifest");
+    plant("_versions/10.manifest");
+
+    assertThat(VersionListing.latest(storage, "")).map(ManifestLocation::version).contains(10L);
+  }
+
+  @Test
+  void readsTheVersionHintWhenPresent() {
+    assertThat(VersionListing.readLatestVersionHint(storage, "")).isEmpty();
+
+    storage.write("_versions/latest_version_hint.json", "{\"version\":12}".getBytes(StandardCharsets.UTF_8));
+
+    assertThat(VersionListing.readLatestVersionHint(storage, "")).hasValue(12);
+  }
+
+  @Test
+  void failsNamingAHintThatIsNotJson() {
+    storage.write("_versions/latest_version_hint.json", "{ver".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> VersionListing.readLatestVersionHint(storage, ""))
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining("_versions/latest_version_hint.json");
+  }
+}
