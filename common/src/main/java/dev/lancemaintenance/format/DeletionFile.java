@@ -11,8 +11,9 @@ import java.util.OptionalInt;
  * @param readVersion the version the deleting writer read
  * @param id a random unsigned 64-bit number that keeps concurrent writers' files apart
  * @param baseId the {@link BasePath} it lives under; empty for the manifest's own dataset directory
+ * @param numDeletedRows rows it deletes (0 when the writer did not record it)
  */
-public record DeletionFile(Type fileType, long readVersion, long id, OptionalInt baseId) {
+public record DeletionFile(Type fileType, long readVersion, long id, OptionalInt baseId, long numDeletedRows) {
   public DeletionFile {
     Objects.requireNonNull(fileType, "fileType");
     Objects.requireNonNull(baseId, "baseId");

@@ -98,7 +98,12 @@ final class ManifestDecoder {
       default -> throw file.corrupt("unknown deletion file type " + proto.getFileTypeValue()
           + " in fragment " + Long.toUnsignedString(fragmentId));
     };
-    return new DeletionFile(type, proto.getReadVersion(), proto.getId(), baseId(proto.hasBaseId(), proto.getBaseId()));
+    return new DeletionFile(
+        type,
+        proto.getReadVersion(),
+        proto.getId(),
+        baseId(proto.hasBaseId(), proto.getBaseId()),
+        proto.getNumDeletedRows());
   }
 
   List<IndexEntry> indices(TableProtos.IndexSection section) {

@@ -26,7 +26,7 @@ class ReferenceResolverTest {
 
   @Test
   void resolvesOwnFilesBelowTheManifestsDatasetDirectory() {
-    DeletionFile deletion = new DeletionFile(DeletionFile.Type.BITMAP, 1, -1L, OptionalInt.empty());
+    DeletionFile deletion = new DeletionFile(DeletionFile.Type.BITMAP, 1, -1L, OptionalInt.empty(), 0);
     Manifest manifest = manifest(List.of(),
         List.of(fragment(3, new DataFile("sub/x.lance", OptionalInt.empty(), 0), Optional.of(deletion))),
         List.of(new IndexEntry("0a1b", "idx", 1, OptionalInt.empty())));
