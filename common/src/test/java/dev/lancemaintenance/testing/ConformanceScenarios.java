@@ -152,14 +152,18 @@ public final class ConformanceScenarios {
         .build();
   }
 
-  /** Clones of an untagged version and of a tagged one; the clones write on their own. */
+  /**
+   * A clone of untagged v1 (whose data file only v1 references once v2 overwrites it: the source's
+   * cleanup breaks that clone) and a clone of tagged v2 (the tag protects it); the clones write on
+   * their own.
+   */
   public static Scenario shallowClone(Path dir) {
     LanceTableFixture source = LanceTableFixture.create(dir.resolve("clone-source"));
     ScenarioBuilder scenario = new ScenarioBuilder("shallow-clone", source);
     long v1 = source.append(10);
-    long v2 = source.append(10);
-    source.tag("for-clone", v2);
     LanceTableFixture untagged = source.shallowClone(dir.resolve("clone-of-v1"), v1);
+    long v2 = source.overwrite(10);
+    source.tag("for-clone", v2);
     LanceTableFixture tagged = source.shallowCloneOfTag(dir.resolve("clone-of-tag"), "for-clone");
     untagged.append(5);
     tagged.deleteWhere("id % 2 = 0");

@@ -81,4 +81,27 @@ class OracleHarnessIT {
         .hasValueSatisfying(text -> assertThat(text).contains(v1Data.get(0).substring("data/".length())));
     assertThat(ReadBack.snapshot(table.root()).unreadable()).containsOnlyKeys("main/v1", "main/v2");
   }
+
+  @Test
+  void swappedTwinOfABranchTableCleansLikeTheReferenceAtTheSamePath() {
+    Scenario scenario = ConformanceScenarios.branches(dir);
+    Path home = scenario.table().root();
+    Path pristine = dir.resolve("pristine");
+    TableTwins.copy(home, pristine);
+    OraclePolicy policy = OraclePolicy.builder().beforeTimestamp(scenario.instant("after-v4")).build();
+
+    OracleOutcome reference = LanceOracle.cleanup(home, policy);
+    List<String> referenceFiles = FileTimes.listFiles(home);
+    TableSnapshot referenceSnapshot = ReadBack.snapshot(home);
+    TableTwins.swap(home, pristine);
+    OracleOutcome again = LanceOracle.cleanup(home, policy);
+
+    assertThat(again).isEqualTo(reference);
+    assertThat(FileTimes.listFiles(home)).isEqualTo(referenceFiles);
+    assertThat(ReadBack.snapshot(home)).isEqualTo(referenceSnapshot);
+    assertThat(referenceSnapshot.entries())
+        .as("the SDK keeps main's fork point v2 for b1")
+        .containsKey("main/v" + scenario.version("fork-b1"));
+    assertThat(referenceSnapshot.unreadable()).isEmpty();
+  }
 }
