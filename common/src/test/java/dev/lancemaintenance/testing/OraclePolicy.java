@@ -1,6 +1,7 @@
 package dev.lancemaintenance.testing;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.lance.cleanup.CleanupPolicy;
@@ -17,11 +18,11 @@ public record OraclePolicy(
     Optional<Boolean> cleanReferencedBranches) {
 
   public OraclePolicy {
-    java.util.Objects.requireNonNull(beforeTimestamp, "beforeTimestamp");
-    java.util.Objects.requireNonNull(beforeVersion, "beforeVersion");
-    java.util.Objects.requireNonNull(deleteUnverified, "deleteUnverified");
-    java.util.Objects.requireNonNull(errorIfTaggedOldVersions, "errorIfTaggedOldVersions");
-    java.util.Objects.requireNonNull(cleanReferencedBranches, "cleanReferencedBranches");
+    Objects.requireNonNull(beforeTimestamp, "beforeTimestamp");
+    Objects.requireNonNull(beforeVersion, "beforeVersion");
+    Objects.requireNonNull(deleteUnverified, "deleteUnverified");
+    Objects.requireNonNull(errorIfTaggedOldVersions, "errorIfTaggedOldVersions");
+    Objects.requireNonNull(cleanReferencedBranches, "cleanReferencedBranches");
   }
 
   public static Builder builder() {
