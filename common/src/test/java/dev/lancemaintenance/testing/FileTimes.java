@@ -1,5 +1,6 @@
 package dev.lancemaintenance.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -57,6 +58,6 @@ public final class FileTimes {
   }
 
   static String relative(Path root, Path file) {
-    return root.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+    return root.relativize(file).toString().replace(File.separatorChar, '/');
   }
 }

@@ -22,39 +22,19 @@ final class OpenedTable implements AutoCloseable {
 
   /** The latest version of {@code branch} (main when empty). */
   static OpenedTable latest(String uri, Optional<String> branch) {
-    OpenedTable table = new OpenedTable(new RootAllocator());
-    try {
-      Dataset main = table.keep(Dataset.open(uri, table.allocator));
-      if (branch.isPresent()) {
-        table.keep(main.checkout(Ref.ofBranch(branch.get())));
-      }
-      return table;
-    } catch (RuntimeException e) {
-      table.close();
-      throw e;
-    }
+    return open(uri, branch.map(Ref::ofBranch));
   }
 
-  /** Version {@code version} of {@code branch} (main when empty). */
-  static OpenedTable atVersion(String uri, Optional<String> branch, long version) {
-    OpenedTable table = new OpenedTable(new RootAllocator());
-    try {
-      Dataset main = table.keep(Dataset.open(uri, table.allocator));
-      Ref ref = branch.map(b -> Ref.ofBranch(b, version)).orElseGet(() -> Ref.ofMain(version));
-      table.keep(main.checkout(ref));
-      return table;
-    } catch (RuntimeException e) {
-      table.close();
-      throw e;
-    }
+  /** Whatever {@code ref} names: a version of main or of a branch, a branch's latest, a tag. */
+  static OpenedTable at(String uri, Ref ref) {
+    return open(uri, Optional.of(ref));
   }
 
-  /** The version a tag points at, on whatever branch the tag names. */
-  static OpenedTable atTag(String uri, String tag) {
+  private static OpenedTable open(String uri, Optional<Ref> checkout) {
     OpenedTable table = new OpenedTable(new RootAllocator());
     try {
       Dataset main = table.keep(Dataset.open(uri, table.allocator));
-      table.keep(main.checkout(Ref.ofTag(tag)));
+      checkout.ifPresent(ref -> table.keep(main.checkout(ref)));
       return table;
     } catch (RuntimeException e) {
       table.close();
