@@ -1,0 +1,176 @@
+package dev.lancemaintenance.cleanup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.OracleStats;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.Scenario;
+import dev.lancemaintenance.testing.TableContent;
+import dev.lancemaintenance.testing.TableSnapshot;
+import dev.lancemaintenance.testing.TableTwins;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cleanup contract every engine must meet: on real tables written by the official Lance
+ * library, with the same policy, our cleanup leaves exactly the files the SDK's {@code
+ * cleanupWithPolicy} leaves, reports the same counters, refuses where it refuses, and every version,
+ * tag and branch that remains reads back in full with the content it had before.
+ *
+ * <p>Each case restores the scenario's pristine table at its original path, runs the SDK there,
+ * restores it again and runs ours: branch and clone manifests name their parent by absolute path,
+ * so the same path is the only faithful twin. Engines subclass this with their own action.
+ */
+public abstract class CleanupContractTest {
+  @TempDir static Path workDir;
+
+  /** A cleanup action of the engine under test, with no policy set yet. */
+  protected abstract CleanupAction newCleanup(String tableUri);
+
+  /** The scenarios and the policies each is cleaned with; engines may narrow it to save time. */
+  protected List<Function<Path, Scenario>> scenarios() {
+    return List.of(
+        ConformanceScenarios::appends,
+        ConformanceScenarios::deletes,
+        ConformanceScenarios::updates,
+        ConformanceScenarios::overwrite,
+        ConformanceScenarios::indices,
+        ConformanceScenarios::compaction,
+        ConformanceScenarios::tags,
+        ConformanceScenarios::branches,
+        ConformanceScenarios::shallowClone,
+        ConformanceScenarios::v1Manifests,
+        ConformanceScenarios::plantedFiles,
+        dir -> ConformanceScenarios.randomMix(dir, 7));
+  }
+
+  @TestFactory
+  Stream<DynamicContainer> leavesTheSameFilesAsLanceCleanup() {
+    return scenarios().stream().map(build -> {
+      Scenario scenario = build.apply(workDir);
+      Pristine pristine = Pristine.of(scenario, workDir);
+      return DynamicContainer.dynamicContainer(
+          scenario.name(),
+          policiesFor(scenario).stream()
+              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy))));
+    });
+  }
+
+  static List<ContractPolicy> policiesFor(Scenario scenario) {
+    List<ContractPolicy> policies = new ArrayList<>();
+    scenario.instants().forEach((label, instant) -> policies.add(ContractPolicy.before(label, instant)));
+    ContractPolicy all = ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)));
+    policies.add(all);
+    policies.add(all.withDeleteUnverified());
+    policies.add(all.withoutTaggedError());
+    scenario.versions().forEach((label, version) -> policies.add(all.withBeforeVersion(version)));
+    return policies;
+  }
+
+  private void check(Pristine pristine, ContractPolicy policy) {
+    Path table = pristine.table();
+    pristine.restore();
+    OracleOutcome reference = LanceOracle.cleanup(table, policy.toOracle());
+    TreeSet<String> referenceFiles = listFiles(table);
+
+    pristine.restore();
+    Optional<CleanupResult> ours;
+    try {
+      ours = Optional.of(policy.applyTo(newCleanup(table.toString())).execute());
+    } catch (MaintenanceException refused) {
+      ours = Optional.empty();
+    }
+    TreeSet<String> ourFiles = listFiles(table);
+
+    if (reference instanceof OracleOutcome.Failed failed) {
+      assertThat(ours).as("Lance refused (%s); so must we", failed.message()).isEmpty();
+      assertThat(ourFiles).as("a refused run deletes nothing").isEqualTo(pristine.files());
+      return;
+    }
+    assertThat(ours).as("Lance cleaned up; so must we").isPresent();
+    assertThat(ourFiles)
+        .as("files left by our cleanup vs Lance's (ours minus Lance's: %s; Lance's minus ours: %s)",
+            minus(ourFiles, referenceFiles), minus(referenceFiles, ourFiles))
+        .isEqualTo(referenceFiles);
+    assertThat(countersOf(ours.get())).as("counters").isEqualTo(reference.stats());
+    assertReadsBackAsBefore(pristine, ReadBack.snapshot(table));
+  }
+
+  private static void assertReadsBackAsBefore(Pristine pristine, TableSnapshot after) {
+    for (Map.Entry<String, TableContent> entry : after.entries().entrySet()) {
+      assertThat(entry.getValue())
+          .as("%s after our cleanup", entry.getKey())
+          .isEqualTo(pristine.snapshot().get(entry.getKey()));
+    }
+  }
+
+  static OracleStats countersOf(CleanupResult result) {
+    CleanupCounters c = result.counters();
+    return new OracleStats(
+        c.bytesRemoved(),
+        c.oldVersions(),
+        c.dataFilesRemoved(),
+        c.transactionFilesRemoved(),
+        c.indexFilesRemoved(),
+        c.deletionFilesRemoved());
+  }
+
+  private static TreeSet<String> minus(TreeSet<String> a, TreeSet<String> b) {
+    TreeSet<String> result = new TreeSet<>(a);
+    result.removeAll(b);
+    return result;
+  }
+
+  static TreeSet<String> listFiles(Path table) {
+    return new TreeSet<>(LanceTableFixture.open(table).listFiles());
+  }
+
+  /** A scenario's table as built, kept aside so every case starts from it. */
+  record Pristine(Path table, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
+    static Pristine of(Scenario scenario, Path workDir) {
+      Path table = scenario.table().root();
+      Path copy = workDir.resolve("pristine").resolve(scenario.name());
+      TableTwins.copy(table, copy);
+      return new Pristine(table, copy, listFiles(table), ReadBack.snapshot(table));
+    }
+
+    void restore() {
+      deleteRecursively(table);
+      TableTwins.copy(copy, table);
+    }
+  }
+
+  static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
