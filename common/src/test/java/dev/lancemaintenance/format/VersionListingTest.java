@@ -3,37 +3,11 @@ package dev.lancemaintenance.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lancemaintenance.storage.HadoopTableStorage;
-import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Listing rules on planted names; bodies are never read, so empty files do. */
-class VersionListingTest {
-  @TempDir Path dir;
-  private TableStorage storage;
-
-  @BeforeEach
-  void open() {
-    storage = new HadoopTableStorage(TableLocation.of(dir.toString()), StorageConf.defaults());
-  }
-
-  @AfterEach
-  void close() {
-    storage.close();
-  }
-
-  private void plant(String path) {
-    storage.write(path, new byte[0]);
-  }
-
+class VersionListingTest extends PlantedFilesTest {
   @Test
   void listsBothNamingSchemesInVersionOrder() {
     plant("_versions/2.manifest");
@@ -92,14 +66,14 @@ class VersionListingTest {
   void readsTheVersionHintWhenPresent() {
     assertThat(VersionListing.readLatestVersionHint(storage, "")).isEmpty();
 
-    storage.write("_versions/latest_version_hint.json", "{\"version\":12}".getBytes(StandardCharsets.UTF_8));
+    plant("_versions/latest_version_hint.json", "{\"version\":12}");
 
     assertThat(VersionListing.readLatestVersionHint(storage, "")).hasValue(12);
   }
 
   @Test
   void failsNamingAHintThatIsNotJson() {
-    storage.write("_versions/latest_version_hint.json", "{ver".getBytes(StandardCharsets.UTF_8));
+    plant("_versions/latest_version_hint.json", "{ver");
 
     assertThatThrownBy(() -> VersionListing.readLatestVersionHint(storage, ""))
         .isInstanceOf(CorruptTableException.class)
