@@ -56,7 +56,10 @@ final class CleanupCommand {
     boolean json = parsed.flag("json");
     CleanupAction action = configure(parsed, tableUri);
     try (Output output = json ? new JsonOutput(out, table) : new TextOutput(out, table)) {
-      action.onRemovedFile(output::file);
+      if (parsed.flag("dry-run")) {
+        // A real run names its files on the audit logger only; a dry run is about the files.
+        action.onRemovedFile(output::file);
+      }
       try {
         output.result(action.execute());
         return 0;
@@ -164,10 +167,12 @@ final class CleanupCommand {
 
   /** Streams {@code {"table": ..., "files": [...], <counters>}} so a dry run of millions of files needs no buffer. */
   private static final class JsonOutput implements Output {
+    private final PrintStream out;
     private final JsonGenerator json;
     private boolean filesOpen;
 
     JsonOutput(PrintStream out, String table) {
+      this.out = out;
       this.json = Json.generator(out);
       write(() -> {
         json.writeStartObject();
@@ -223,6 +228,7 @@ final class CleanupCommand {
         closeFiles();
         json.writeEndObject();
         json.flush();
+        out.println();
       });
     }
 

@@ -44,9 +44,15 @@ public final class MaintenanceCli {
     if (System.getProperty(key) == null) {
       System.setProperty(key, System.console() != null ? "info" : "warn");
     }
-    String audit = "org.slf4j.simpleLogger.log.dev.lancemaintenance.audit";
-    if (System.getProperty(audit) == null) {
-      System.setProperty(audit, "warn");
+    setIfAbsent("org.slf4j.simpleLogger.log.dev.lancemaintenance.audit", "warn");
+    setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    // Hadoop warns on every start that it has no native library; pure Java is what we want.
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
+  }
+
+  private static void setIfAbsent(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
     }
   }
 
