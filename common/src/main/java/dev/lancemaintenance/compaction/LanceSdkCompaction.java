@@ -104,7 +104,8 @@ final class LanceSdkCompaction {
     return bytes;
   }
 
-  private static CompactionOptions options(CompactionPolicy policy) {
+  /** The SDK options for a policy; package-private so the oracle tests compact twins with the same. */
+  static CompactionOptions options(CompactionPolicy policy) {
     CompactionOptions.Builder builder = CompactionOptions.builder();
     policy.targetRowsPerFragment().ifPresent(builder::withTargetRowsPerFragment);
     policy.maxRowsPerGroup().ifPresent(builder::withMaxRowsPerGroup);
