@@ -22,9 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * progress that leaves a readable table when the last task fails for good.
  */
 class LocalCompactIT {
-  /** Small enough to split the table into several tasks, so groups and retries have work. */
-  private static final CompactionPolicy SEVERAL_TASKS =
-      CompactionPolicy.builder().targetRowsPerFragment(40).maxConcurrentTasks(3).build();
+  private static final CompactionPolicy SEVERAL_TASKS = SmallFragmentsTable.SEVERAL_TASKS;
 
   @TempDir static Path templateDir;
   private static LanceTableFixture template;

@@ -30,8 +30,7 @@ import org.lance.Ref;
  * before any work, its opt-out, and the dry run.
  */
 class LocalOptimizeIT {
-  private static final CompactionPolicy SEVERAL_TASKS =
-      CompactionPolicy.builder().targetRowsPerFragment(40).maxConcurrentTasks(3).build();
+  private static final CompactionPolicy SEVERAL_TASKS = SmallFragmentsTable.SEVERAL_TASKS;
 
   @TempDir static Path templateDir;
   private static LanceTableFixture template;

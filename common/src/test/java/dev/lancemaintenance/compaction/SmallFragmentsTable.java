@@ -35,6 +35,10 @@ final class SmallFragmentsTable {
   static final int APPENDS = 60;
   static final int ROWS_PER_APPEND = 4;
 
+  /** Small enough to split the table into several tasks, so groups and retries have work. */
+  static final CompactionPolicy SEVERAL_TASKS =
+      CompactionPolicy.builder().targetRowsPerFragment(40).maxConcurrentTasks(3).build();
+
   private SmallFragmentsTable() {}
 
   static LanceTableFixture write(Path dir) {
