@@ -17,7 +17,11 @@ public final class MaintenanceCli {
           + "  " + InspectCommand.USAGE + "\n"
           + "      versions, tags, branches and the files each version references\n\n"
           + "  " + CleanupCommand.USAGE + "\n"
-          + "      remove versions older than the window and the files only they referenced\n";
+          + "      remove versions older than the window and the files only they referenced\n\n"
+          + "  " + CompactCommand.USAGE + "\n"
+          + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
+          + "  " + OptimizeCommand.USAGE + "\n"
+          + "      compact, then clean up; refuses first if a tag would stop the cleanup\n";
 
   private final Clock clock;
 
@@ -66,6 +70,8 @@ public final class MaintenanceCli {
       return switch (args.get(0)) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
         case "cleanup" -> new CleanupCommand(clock).run(rest, out, err);
+        case "compact" -> new CompactCommand().run(rest, out, err);
+        case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + args.get(0) + "'");
       };
     } catch (UsageException e) {

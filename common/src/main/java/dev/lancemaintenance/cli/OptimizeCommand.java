@@ -1,0 +1,91 @@
+package dev.lancemaintenance.cli;
+
+import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupEngine;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.OlderThan;
+import dev.lancemaintenance.compaction.OptimizeAction;
+import dev.lancemaintenance.compaction.OptimizeResult;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code optimize <table-uri> [options]}: compaction, then cleanup, after the tag pre-flight. A dry
+ * run prints what compaction would merge and what a cleanup of the table as it is would remove.
+ */
+final class OptimizeCommand {
+  static final String USAGE =
+      "optimize <table-uri> " + CompactionArguments.USAGE + "\n"
+          + "        [--older-than DURATION|ISO-INSTANT] [--delete-unverified] [--no-error-if-tagged-old-versions]\n"
+          + "        [--conf HADOOP_KEY=VALUE]... [--dry-run] [--json]";
+
+  private static final Set<String> FLAGS =
+      Set.of("delete-unverified", "no-error-if-tagged-old-versions", "dry-run", "json");
+
+  private final Clock clock;
+
+  OptimizeCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  int run(List<String> args, PrintStream out, PrintStream err) {
+    Set<String> valued = new HashSet<>(CompactionArguments.VALUED);
+    valued.addAll(Set.of("older-than", "conf"));
+    CliArguments parsed = CliArguments.parse(args, FLAGS, valued);
+    if (parsed.positionals().size() != 1) {
+      throw new UsageException("optimize takes exactly one table URI");
+    }
+    String tableUri = parsed.positionals().get(0);
+    String table = TableLocation.redact(tableUri);
+    boolean json = parsed.flag("json");
+    OptimizeAction action = configure(parsed, tableUri);
+    try {
+      OptimizeResult result = action.execute();
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("table", table);
+      fields.put("mode", result.mode() == CleanupMode.DRY_RUN ? "dry_run" : "execute");
+      fields.putAll(result.namedCounters());
+      String title = result.mode() == CleanupMode.DRY_RUN
+          ? "Dry run of optimize of " + table + " (cleanup counters are for the table as it is now, a lower bound):"
+          : "Optimized " + table + ":";
+      return CompactionArguments.print(out, err, json, title, fields);
+    } catch (MaintenanceException e) {
+      return CompactionArguments.fail(out, err, json, table, e);
+    }
+  }
+
+  private OptimizeAction configure(CliArguments parsed, String tableUri) {
+    String engineName = parsed.value("engine");
+    Map<String, String> engineOptions = parsed.keyValues("engine-option");
+    CleanupAction cleanup =
+        CompactionArguments.engine(CleanupEngine.class, engineName, CleanupEngine::name)
+            .cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
+    OptimizeAction action =
+        new OptimizeAction(
+            TableLocation.of(tableUri),
+            HadoopTableStorage.factory(StorageConf.of(parsed.keyValues("conf"))),
+            CompactionArguments.compactAction(parsed, tableUri),
+            cleanup,
+            clock);
+    try {
+      if (parsed.value("older-than") != null) {
+        action.beforeTimestamp(OlderThan.beforeTimestamp(parsed.value("older-than"), clock.instant()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    return action
+        .deleteUnverified(parsed.flag("delete-unverified"))
+        .errorIfTaggedOldVersions(!parsed.flag("no-error-if-tagged-old-versions"))
+        .dryRun(parsed.flag("dry-run"));
+  }
+}

@@ -1,0 +1,139 @@
+package dev.lancemaintenance.compaction;
+
+import dev.lancemaintenance.MaintenanceException;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plumbing shared by the engines' compact actions: the policy from the fluent setters, planning on
+ * the driver, group commits, the result. An engine implements {@link #runTasks} only: where the
+ * tasks run, how many at once, how a failed one is retried.
+ */
+public abstract class BaseCompactAction implements CompactAction {
+  private static final Logger LOG = LoggerFactory.getLogger(BaseCompactAction.class);
+
+  private final CompactionTable table;
+  private CompactionPolicy policy = CompactionPolicy.DEFAULT;
+
+  protected BaseCompactAction(CompactionTable table) {
+    this.table = Objects.requireNonNull(table, "table");
+  }
+
+  /**
+   * Runs every task of {@code plan} and hands each finished one to {@code onRewritten}, on the
+   * driver, as soon as it is known (so a complete commit group commits while others still run).
+   * Throws once a task has failed for good, after handing in whatever else finished; the message
+   * should name the task.
+   */
+  protected abstract void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten);
+
+  /** The worker engines ship to run a task: the real SDK rewrite, by default. */
+  protected CompactionWorker worker() {
+    return new CompactionTaskRunner(table);
+  }
+
+  protected CompactionTable table() {
+    return table;
+  }
+
+  @Override
+  public CompactAction targetRowsPerFragment(long rows) {
+    return update(policy.toBuilder().targetRowsPerFragment(rows));
+  }
+
+  @Override
+  public CompactAction maxRowsPerGroup(long rows) {
+    return update(policy.toBuilder().maxRowsPerGroup(rows));
+  }
+
+  @Override
+  public CompactAction maxBytesPerFile(long bytes) {
+    return update(policy.toBuilder().maxBytesPerFile(bytes));
+  }
+
+  @Override
+  public CompactAction materializeDeletions(boolean materialize) {
+    return update(policy.toBuilder().materializeDeletions(materialize));
+  }
+
+  @Override
+  public CompactAction materializeDeletionsThreshold(double share) {
+    return update(policy.toBuilder().materializeDeletionsThreshold(share));
+  }
+
+  @Override
+  public CompactAction numThreads(long threads) {
+    return update(policy.toBuilder().numThreads(threads));
+  }
+
+  @Override
+  public CompactAction batchSize(long rows) {
+    return update(policy.toBuilder().batchSize(rows));
+  }
+
+  @Override
+  public CompactAction maxConcurrentTasks(int tasks) {
+    return update(policy.toBuilder().maxConcurrentTasks(tasks));
+  }
+
+  @Override
+  public CompactAction partialProgress(int tasksPerCommit) {
+    return update(policy.toBuilder().partialProgress(tasksPerCommit));
+  }
+
+  @Override
+  public CompactAction policy(CompactionPolicy newPolicy) {
+    this.policy = Objects.requireNonNull(newPolicy, "policy");
+    return this;
+  }
+
+  @Override
+  public CompactionPolicy policy() {
+    return policy;
+  }
+
+  private CompactAction update(CompactionPolicy.Builder builder) {
+    // build() validates, so a bad value fails at its setter, naming the parameter.
+    this.policy = builder.build();
+    return this;
+  }
+
+  @Override
+  public CompactionPlan plan() {
+    CompactionPlan plan = new CompactionPlanner().plan(table, policy);
+    LOG.info(
+        "lance compact {} [1/3 plan]: v{}, {} tasks merge {} fragments, {}",
+        table, plan.readVersion(), plan.tasks().size(), plan.fragmentsToMerge(), policy);
+    return plan;
+  }
+
+  @Override
+  public CompactResult execute(CompactionPlan plan) {
+    long startNanos = System.nanoTime();
+    CompactionPolicy runPolicy = policy;
+    CompactionCommitter committer = new CompactionCommitter(table, runPolicy, plan);
+    if (!plan.isEmpty()) {
+      try {
+        runTasks(plan, runPolicy, committer::accept);
+      } catch (RuntimeException e) {
+        throw new CompactionFailedException(table.toString(), committer.progress(), e);
+      }
+    }
+    CommitProgress done = committer.progress();
+    if (done.groupsCommitted() != done.groups()) {
+      // An engine that returns normally must have handed in every task.
+      throw new MaintenanceException(
+          "Cannot compact " + table + ": the engine finished with " + (done.groups() - done.groupsCommitted())
+              + " commit group(s) incomplete (" + done.tasksCommitted() + " of " + plan.tasks().size()
+              + " tasks committed)");
+    }
+    long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
+    LOG.info("lance compact {} [3/3 commit] done in {} ms: v{} -> v{}, {}",
+        table, durationMillis, plan.readVersion(), done.version(), done.counters());
+    return new CompactResult(
+        table.toString(), plan.readVersion(), done.version(), plan.tasks().size(), done.groupsCommitted(),
+        done.counters(), durationMillis);
+  }
+}

@@ -1,0 +1,138 @@
+package dev.lancemaintenance.compaction;
+
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * LanceDB's {@code optimize()} without its index step: compaction, then cleanup, on any engine: it
+ * composes an engine's {@link CompactAction} and {@link CleanupAction}.
+ *
+ * <p>Order: plan the compaction (writes nothing); the tag pre-flight; compact; clean up. The
+ * pre-flight asks whether the cleanup would refuse because of a tag once the compaction has
+ * committed (a tag on today's latest version then sits on an old version) and, unless {@code
+ * error_if_tagged_old_versions} is off, refuses before any work: LanceDB compacts first and fails
+ * afterwards. The cleanup window is fixed once, from the clock, before the compaction starts.
+ *
+ * <p>Retention settings are set here, because the pre-flight needs them; engine settings (delete
+ * rate, parallelism, compaction options) on the actions handed in.
+ */
+public final class OptimizeAction {
+  private static final Logger LOG = LoggerFactory.getLogger(OptimizeAction.class);
+
+  private final TableLocation table;
+  private final TableStorageFactory storageFactory;
+  private final CompactAction compact;
+  private final CleanupAction cleanup;
+  private final Clock clock;
+  private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
+  private Instant beforeTimestamp;
+  private boolean deleteUnverified = false;
+  private boolean errorIfTaggedOldVersions = true;
+  private CleanupMode mode = CleanupMode.EXECUTE;
+
+  public OptimizeAction(
+      TableLocation table, TableStorageFactory storageFactory, CompactAction compact, CleanupAction cleanup, Clock clock) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
+    this.compact = Objects.requireNonNull(compact, "compact");
+    this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The compact action, to set compaction options on. */
+  public CompactAction compaction() {
+    return compact;
+  }
+
+  /** The cleanup removes versions older than now minus this (default 7 days). */
+  public OptimizeAction olderThan(Duration value) {
+    if (value.isNegative()) {
+      throw new IllegalArgumentException("older_than must not be negative: " + value);
+    }
+    this.olderThan = value;
+    this.beforeTimestamp = null;
+    return this;
+  }
+
+  /** The cleanup removes versions whose manifest timestamp is before this instant. */
+  public OptimizeAction beforeTimestamp(Instant instant) {
+    this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
+    return this;
+  }
+
+  /** As {@link CleanupAction#deleteUnverified}: never while anything writes to the table. */
+  public OptimizeAction deleteUnverified(boolean value) {
+    this.deleteUnverified = value;
+    return this;
+  }
+
+  /**
+   * Refuse, before compacting, when the cleanup would find tagged old versions (default true).
+   * When false, the compaction runs and the cleanup keeps tagged versions and their files.
+   */
+  public OptimizeAction errorIfTaggedOldVersions(boolean value) {
+    this.errorIfTaggedOldVersions = value;
+    return this;
+  }
+
+  /** Plan both halves and report, writing and deleting nothing. */
+  public OptimizeAction dryRun(boolean dryRun) {
+    this.mode = dryRun ? CleanupMode.DRY_RUN : CleanupMode.EXECUTE;
+    return this;
+  }
+
+  public OptimizeResult execute() {
+    long startNanos = System.nanoTime();
+    Instant now = clock.instant();
+    CleanupPolicy policy =
+        CleanupPolicy.builder()
+            .beforeTimestamp(beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan))
+            .deleteUnverified(deleteUnverified)
+            .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
+            .build();
+    CompactionPlan plan = compact.plan();
+    if (errorIfTaggedOldVersions) {
+      refuseIfTagTrap(plan, policy, now);
+    }
+    cleanup
+        .beforeTimestamp(policy.beforeTimestamp().orElseThrow())
+        .deleteUnverified(deleteUnverified)
+        .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
+        .dryRun(mode == CleanupMode.DRY_RUN);
+    Optional<CompactResult> compacted = Optional.empty();
+    if (mode == CleanupMode.EXECUTE) {
+      compacted = Optional.of(compact.execute(plan));
+    }
+    CleanupResult cleaned = cleanup.execute();
+    OptimizeResult result =
+        new OptimizeResult(
+            table.toString(), mode, plan.tasks().size(), plan.fragmentsToMerge(), compacted, cleaned,
+            (System.nanoTime() - startNanos) / 1_000_000L);
+    LOG.info("lance optimize {} done: {}", table, result.namedCounters());
+    return result;
+  }
+
+  private void refuseIfTagTrap(CompactionPlan plan, CleanupPolicy policy, Instant now) {
+    SortedMap<String, Long> tags;
+    try (TableStorage storage = storageFactory.open(table)) {
+      tags = TagTrapPreflight.tagsCleanupWouldRefuse(
+          storage, policy, TagTrapPreflight.latestVersionAfter(plan), now.toEpochMilli());
+    }
+    if (!tags.isEmpty()) {
+      throw new TagTrapException(table.toString(), tags, plan.readVersion());
+    }
+  }
+}

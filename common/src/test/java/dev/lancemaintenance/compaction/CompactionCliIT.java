@@ -1,0 +1,106 @@
+package dev.lancemaintenance.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.cli.MaintenanceCli;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code compact} and {@code optimize} from the command line, and the optional SDK: without
+ * {@code org.lance:lance-core} on the classpath cleanup still runs and compact names the artifact.
+ */
+class CompactionCliIT {
+  @TempDir Path dir;
+
+  private LanceTableFixture smallTable() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t"));
+    for (int i = 0; i < 6; i++) {
+      table.append(3);
+    }
+    return table;
+  }
+
+  @Test
+  void optimizePrintsBothSetsOfCountersAsJson() {
+    LanceTableFixture table = smallTable();
+    Run run = run(MaintenanceCli.class.getClassLoader(), "optimize", table.uri(), "--older-than", "0s", "--json");
+
+    assertThat(run.exitCode()).as("exit code; stderr: " + run.err()).isZero();
+    assertThat(run.out())
+        .contains("\"fragments_removed\":6", "\"fragments_added\":1", "\"old_versions\":6", "\"net_bytes\":");
+    assertThat(table.countRows()).as("rows").isEqualTo(18);
+  }
+
+  @Test
+  void compactDryRunPrintsThePlanAndWritesNothing() {
+    LanceTableFixture table = smallTable();
+    long latest = table.latestVersion();
+    Run run = run(MaintenanceCli.class.getClassLoader(), "compact", table.uri(), "--dry-run");
+
+    assertThat(run.exitCode()).as("exit code; stderr: " + run.err()).isZero();
+    assertThat(run.out()).contains("fragments_to_merge", "task_0", "fragments [0, 1, 2, 3, 4, 5]");
+    assertThat(table.latestVersion()).as("latest version").isEqualTo(latest);
+  }
+
+  @Test
+  void withoutTheSdkCleanupRunsAndCompactNamesTheMissingArtifact() throws Exception {
+    LanceTableFixture table = smallTable();
+    try (URLClassLoader withoutSdk = classpathWithoutLanceSdk()) {
+      Run cleanup = run(withoutSdk, "cleanup", table.uri(), "--older-than", "0s");
+      Run compact = run(withoutSdk, "compact", table.uri());
+
+      assertThat(cleanup.exitCode()).as("cleanup exit code; stderr: " + cleanup.err()).isZero();
+      assertThat(compact.exitCode()).as("compact exit code").isEqualTo(1);
+      assertThat(compact.err()).contains("Cannot compact", "org.lance:lance-core:7.0.0", "Cleanup does not need it");
+    }
+    assertThat(table.versions()).as("versions after the SDK-free cleanup").containsExactly(table.latestVersion());
+  }
+
+  /** The test classpath minus every jar of the Lance SDK, isolated from this class loader. */
+  private static URLClassLoader classpathWithoutLanceSdk() throws MalformedURLException {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<URL> urls = new ArrayList<>();
+    for (String entry : classpath.split(File.pathSeparator)) {
+      if (!entry.contains(File.separator + "org" + File.separator + "lance" + File.separator)) {
+        urls.add(new File(entry).toURI().toURL());
+      }
+    }
+    URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    assertThat(loader.getResource("org/lance/Dataset.class")).as("SDK class on the reduced classpath").isNull();
+    return loader;
+  }
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private static Run run(ClassLoader loader, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    // The command line finds its engines through ServiceLoader, which asks the context loader.
+    thread.setContextClassLoader(loader);
+    try {
+      Class<?> cli = Class.forName(MaintenanceCli.class.getName(), true, loader);
+      Method execute = cli.getMethod("execute", List.class, PrintStream.class, PrintStream.class);
+      int code = (int) execute.invoke(null, List.of(args), new PrintStream(out, true), new PrintStream(err, true));
+      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package dev.lancemaintenance.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.TableContent;
+import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.Ref;
+
+/**
+ * Optimize on the local engines: compaction then cleanup, the tag-trap pre-flight that refuses
+ * before any work, its opt-out, and the dry run.
+ */
+class LocalOptimizeIT {
+  private static final CompactionPolicy SEVERAL_TASKS = SmallFragmentsTable.SEVERAL_TASKS;
+
+  @TempDir static Path templateDir;
+  private static LanceTableFixture template;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void writeTemplate() {
+    template = SmallFragmentsTable.write(templateDir.resolve("template"));
+  }
+
+  private LanceTableFixture copy() {
+    TableTwins.copy(template.root(), dir.resolve("t"));
+    return LanceTableFixture.open(dir.resolve("t"));
+  }
+
+  private static OptimizeAction optimizeOf(LanceTableFixture table) {
+    TableLocation location = TableLocation.of(table.uri());
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.defaults());
+    CompactAction compact = new LocalCompactAction(CompactionTable.of(location, Map.of())).policy(SEVERAL_TASKS);
+    // Few partitions: the test tables have a few hundred files, and each partition is a spill file.
+    LocalCleanupAction cleanup = new LocalCleanupAction(location, storage, Clock.systemUTC()).parallelism(4).partitions(4);
+    return new OptimizeAction(location, storage, compact, cleanup, Clock.systemUTC());
+  }
+
+  @Test
+  void compactsThenRemovesEveryVersionBeforeTheCompaction() {
+    LanceTableFixture table = copy();
+    long latestBefore = table.latestVersion();
+    TableContent before = SmallFragmentsTable.latestContent(table);
+
+    OptimizeResult result = optimizeOf(table).olderThan(Duration.ZERO).execute();
+
+    assertThat(table.versions()).as("versions left").allMatch(v -> v > latestBefore);
+    assertThat(result.cleanup().counters().oldVersions()).as("old_versions").isEqualTo(latestBefore);
+    assertThat(SmallFragmentsTable.latestContent(table)).as("content at the latest version").isEqualTo(before);
+    assertThat(ReadBack.snapshot(table.root()).unreadable()).as("versions that do not read").isEmpty();
+  }
+
+  @Test
+  void reportsBytesWrittenReclaimedAndTheNetChange() {
+    LanceTableFixture table = copy();
+
+    OptimizeResult result = optimizeOf(table).olderThan(Duration.ZERO).execute();
+
+    assertThat(result.bytesWritten()).as("bytes_written").isPositive();
+    assertThat(result.bytesReclaimed()).as("bytes_reclaimed").isGreaterThan(result.bytesWritten());
+    assertThat(result.namedCounters())
+        .as("named counters")
+        .containsEntry("bytes_written", result.bytesWritten())
+        .containsEntry("bytes_reclaimed", result.bytesReclaimed())
+        .containsEntry("net_bytes", result.bytesWritten() - result.bytesReclaimed())
+        .containsEntry("old_versions", result.cleanup().counters().oldVersions())
+        .containsEntry("fragments_removed", result.compaction().orElseThrow().counters().fragmentsRemoved());
+  }
+
+  @Test
+  void refusesBeforeCompactingWhenTheCleanupWouldFindTaggedOldVersions() {
+    LanceTableFixture table = copy();
+    long latest = table.latestVersion();
+    table.tag("current", latest);
+    table.tag("early", 3);
+    List<String> filesBefore = table.listFiles();
+
+    assertThatThrownBy(() -> optimizeOf(table).olderThan(Duration.ZERO).execute())
+        .isInstanceOfSatisfying(TagTrapException.class, e ->
+            assertThat(e.tags()).as("tags").containsExactlyEntriesOf(
+                new TreeMap<>(Map.of("current", latest, "early", 3L))))
+        .hasMessageContaining("Cannot optimize " + TableLocation.of(table.uri()))
+        .hasMessageContaining("current -> v" + latest + " (the latest version now; compaction makes it old)")
+        .hasMessageContaining("early -> v3")
+        .hasMessageContaining("Move the tag(s)")
+        .hasMessageContaining("delete the tag(s)")
+        .hasMessageContaining("widen the window")
+        .hasMessageContaining("error_if_tagged_old_versions=false");
+    assertThat(table.listFiles()).as("files after the refusal").isEqualTo(filesBefore);
+  }
+
+  @Test
+  void refusesForATagOnTheLatestVersionThatAPlainCleanupAccepts() {
+    LanceTableFixture table = copy();
+    long latest = table.latestVersion();
+    table.tag("current", latest);
+    List<String> filesBefore = table.listFiles();
+    TableLocation location = TableLocation.of(table.uri());
+    new LocalCleanupAction(location, HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
+        .olderThan(Duration.ZERO).dryRun(true).execute();
+
+    assertThatThrownBy(() -> optimizeOf(table).olderThan(Duration.ZERO).execute())
+        .isInstanceOf(TagTrapException.class)
+        .hasMessageContaining("current -> v" + latest);
+    assertThat(table.listFiles()).as("files after the refusal").isEqualTo(filesBefore);
+  }
+
+  @Test
+  void withTheOptOutCompactsAndKeepsTheTaggedVersions() {
+    LanceTableFixture table = copy();
+    long latest = table.latestVersion();
+    table.tag("current", latest);
+    table.tag("early", 3);
+    TableContent current = ReadBack.read(table.root(), Ref.ofTag("current"));
+    TableContent early = ReadBack.read(table.root(), Ref.ofTag("early"));
+
+    OptimizeResult result =
+        optimizeOf(table).olderThan(Duration.ZERO).errorIfTaggedOldVersions(false).execute();
+
+    assertThat(result.compaction().orElseThrow().commits()).as("commits").isEqualTo(1);
+    assertThat(table.versions()).as("versions left").contains(3L, latest);
+    assertThat(ReadBack.read(table.root(), Ref.ofTag("current"))).as("tag current").isEqualTo(current);
+    assertThat(ReadBack.read(table.root(), Ref.ofTag("early"))).as("tag early").isEqualTo(early);
+  }
+
+  @Test
+  void aTagOnTheLatestVersionIsNoTrapWhileTheVersionIsInsideTheWindow() {
+    LanceTableFixture table = copy();
+    long latest = table.latestVersion();
+    table.tag("current", latest);
+
+    OptimizeResult result = optimizeOf(table).olderThan(Duration.ofDays(1)).execute();
+
+    assertThat(result.compaction().orElseThrow().commits()).as("commits").isEqualTo(1);
+    assertThat(result.cleanup().counters().oldVersions()).as("old_versions inside a day").isZero();
+  }
+
+  @Test
+  void dryRunReportsThePlanAndTheCleanupWithoutWriting() {
+    LanceTableFixture table = copy();
+    long latest = table.latestVersion();
+    List<String> filesBefore = table.listFiles();
+
+    OptimizeResult result = optimizeOf(table).olderThan(Duration.ZERO).dryRun(true).execute();
+
+    assertThat(result.mode()).isEqualTo(CleanupMode.DRY_RUN);
+    assertThat(result.plannedTasks()).as("planned tasks").isGreaterThanOrEqualTo(3);
+    assertThat(result.plannedFragments()).as("planned fragments").isGreaterThan(result.plannedTasks());
+    assertThat(result.compaction()).as("compaction").isEmpty();
+    assertThat(result.cleanup().counters().oldVersions()).as("old_versions today").isEqualTo(latest - 1);
+    assertThat(table.listFiles()).as("files after a dry run").isEqualTo(filesBefore);
+  }
+}
