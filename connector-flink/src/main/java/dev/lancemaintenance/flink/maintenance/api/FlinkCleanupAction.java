@@ -1,0 +1,130 @@
+package dev.lancemaintenance.flink.maintenance.api;
+
+import dev.lancemaintenance.cleanup.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
+import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
+import dev.lancemaintenance.flink.maintenance.operator.FileReport;
+import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cleanup as a Flink BATCH job, with the fluent API of every engine.
+ *
+ * <p>Planning runs here, in the client: it lists the table's manifests and refs (no manifest body)
+ * and fixes "now" once. The job then decodes manifest slices and lists the managed directories in
+ * parallel subtasks, co-groups marks and files by reference key to decide, sweeps in parallel
+ * subtasks (at most {@code max_concurrent_deletes}, each with its share of the rate limit), and
+ * deletes expired manifests last, only when no other delete failed; see {@link CleanupTopology}
+ * for the ordering argument. Only counters, and the removed files when someone listens for them,
+ * come back to the client, as a stream.
+ *
+ * <p>The tagged-versions check gates the deletes inside the same job: the mark summaries are reduced
+ * at parallelism 1, checked, and broadcast as the decision context, which every decide subtask reads
+ * before its first file (BATCH mode processes broadcast inputs first). A refusal fails the job
+ * before any file is decided, and {@link #execute()} rethrows it as the {@link
+ * dev.lancemaintenance.cleanup.TaggedVersionsException} the other engines throw.
+ *
+ * <p>The environment is switched to BATCH execution mode.
+ */
+public final class FlinkCleanupAction extends BaseCleanupAction {
+  private static final Logger LOG = LoggerFactory.getLogger(FlinkCleanupAction.class);
+
+  private final StreamExecutionEnvironment env;
+  private final TableStorageFactory storageFactory;
+  private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
+  private String uidSuffix = "";
+  private FileReport report = FileReport.COUNT_ONLY;
+
+  public FlinkCleanupAction(
+      StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
+    super(table, clock);
+    this.env = Objects.requireNonNull(env, "env");
+    this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
+  }
+
+  /** Manifests per mark record. */
+  public FlinkCleanupAction sliceSize(int manifests) {
+    if (manifests < 1) {
+      throw new IllegalArgumentException("slice size must be > 0: " + manifests);
+    }
+    this.sliceSize = manifests;
+    return this;
+  }
+
+  /** Appended to every operator uid, for jobs that hold more than one cleanup. */
+  public FlinkCleanupAction uidSuffix(String suffix) {
+    this.uidSuffix = Objects.requireNonNull(suffix, "suffix");
+    return this;
+  }
+
+  /** Also sends every removed file back to this client, to the listener. */
+  @Override
+  public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+    report = FileReport.EMIT;
+    return super.onRemovedFile(listener);
+  }
+
+  @Override
+  public CleanupResult execute() {
+    long startMillis = System.currentTimeMillis();
+    Instant now = clock().instant();
+    CleanupPolicy policy = policy(now);
+    CleanupPlan plan;
+    try (TableStorage storage = storageFactory.open(table())) {
+      plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+    }
+    LOG.info(
+        "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
+        table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
+    DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan);
+    CleanupCounters counters;
+    try (CloseableIterator<RunOutput> collected = outputs.executeAndCollect(jobName())) {
+      counters = collect(collected);
+    } catch (Exception e) {
+      throw FlinkFailures.unwrap(table().toString(), e);
+    }
+    long durationMillis = System.currentTimeMillis() - startMillis;
+    LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
+    return new CleanupResult(
+        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+  }
+
+  private String jobName() {
+    return "lance cleanup " + table() + (settings().mode() == CleanupMode.DRY_RUN ? " (dry run)" : "");
+  }
+
+  private CleanupCounters collect(CloseableIterator<RunOutput> outputs) {
+    CleanupCounters counters = CleanupCounters.ZERO;
+    while (outputs.hasNext()) {
+      RunOutput output = outputs.next();
+      if (output.isCounters()) {
+        counters = counters.plus(output.counters());
+      } else {
+        removedFileListener().accept(output.removed());
+      }
+    }
+    return counters;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.cleanup.CleanupSettings;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.util.Objects;
+
+/**
+ * How one cleanup job is built, besides its plan.
+ *
+ * @param table the table
+ * @param storageFactory opens the table's storage in each subtask
+ * @param settings mode, delete concurrency and rate
+ * @param report whether removed files travel to the client
+ * @param uidSuffix appended to every operator uid, so two cleanups can live in one job graph
+ * @param startMillis when the client started the run, for the duration metric
+ */
+public record CleanupJobSpec(
+    TableLocation table,
+    TableStorageFactory storageFactory,
+    CleanupSettings settings,
+    FileReport report,
+    String uidSuffix,
+    long startMillis) {
+  public CleanupJobSpec {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(storageFactory, "storageFactory");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(report, "report");
+    Objects.requireNonNull(uidSuffix, "uidSuffix");
+  }
+
+  /** A stable operator uid: stage name plus suffix. */
+  String uid(String stage) {
+    return "lance-cleanup-" + stage + (uidSuffix.isEmpty() ? "" : "-" + uidSuffix);
+  }
+
+  /** An operator name for the web UI and logs: stage and (redacted) table. */
+  String name(String stage) {
+    return "lance cleanup " + stage + " " + table;
+  }
+}

@@ -1,0 +1,128 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.storage.FileEntry;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Wires the cleanup stages into one BATCH DataStream job; wiring only, every stage is its own class.
+ *
+ * <pre>
+ * slices ─► mark ─┬─ marks ──────────────┐
+ *                 ├─ summaries ─► Σ(1) ─► tagged check ─► broadcast ┐
+ *                 │                      ▼                          ▼
+ * listings ─► list ──── files ─► union ─► keyBy(reference key) ─► decide ─► sweep files ─┬─ files ─► client
+ *                 │                                                                      └─ Σ(1) ─┐
+ *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
+ *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
+ * </pre>
+ *
+ * <p>What orders the deletes is BATCH execution itself: an operator with a broadcast input reads all
+ * of it before its keyed input, and the broadcast values are reductions that exist only once their
+ * whole input has been produced. So no file is decided before every manifest was read and the
+ * tagged-versions check passed, and no manifest is released before every file delete finished.
+ */
+public final class CleanupTopology {
+  private CleanupTopology() {}
+
+  /** Adds a cleanup of {@code plan} to {@code env} and returns what the client collects. */
+  public static DataStream<RunOutput> build(StreamExecutionEnvironment env, CleanupJobSpec spec, CleanupPlan plan) {
+    int parallelism = env.getParallelism();
+
+    SingleOutputStreamOperator<ReferenceMark> marks =
+        named(spec, "slices", env.fromData(plan.slices(), CleanupTypes.SLICE)).setParallelism(1)
+            .rebalance()
+            .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts()), CleanupTypes.MARK)
+            .setParallelism(Math.min(parallelism, plan.slices().size()));
+    named(spec, "mark", marks);
+
+    SingleOutputStreamOperator<FileEntry> files =
+        named(spec, "listings", env.fromData(plan.listings(), CleanupTypes.LISTING)).setParallelism(1)
+            .rebalance()
+            .flatMap(new ListFiles(spec.table(), spec.storageFactory()), CleanupTypes.FILE)
+            .setParallelism(Math.min(parallelism, plan.listings().size()));
+    named(spec, "list", files);
+
+    DataStream<MarkSummary> summaries = marks.getSideOutput(MarkSlices.SUMMARIES);
+    SingleOutputStreamOperator<DecisionContext> context =
+        named(spec, "check-tagged-versions",
+            named(spec, "sum-summaries",
+                    summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
+                .setParallelism(1)
+                .map(new CheckTaggedVersions(plan.facts()), CleanupTypes.CONTEXT))
+            .setParallelism(1);
+    BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
+
+    DataStream<DecideInput> keyed =
+        named(spec, "marks-by-key", marks.map(new Adapters.MarkInput(), CleanupTypes.DECIDE_INPUT))
+            .union(named(spec, "files-by-key", files.map(new Adapters.FileInput(), CleanupTypes.DECIDE_INPUT)));
+    SingleOutputStreamOperator<CandidateFile> candidates =
+        named(spec, "decide",
+            keyed.keyBy(new Keys.ByReferenceKey(), Types.STRING)
+                .connect(broadcastContext)
+                .process(new DecideFiles(), CleanupTypes.CANDIDATE));
+
+    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", candidates, parallelism);
+    SingleOutputStreamOperator<CleanupCounters> fileTotals = sumCounters(spec, "sum-file-counters", sweptFiles);
+
+    SingleOutputStreamOperator<CandidateFile> releasedManifests =
+        named(spec, "release-expired-manifests",
+            marks.getSideOutput(MarkSlices.EXPIRED_MANIFESTS)
+                .keyBy(new Keys.ByPath(), Types.STRING)
+                .connect(fileTotals.broadcast(ReleaseExpiredManifests.FILE_COUNTERS_STATE))
+                .process(new ReleaseExpiredManifests(spec.table().toString()), CleanupTypes.CANDIDATE));
+    SingleOutputStreamOperator<RunOutput> sweptManifests =
+        candidateStage(spec, "sweep-manifests", releasedManifests, parallelism);
+
+    SingleOutputStreamOperator<CleanupCounters> manifestCounters =
+        named(spec, "manifest-counters", sweptManifests.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
+    SingleOutputStreamOperator<RunOutput> total =
+        named(spec, "run-counters",
+                named(spec, "sum-run-counters",
+                        fileTotals.union(manifestCounters)
+                            .keyBy(new Keys.Single<>(), Types.INT)
+                            .reduce(new Reductions.SumCounters()))
+                    .setParallelism(1)
+                    .map(new RecordDuration(spec.startMillis()), CleanupTypes.OUTPUT))
+            .setParallelism(1);
+    return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
+        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total);
+  }
+
+  private static SingleOutputStreamOperator<RunOutput> candidateStage(
+      CleanupJobSpec spec, String stage, DataStream<CandidateFile> input, int parallelism) {
+    if (spec.settings().mode() == CleanupMode.DRY_RUN) {
+      return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report())))
+          .setParallelism(parallelism);
+    }
+    SweepFiles sweep =
+        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report());
+    // One request in flight per subtask: the parallelism is the concurrency cap.
+    return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, sweep))
+        .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));
+  }
+
+  private static SingleOutputStreamOperator<CleanupCounters> sumCounters(
+      CleanupJobSpec spec, String stage, DataStream<RunOutput> outputs) {
+    return named(spec, stage,
+            named(spec, stage + "-per-subtask", outputs.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS))
+                .keyBy(new Keys.Single<>(), Types.INT)
+                .reduce(new Reductions.SumCounters()))
+        .setParallelism(1);
+  }
+
+  private static <T> SingleOutputStreamOperator<T> named(
+      CleanupJobSpec spec, String stage, SingleOutputStreamOperator<T> operator) {
+    return operator.name(spec.name(stage)).uid(spec.uid(stage));
+  }
+}

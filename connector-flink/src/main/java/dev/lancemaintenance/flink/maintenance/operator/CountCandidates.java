@@ -1,0 +1,26 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+
+/**
+ * Stage 5 of a dry run: counts the files a real run would delete, exactly as the sweep counts a
+ * successful delete, and deletes nothing.
+ */
+public final class CountCandidates extends CandidateStage {
+  private CleanupCounters counters = CleanupCounters.ZERO;
+
+  public CountCandidates(FileReport report) {
+    super(report);
+  }
+
+  @Override
+  void accept(CandidateFile file) {
+    counters = counters.record(file);
+  }
+
+  @Override
+  CleanupCounters completeCounters() {
+    return counters;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.stage.MarkManifests;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Stage 2, mark (parallel): decodes one slice of manifests per record through {@link MarkManifests}.
+ * Marks go to the main output, keyed downstream; the manifests of removed versions and the slice's
+ * {@link MarkSummary} go to side outputs. A manifest that cannot be read fails the job before any
+ * delete.
+ */
+public final class MarkSlices extends ProcessFunction<ManifestSlice, ReferenceMark> {
+  public static final OutputTag<CandidateFile> EXPIRED_MANIFESTS =
+      new OutputTag<>("expired-manifests", CleanupTypes.CANDIDATE);
+  public static final OutputTag<MarkSummary> SUMMARIES = new OutputTag<>("mark-summaries", CleanupTypes.SUMMARY);
+
+  private final TableLocation table;
+  private final TableStorageFactory storageFactory;
+  private final RetentionFacts facts;
+  private transient TableStorage storage;
+  private transient Counter manifestsDecoded;
+
+  public MarkSlices(TableLocation table, TableStorageFactory storageFactory, RetentionFacts facts) {
+    this.table = table;
+    this.storageFactory = storageFactory;
+    this.facts = facts;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    storage = storageFactory.open(table);
+    manifestsDecoded = MaintenanceMetrics.of(getRuntimeContext()).counter(MaintenanceMetrics.MANIFESTS_DECODED);
+  }
+
+  @Override
+  public void processElement(ManifestSlice slice, Context ctx, Collector<ReferenceMark> out) {
+    MarkResult result = new MarkManifests(storage, facts).mark(slice);
+    result.marks().forEach(out::collect);
+    result.expiredManifests().forEach(manifest -> ctx.output(EXPIRED_MANIFESTS, manifest));
+    ctx.output(SUMMARIES, result.summary());
+    manifestsDecoded.inc(result.summary().manifestsRead());
+  }
+
+  @Override
+  public void close() {
+    if (storage != null) {
+      storage.close();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.lancemaintenance.flink.procedures;
+
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.ProcedureHint;
+import org.apache.flink.table.procedure.ProcedureContext;
+import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code CALL <catalog>.sys.cleanup_files(`table` => '...', older_than => '7d', ...)}: a dry run of
+ * {@code sys.cleanup} that returns one row per file a real run would remove (path, kind, bytes,
+ * reason). A separate procedure because a Flink procedure has one output type; Flink's procedure
+ * API returns an array, so the rows are gathered in memory here (the CLI and the Java API stream
+ * them instead).
+ */
+public final class FlinkCleanupFilesProcedure implements Procedure {
+  public static final String NAME = "cleanup_files";
+
+  private final Map<String, String> storageOptions;
+  private final Clock clock;
+
+  FlinkCleanupFilesProcedure(Map<String, String> storageOptions, Clock clock) {
+    this.storageOptions = Map.copyOf(storageOptions);
+    this.clock = clock;
+  }
+
+  @ProcedureHint(
+      argument = {
+        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
+        @ArgumentHint(name = "older_than", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "before_version", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+      })
+  public @DataTypeHint(ResultRows.FILE_ROW) Row[] call(
+      ProcedureContext context,
+      String table,
+      String olderThan,
+      Long beforeVersion,
+      Boolean deleteUnverified,
+      Boolean errorIfTaggedOldVersions,
+      Boolean cleanReferencedBranches) {
+    ProcedureArgs args =
+        new ProcedureArgs(
+            table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
+            true, null, null);
+    List<Row> rows = new ArrayList<>();
+    args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
+        .onRemovedFile(file -> rows.add(ResultRows.file(file)))
+        .execute();
+    return rows.toArray(Row[]::new);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.lancemaintenance.flink.procedures;
+
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import java.time.Clock;
+import java.util.Map;
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.ProcedureHint;
+import org.apache.flink.table.procedure.ProcedureContext;
+import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code CALL <catalog>.sys.cleanup(`table` => '...', older_than => '7d', ...)}: runs the Flink
+ * cleanup job through the procedure context's environment and returns one row of counters (in a
+ * dry run, the counters of what would go; {@code sys.cleanup_files} lists those files).
+ */
+public final class FlinkCleanupProcedure implements Procedure {
+  public static final String NAME = "cleanup";
+
+  private final Map<String, String> storageOptions;
+  private final Clock clock;
+
+  FlinkCleanupProcedure(Map<String, String> storageOptions, Clock clock) {
+    this.storageOptions = Map.copyOf(storageOptions);
+    this.clock = clock;
+  }
+
+  @ProcedureHint(
+      argument = {
+        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
+        @ArgumentHint(name = "older_than", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "before_version", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "max_concurrent_deletes", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true)
+      })
+  public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
+      ProcedureContext context,
+      String table,
+      String olderThan,
+      Long beforeVersion,
+      Boolean deleteUnverified,
+      Boolean errorIfTaggedOldVersions,
+      Boolean cleanReferencedBranches,
+      Boolean dryRun,
+      Integer maxConcurrentDeletes,
+      Long deleteRateLimit) {
+    ProcedureArgs args =
+        new ProcedureArgs(
+            table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
+            dryRun, maxConcurrentDeletes, deleteRateLimit);
+    CleanupResult result =
+        args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
+            .execute();
+    return new Row[] {ResultRows.counters(result)};
+  }
+}

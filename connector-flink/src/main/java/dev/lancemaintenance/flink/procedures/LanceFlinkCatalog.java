@@ -1,0 +1,55 @@
+package dev.lancemaintenance.flink.procedures;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.table.catalog.GenericInMemoryCatalog;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
+import org.apache.flink.table.procedures.Procedure;
+
+/**
+ * A catalog that offers Lance maintenance as procedures in its {@code sys} database: {@code CALL
+ * lance.sys.cleanup(...)} and {@code CALL lance.sys.cleanup_files(...)}. Tables are named by URI in
+ * the {@code table} argument; the catalog's {@code storage.*} options are the Hadoop configuration
+ * for their store. Everything else is Flink's in-memory catalog.
+ */
+public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
+  public static final String PROCEDURE_DATABASE = "sys";
+
+  private final Map<String, String> storageOptions;
+  private final Clock clock;
+
+  public LanceFlinkCatalog(String name, Map<String, String> storageOptions) {
+    this(name, storageOptions, Clock.systemUTC());
+  }
+
+  LanceFlinkCatalog(String name, Map<String, String> storageOptions, Clock clock) {
+    super(name);
+    this.storageOptions = Map.copyOf(storageOptions);
+    this.clock = clock;
+  }
+
+  @Override
+  public List<String> listProcedures(String database) {
+    return PROCEDURE_DATABASE.equals(database)
+        ? List.of(FlinkCleanupProcedure.NAME, FlinkCleanupFilesProcedure.NAME)
+        : List.of();
+  }
+
+  @Override
+  public Procedure getProcedure(ObjectPath path) throws ProcedureNotExistException {
+    if (PROCEDURE_DATABASE.equals(path.getDatabaseName())) {
+      switch (path.getObjectName().toLowerCase(Locale.ROOT)) {
+        case FlinkCleanupProcedure.NAME:
+          return new FlinkCleanupProcedure(storageOptions, clock);
+        case FlinkCleanupFilesProcedure.NAME:
+          return new FlinkCleanupFilesProcedure(storageOptions, clock);
+        default:
+          break;
+      }
+    }
+    throw new ProcedureNotExistException(getName(), path);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.lancemaintenance.flink.maintenance.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.flink.FlinkTestCluster;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.TableContent;
+import dev.lancemaintenance.testing.TableSnapshot;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Periodic maintenance in a streaming job while the Lance SDK appends to the table: old versions go,
+ * the window stays and reads back.
+ */
+class PeriodicMaintenanceIT {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
+  private static final Duration WINDOW = Duration.ofSeconds(2);
+
+  @TempDir Path workDir;
+
+  @Test
+  void keepsTheWindowAndRemovesOlderVersionsWhileTheTableIsAppendedTo() throws Exception {
+    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("appended"));
+    Map<Long, Instant> written = new TreeMap<>();
+    long first = table.append(10);
+    written.put(first, table.manifestTimestamp(first));
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.enableCheckpointing(500);
+    PeriodicMaintenance.cleanup(table.uri())
+        .every(Duration.ofSeconds(1))
+        .everyNewVersions(5)
+        .olderThan(WINDOW)
+        .checkEvery(Duration.ofMillis(200))
+        .append(env)
+        .sinkTo(new DiscardingSink<>());
+    JobClient job = env.executeAsync("periodic lance cleanup");
+    try {
+      Instant until = Instant.now().plusSeconds(6);
+      while (Instant.now().isBefore(until)) {
+        long version = table.append(5);
+        written.put(version, table.manifestTimestamp(version));
+        Thread.sleep(100);
+      }
+    } finally {
+      job.cancel().get();
+    }
+    Instant stopped = Instant.now();
+
+    List<Long> remaining = table.versions();
+    Instant windowStart = stopped.minus(WINDOW);
+    List<Long> inWindow =
+        written.entrySet().stream().filter(e -> !e.getValue().isBefore(windowStart)).map(Map.Entry::getKey).toList();
+    TableSnapshot snapshot = ReadBack.snapshot(table.root());
+
+    assertThat(remaining).as("versions inside the window are all still there").containsAll(inWindow);
+    assertThat(remaining).as("the first version, far older than the window, was removed").doesNotContain(first);
+    assertThat(snapshot.entries().values())
+        .as("every remaining version reads back")
+        .hasSize(remaining.size())
+        .noneMatch(content -> content instanceof TableContent.Unreadable);
+  }
+}
