@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.format.CorruptTableException;
 import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
 import dev.lancemaintenance.storage.FaultyTableStorage.SimulatedCrash;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.PathEscapeException;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -18,6 +20,7 @@ import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.FixtureRows;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.ManifestEdits;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.ScalarIndexKind;
@@ -257,6 +260,48 @@ class LocalCleanupSafetyIT {
     long previousRows = ((TableContent.Readable) retained.get(version - 1)).rows();
     assertThat(((TableContent.Readable) content).rows()).isEqualTo(previousRows + 7);
     assertRetainedVersionsReadBack(table);
+  }
+
+  // ---------------------------------------------------------------- damaged tables
+
+  @Test
+  void truncatedManifestFailsTheRunNamingTheFileAndDeletesNothing() {
+    Path table = copyOfPristine();
+    String manifest = expiredManifests().last();
+    ManifestEdits.truncateToHalf(table.resolve(manifest));
+
+    assertThatThrownBy(() -> cleanup(table, plainStorage()).execute())
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining(manifest);
+
+    assertThat(files(table)).isEqualTo(pristineFiles);
+  }
+
+  @Test
+  void unreadableTagFailsTheRunNamingTheFileAndDeletesNothing() {
+    Path table = copyOfPristine();
+    LanceTableFixture.open(table).plant("_refs/tags/broken.json", "{\"version\": ".getBytes(StandardCharsets.UTF_8), Instant.now());
+    TreeSet<String> before = files(table);
+
+    assertThatThrownBy(() -> cleanup(table, plainStorage()).execute())
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining("_refs/tags/broken.json");
+
+    assertThat(files(table)).isEqualTo(before);
+  }
+
+  @Test
+  void referenceEscapingTheTableRootFailsTheRunAndDeletesNothing() {
+    Path table = copyOfPristine();
+    String manifest = expiredManifests().first();
+    ManifestEdits.replaceFirstDataFilePath(table.resolve(manifest), "../../outside.lance");
+
+    assertThatThrownBy(() -> cleanup(table, plainStorage()).execute())
+        .isInstanceOf(PathEscapeException.class)
+        .hasMessageContaining("../../outside.lance")
+        .hasMessageContaining(manifest);
+
+    assertThat(files(table)).isEqualTo(pristineFiles);
   }
 
   // ---------------------------------------------------------------- dry run
