@@ -51,6 +51,16 @@ public record CleanupPolicy(
     return new Builder();
   }
 
+  /** The policy under its option names, for the stage logs. */
+  @Override
+  public String toString() {
+    return "before_timestamp=" + beforeTimestamp.map(Instant::toString).orElse("none")
+        + ", before_version=" + (beforeVersion.isPresent() ? Long.toString(beforeVersion.getAsLong()) : "none")
+        + ", delete_unverified=" + deleteUnverified
+        + ", error_if_tagged_old_versions=" + errorIfTaggedOldVersions
+        + ", clean_referenced_branches=" + cleanReferencedBranches;
+  }
+
   /** Whether a version with this number and manifest timestamp qualifies for removal. */
   public boolean qualifies(long version, long timestampNanos) {
     boolean oldEnough =

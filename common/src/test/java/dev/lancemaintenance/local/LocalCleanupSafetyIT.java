@@ -31,6 +31,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -163,6 +164,19 @@ class LocalCleanupSafetyIT {
     assertThatThrownBy(() -> cleanup(table, faulty(faults)).execute()).isInstanceOf(SimulatedCrash.class);
 
     assertThat(files(table)).isEqualTo(pristineFiles);
+  }
+
+  @Test
+  void noDeleteOutlivesACrashedRun() throws InterruptedException {
+    Path table = copyOfPristine();
+    String crashing = firstRemovedUnder("data/");
+    Faults faults = new Faults().crashOnDeleteOf(crashing::equals).delayEachDelete(Duration.ofMillis(20));
+
+    assertThatThrownBy(() -> cleanup(table, faulty(faults)).execute()).isInstanceOf(SimulatedCrash.class);
+    TreeSet<String> whenTheRunEnded = files(table);
+    Thread.sleep(300);
+
+    assertThat(files(table)).as("files 300 ms after execute() threw").isEqualTo(whenTheRunEnded);
   }
 
   // ---------------------------------------------------------------- delete failures

@@ -69,6 +69,7 @@ public final class FaultyTableStorage extends ForwardingTableStorage {
     private Predicate<String> crashOnListingOf = dir -> false;
     private Runnable beforeFirstListing = () -> {};
     private Runnable beforeFirstDelete = () -> {};
+    private long deleteDelayMillis;
 
     /** Crashes on the first delete request once {@code files} files have been deleted. */
     public Faults crashAfterDeleting(int files) {
@@ -106,6 +107,12 @@ public final class FaultyTableStorage extends ForwardingTableStorage {
       return this;
     }
 
+    /** Every delete request takes this long first, as on a slow object store. */
+    public Faults delayEachDelete(java.time.Duration delay) {
+      this.deleteDelayMillis = delay.toMillis();
+      return this;
+    }
+
     /** Files deleted so far through faulty storages sharing these faults. */
     public int deletedFiles() {
       return deletedFiles.get();
@@ -120,6 +127,14 @@ public final class FaultyTableStorage extends ForwardingTableStorage {
 
     private void beforeDelete(List<String> paths) {
       runOnce(deleteHookRan, beforeFirstDelete);
+      if (deleteDelayMillis > 0) {
+        try {
+          Thread.sleep(deleteDelayMillis);
+        } catch (InterruptedException e) {
+          // A slow store does not stop a request in flight; keep the flag for the caller to see.
+          Thread.currentThread().interrupt();
+        }
+      }
       if (deletedFiles.get() >= crashAfterDeletedFiles) {
         throw new SimulatedCrash("crash after " + deletedFiles.get() + " deleted files");
       }

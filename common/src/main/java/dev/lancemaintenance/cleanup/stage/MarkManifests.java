@@ -32,8 +32,9 @@ import java.util.Map;
  * <p>Any manifest that cannot be read fails the task, and with it the run, before any delete: an
  * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
  *
- * <p>Memory: one entry per distinct reference key of the slice; slices are small runs of
- * consecutive versions, which share most of their files.
+ * <p>Memory: one decoded manifest at a time, one entry per distinct reference key of the slice and
+ * one per expired manifest of the slice; slices are small runs of consecutive versions, which share
+ * most of their files, so the entries grow with the files of about one version, not of the table.
  */
 public final class MarkManifests {
   private final TableStorage storage;
