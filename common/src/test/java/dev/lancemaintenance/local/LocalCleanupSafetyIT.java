@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.CorruptTableException;
 import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage;
@@ -169,14 +170,22 @@ class LocalCleanupSafetyIT {
   @Test
   void noDeleteOutlivesACrashedRun() throws InterruptedException {
     Path table = copyOfPristine();
-    String crashing = firstRemovedUnder("data/");
-    Faults faults = new Faults().crashOnDeleteOf(crashing::equals).delayEachDelete(Duration.ofMillis(20));
+    // Two partitions: the first crashes at its first delete while the second is still deleting
+    // slowly; execute() must not return while the second goes on.
+    Faults faults = new Faults()
+        .crashOnDeleteOf(path -> ReferenceKeys.partitionOf(ReferenceKeys.keyOf(path), 2) == 0)
+        .delayEachDelete(Duration.ofMillis(40));
+    CleanupAction run =
+        new LocalCleanupAction(TableLocation.of(table.toString()), faulty(faults), Clock.systemUTC())
+            .parallelism(2)
+            .partitions(2)
+            .beforeTimestamp(cutoff);
 
-    assertThatThrownBy(() -> cleanup(table, faulty(faults)).execute()).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(run::execute).isInstanceOf(SimulatedCrash.class);
     TreeSet<String> whenTheRunEnded = files(table);
-    Thread.sleep(300);
+    Thread.sleep(500);
 
-    assertThat(files(table)).as("files 300 ms after execute() threw").isEqualTo(whenTheRunEnded);
+    assertThat(files(table)).as("files 500 ms after execute() threw").isEqualTo(whenTheRunEnded);
   }
 
   // ---------------------------------------------------------------- delete failures
