@@ -52,6 +52,6 @@ public record Manifest(
    *     {@code tree/<branch>} for a branch
    */
   public List<FileReference> references(TableLocation root, String datasetDir) {
-    return new ReferenceResolver(root, datasetDir, this).references();
+    return ReferenceResolver.referencesOf(root, datasetDir, this);
   }
 }

@@ -3,6 +3,7 @@ package dev.lancemaintenance.format;
 import com.google.protobuf.ByteString;
 import dev.lancemaintenance.proto.TableProtos;
 import dev.lancemaintenance.proto.TransactionProtos;
+import com.google.protobuf.Timestamp;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,15 +24,18 @@ final class ManifestDecoder {
   }
 
   long timestampNanos(TableProtos.Manifest proto) {
-    if (!proto.hasTimestamp()) {
+    return timestampNanos(proto.hasTimestamp(), proto.getTimestamp());
+  }
+
+  long timestampNanos(boolean present, Timestamp timestamp) {
+    if (!present) {
       // Lance reads a missing timestamp as the epoch, which makes such versions always "old".
       return 0;
     }
     try {
-      return Math.addExact(
-          Math.multiplyExact(proto.getTimestamp().getSeconds(), NANOS_PER_SECOND), proto.getTimestamp().getNanos());
+      return Math.addExact(Math.multiplyExact(timestamp.getSeconds(), NANOS_PER_SECOND), timestamp.getNanos());
     } catch (ArithmeticException e) {
-      throw file.corrupt("timestamp " + proto.getTimestamp().getSeconds() + "s does not fit in nanoseconds", e);
+      throw file.corrupt("timestamp " + timestamp.getSeconds() + "s does not fit in nanoseconds", e);
     }
   }
 
@@ -53,10 +57,14 @@ final class ManifestDecoder {
   static List<BasePath> basePaths(TableProtos.Manifest proto) {
     List<BasePath> result = new ArrayList<>(proto.getBasePathsCount());
     for (TableProtos.BasePath base : proto.getBasePathsList()) {
-      Optional<String> name = base.hasName() ? Optional.of(base.getName()) : Optional.empty();
-      result.add(new BasePath(base.getId(), name, base.getIsDatasetRoot(), base.getPath()));
+      result.add(basePath(base));
     }
     return result;
+  }
+
+  static BasePath basePath(TableProtos.BasePath base) {
+    Optional<String> name = base.hasName() ? Optional.of(base.getName()) : Optional.empty();
+    return new BasePath(base.getId(), name, base.getIsDatasetRoot(), base.getPath());
   }
 
   List<Fragment> fragments(TableProtos.Manifest proto) {
@@ -91,7 +99,7 @@ final class ManifestDecoder {
     return new Fragment(proto.getId(), files, deletion, proto.getPhysicalRows(), externals);
   }
 
-  private DeletionFile deletionFile(TableProtos.DeletionFile proto, long fragmentId) {
+  DeletionFile deletionFile(TableProtos.DeletionFile proto, long fragmentId) {
     DeletionFile.Type type = switch (proto.getFileTypeValue()) {
       case TableProtos.DeletionFile.DeletionFileType.ARROW_ARRAY_VALUE -> DeletionFile.Type.ARROW;
       case TableProtos.DeletionFile.DeletionFileType.BITMAP_VALUE -> DeletionFile.Type.BITMAP;
@@ -115,7 +123,7 @@ final class ManifestDecoder {
     return result;
   }
 
-  private String uuid(TableProtos.IndexMetadata index) {
+  String uuid(TableProtos.IndexMetadata index) {
     ByteString bytes = index.getUuid().getUuid();
     if (!index.hasUuid() || bytes.size() != UUID_BYTES) {
       throw file.corrupt("index '" + index.getName() + "' has a uuid of " + bytes.size()
@@ -141,7 +149,7 @@ final class ManifestDecoder {
     return name.toString();
   }
 
-  private static OptionalInt baseId(boolean present, int value) {
+  static OptionalInt baseId(boolean present, int value) {
     return present ? OptionalInt.of(value) : OptionalInt.empty();
   }
 }

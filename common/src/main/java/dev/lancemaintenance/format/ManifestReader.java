@@ -1,7 +1,9 @@
 package dev.lancemaintenance.format;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
+import dev.lancemaintenance.proto.CleanupViewProtos;
 import dev.lancemaintenance.proto.TableProtos;
 import dev.lancemaintenance.proto.TransactionProtos;
 import dev.lancemaintenance.storage.TableStorage;
@@ -40,13 +42,33 @@ public final class ManifestReader {
         transaction(file, proto));
   }
 
+  /**
+   * Reads only what names files: the version, the timestamp and the references, resolved by {@code
+   * scanner} (which caches across the consecutive manifests of one dataset). Refuses exactly what
+   * {@link #read} refuses.
+   */
+  public static ScannedManifest scan(TableStorage storage, ManifestLocation location, ReferenceScanner scanner) {
+    ManifestFile file = ManifestFile.open(storage, location);
+    CleanupViewProtos.ManifestFilesView view =
+        parse(file, file.manifestBytes(), CleanupViewProtos.ManifestFilesView.parser(), "manifest");
+    FeatureFlags.checkReadable(storage.location().toString(), file.path(), view.getReaderFeatureFlags());
+    List<TableProtos.IndexMetadata> indices = view.hasIndexSection()
+        ? indexSection(file, view.getIndexSection()).getIndicesList()
+        : List.of();
+    return scanner.scan(file, view, indices);
+  }
+
   private static List<IndexEntry> indices(ManifestFile file, ManifestDecoder decoder, TableProtos.Manifest proto) {
     // Presence, not value: the index section is often the first thing in the file, at offset 0.
     if (!proto.hasIndexSection()) {
       return List.of();
     }
-    byte[] bytes = file.section(proto.getIndexSection(), "index section");
-    return decoder.indices(parse(file, bytes, TableProtos.IndexSection.parser(), "index section"));
+    return decoder.indices(indexSection(file, proto.getIndexSection()));
+  }
+
+  private static TableProtos.IndexSection indexSection(ManifestFile file, long offset) {
+    byte[] bytes = file.section(offset, "index section");
+    return parse(file, bytes, TableProtos.IndexSection.parser(), "index section");
   }
 
   private static Optional<TransactionSummary> transaction(ManifestFile file, TableProtos.Manifest proto) {
@@ -60,7 +82,11 @@ public final class ManifestReader {
 
   private static <T> T parse(ManifestFile file, byte[] bytes, Parser<T> parser, String what) {
     try {
-      return parser.parseFrom(bytes);
+      // Bytes fields alias the buffer instead of copying it (the file-naming view declares the
+      // schema and per-file column lists as bytes, so they cost nothing to skip).
+      CodedInputStream input = CodedInputStream.newInstance(bytes);
+      input.enableAliasing(true);
+      return parser.parseFrom(input);
     } catch (InvalidProtocolBufferException e) {
       throw file.corrupt(what + " is not a valid protobuf message: " + e.getMessage(), e);
     }

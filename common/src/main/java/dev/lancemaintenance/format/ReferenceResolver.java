@@ -30,40 +30,64 @@ final class ReferenceResolver {
   private final TableLocation root;
   private final String table;
   private final String datasetDir;
-  private final Manifest manifest;
+  private final String manifestPath;
   private final Map<Integer, BasePath> bases = new HashMap<>();
 
-  ReferenceResolver(TableLocation root, String datasetDir, Manifest manifest) {
+  ReferenceResolver(TableLocation root, String datasetDir, String manifestPath, List<BasePath> basePaths) {
     this.root = root;
     this.table = root.toString();
     this.datasetDir = datasetDir;
-    this.manifest = manifest;
-    for (BasePath base : manifest.basePaths()) {
+    this.manifestPath = manifestPath;
+    for (BasePath base : basePaths) {
       bases.put(base.id(), base);
     }
   }
 
-  List<FileReference> references() {
+  /** Every file {@code manifest} references, in manifest order. */
+  static List<FileReference> referencesOf(TableLocation root, String datasetDir, Manifest manifest) {
+    ReferenceResolver resolver = new ReferenceResolver(root, datasetDir, manifest.path(), manifest.basePaths());
     List<FileReference> references = new ArrayList<>();
     for (Fragment fragment : manifest.fragments()) {
       for (DataFile file : fragment.files()) {
-        references.add(resolve(FileKind.DATA, file.baseId(), DATA_DIR, file.path()));
+        references.add(resolver.data(file.baseId(), file.path()));
       }
-      fragment.deletionFile().ifPresent(deletion -> references.add(resolve(
-          FileKind.DELETION, deletion.baseId(), DELETIONS_DIR, deletion.fileName(fragment.id()))));
+      fragment.deletionFile().ifPresent(deletion -> references.add(resolver.deletion(fragment.id(), deletion)));
       for (String external : fragment.externalFiles()) {
-        references.add(local(FileKind.ROW_ID, TablePaths.join(datasetDir, checked(FileKind.ROW_ID, external))));
+        references.add(resolver.rowIds(external));
       }
     }
     for (IndexEntry index : manifest.indices()) {
-      references.add(resolve(FileKind.INDEX, index.baseId(), INDICES_DIR, index.uuid()));
+      references.add(resolver.index(index.baseId(), index.uuid()));
     }
-    if (!manifest.transactionFile().isEmpty()) {
-      // Transaction files always sit with the manifest that names them.
-      String below = TRANSACTIONS_DIR + "/" + checked(FileKind.TRANSACTION, manifest.transactionFile());
-      references.add(local(FileKind.TRANSACTION, TablePaths.join(datasetDir, below)));
-    }
+    resolver.transaction(manifest.transactionFile()).ifPresent(references::add);
     return references;
+  }
+
+  FileReference data(OptionalInt baseId, String path) {
+    return resolve(FileKind.DATA, baseId, DATA_DIR, path);
+  }
+
+  FileReference deletion(long fragmentId, DeletionFile deletion) {
+    return resolve(FileKind.DELETION, deletion.baseId(), DELETIONS_DIR, deletion.fileName(fragmentId));
+  }
+
+  /** Row-id and row-version sequences stored outside the manifest, relative to the dataset. */
+  FileReference rowIds(String path) {
+    return local(FileKind.ROW_ID, TablePaths.join(datasetDir, checked(FileKind.ROW_ID, path)));
+  }
+
+  FileReference index(OptionalInt baseId, String uuid) {
+    return resolve(FileKind.INDEX, baseId, INDICES_DIR, uuid);
+  }
+
+  /** The manifest's transaction file, if it names one. */
+  Optional<FileReference> transaction(String transactionFile) {
+    if (transactionFile.isEmpty()) {
+      return Optional.empty();
+    }
+    // Transaction files always sit with the manifest that names them.
+    String below = TRANSACTIONS_DIR + "/" + checked(FileKind.TRANSACTION, transactionFile);
+    return Optional.of(local(FileKind.TRANSACTION, TablePaths.join(datasetDir, below)));
   }
 
   private FileReference resolve(FileKind kind, OptionalInt baseId, String standardDir, String file) {
@@ -73,7 +97,7 @@ final class ReferenceResolver {
     }
     BasePath base = bases.get(baseId.getAsInt());
     if (base == null) {
-      throw new CorruptTableException(table, manifest.path(), kind + " file " + file + " names base_id "
+      throw new CorruptTableException(table, manifestPath, kind + " file " + file + " names base_id "
           + baseId.getAsInt() + ", which is not among the manifest's base paths " + bases.keySet());
     }
     String below = base.isDatasetRoot() ? standardDir + "/" + file : file;
@@ -95,7 +119,7 @@ final class ReferenceResolver {
       return TablePaths.checkRelative(table, path);
     } catch (PathEscapeException e) {
       PathEscapeException named = new PathEscapeException(
-          table, path, kind + " reference in " + manifest.path() + " must stay below its base");
+          table, path, kind + " reference in " + manifestPath + " must stay below its base");
       named.addSuppressed(e);
       throw named;
     }

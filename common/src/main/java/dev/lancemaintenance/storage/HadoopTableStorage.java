@@ -11,7 +11,8 @@ import org.apache.hadoop.fs.BulkDelete;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 
@@ -69,9 +70,14 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-    RemoteIterator<LocatedFileStatus> files;
+    RemoteIterator<? extends FileStatus> files;
     try {
-      files = fs.listFiles(pathOf(dir), recursive);
+      // Hadoop's local file system forks `ls` for the permissions of every LocatedFileStatus that
+      // listFiles builds; a plain status walk reads only length and mtime, thousands of times faster.
+      // Object stores keep listFiles: it is one flat, paged listing there.
+      files = fs instanceof LocalFileSystem
+          ? new StatusWalk(fs, pathOf(dir), recursive)
+          : fs.listFiles(pathOf(dir), recursive);
     } catch (FileNotFoundException e) {
       return java.util.Collections.emptyIterator();
     } catch (IOException e) {
@@ -95,7 +101,7 @@ public final class HadoopTableStorage implements TableStorage {
           throw new NoSuchElementException();
         }
         try {
-          LocatedFileStatus status = files.next();
+          FileStatus status = files.next();
           return new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime());
         } catch (IOException e) {
           throw new StorageException("list", location.resolveRedacted(dir), e);

@@ -7,9 +7,10 @@ import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.FileReference;
-import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
+import dev.lancemaintenance.format.ReferenceScanner;
+import dev.lancemaintenance.format.ScannedManifest;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +33,8 @@ import java.util.Map;
  * <p>Any manifest that cannot be read fails the task, and with it the run, before any delete: an
  * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
  *
- * <p>Memory: one decoded manifest at a time, one entry per distinct reference key of the slice and
+ * <p>Only the fields of a manifest that name files are decoded ({@link ManifestReader#scan}).
+ * Memory: one scanned manifest at a time, one entry per distinct reference key of the slice and
  * one per expired manifest of the slice; slices are small runs of consecutive versions, which share
  * most of their files, so the entries grow with the files of about one version, not of the table.
  */
@@ -49,8 +51,9 @@ public final class MarkManifests {
     Map<String, ReferenceMark> marks = new HashMap<>();
     List<CandidateFile> expiredManifests = new ArrayList<>();
     MarkSummary summary = MarkSummary.EMPTY;
+    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.datasetDir());
     for (ManifestLocation location : slice.manifests()) {
-      Manifest manifest = ManifestReader.read(storage, location);
+      ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
       MarkState state = MarkState.KEPT;
       if (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS) {
         VersionRetention retention = facts.classify(manifest.version(), manifest.timestampNanos());
@@ -63,7 +66,7 @@ public final class MarkManifests {
       } else {
         summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
       }
-      for (FileReference reference : manifest.references(storage.location(), slice.datasetDir())) {
+      for (FileReference reference : manifest.references()) {
         if (reference.external()) {
           continue;
         }
@@ -74,7 +77,7 @@ public final class MarkManifests {
     return new MarkResult(marks.values(), expiredManifests, summary);
   }
 
-  private MarkSummary summarize(Manifest manifest, VersionRetention retention) {
+  private MarkSummary summarize(ScannedManifest manifest, VersionRetention retention) {
     long version = manifest.version();
     Map<String, Long> tagged = new HashMap<>();
     if (retention == VersionRetention.TAGGED_BUT_OLD) {

@@ -1,0 +1,65 @@
+package dev.lancemaintenance.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.Scenario;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The cleanup's file-naming scan ({@link ManifestReader#scan}) is a shortcut past the full decode;
+ * on every manifest of every conformance table, main and branches, it must name exactly the files
+ * the full decode names, with the same version and timestamp.
+ */
+class ReferenceScanIT {
+  @TempDir static Path workDir;
+
+  static Stream<Function<Path, Scenario>> scenarios() {
+    return Stream.of(
+        ConformanceScenarios::deletes,
+        ConformanceScenarios::indices,
+        ConformanceScenarios::compaction,
+        ConformanceScenarios::branches,
+        ConformanceScenarios::shallowClone,
+        ConformanceScenarios::v1Manifests,
+        dir -> ConformanceScenarios.randomMix(dir, 11));
+  }
+
+  @ParameterizedTest
+  @MethodSource("scenarios")
+  void scanNamesTheSameFilesAsTheFullDecode(Function<Path, Scenario> build) {
+    Scenario scenario = build.apply(workDir);
+    List<LanceTableFixture> tables = new ArrayList<>(List.of(scenario.table()));
+    tables.addAll(scenario.related().values());
+    for (LanceTableFixture fixture : tables) {
+      TableLocation root = TableLocation.of(fixture.root().toString());
+      try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
+        List<String> datasets = new ArrayList<>(List.of(""));
+        RefReader.listBranches(storage).forEach(branch -> datasets.add(branch.datasetDir()));
+        for (String dataset : datasets) {
+          ReferenceScanner scanner = new ReferenceScanner(root, dataset);
+          for (ManifestLocation location : VersionListing.list(storage, dataset)) {
+            Manifest full = ManifestReader.read(storage, location);
+            ScannedManifest scanned = ManifestReader.scan(storage, location, scanner);
+            assertThat(scanned.references()).as("%s references", location.path())
+                .isEqualTo(full.references(root, dataset));
+            assertThat(scanned.version()).as("%s version", location.path()).isEqualTo(full.version());
+            assertThat(scanned.timestampNanos()).as("%s timestamp", location.path()).isEqualTo(full.timestampNanos());
+          }
+        }
+      }
+    }
+  }
+}
