@@ -1,6 +1,8 @@
 package dev.lancemaintenance.cleanup;
 
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The counters of a cleanup, a monoid: tasks count locally from {@link #ZERO} with {@link
@@ -67,5 +69,31 @@ public record CleanupCounters(
         manifestFilesRemoved + other.manifestFilesRemoved,
         otherFilesRemoved + other.otherFilesRemoved,
         failedDeletes + other.failedDeletes);
+  }
+
+  /**
+   * The counters under their result names (snake_case, Lance's names where Lance has them), in the
+   * order every engine reports them; {@link CleanupResult#namedCounters()} adds the run's facts.
+   */
+  public Map<String, Long> named() {
+    Map<String, Long> named = new LinkedHashMap<>();
+    named.put("old_versions", oldVersions);
+    named.put("bytes_removed", bytesRemoved);
+    named.put("data_files_removed", dataFilesRemoved);
+    named.put("deletion_files_removed", deletionFilesRemoved);
+    named.put("index_files_removed", indexFilesRemoved);
+    named.put("transaction_files_removed", transactionFilesRemoved);
+    named.put("manifest_files_removed", manifestFilesRemoved);
+    named.put("other_files_removed", otherFilesRemoved);
+    named.put("failed_deletes", failedDeletes);
+    return named;
+  }
+
+  /** The result names, so that stage logs read like the result an operator will see. */
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder();
+    named().forEach((name, value) -> text.append(text.length() == 0 ? "" : ", ").append(name).append('=').append(value));
+    return text.toString();
   }
 }

@@ -51,6 +51,16 @@ public record CleanupPolicy(
     return new Builder();
   }
 
+  /** The policy under its option names, for the stage logs. */
+  @Override
+  public String toString() {
+    return "before_timestamp=" + beforeTimestamp.map(Instant::toString).orElse("none")
+        + ", before_version=" + (beforeVersion.isPresent() ? Long.toString(beforeVersion.getAsLong()) : "none")
+        + ", delete_unverified=" + deleteUnverified
+        + ", error_if_tagged_old_versions=" + errorIfTaggedOldVersions
+        + ", clean_referenced_branches=" + cleanReferencedBranches;
+  }
+
   /**
    * Engines ship the policy to their tasks, but {@link Optional} is not serializable: a proxy of
    * plain fields travels instead and rebuilds the record, with its checks, on arrival.

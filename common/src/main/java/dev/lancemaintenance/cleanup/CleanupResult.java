@@ -24,20 +24,12 @@ public record CleanupResult(
   }
 
   /**
-   * The counters under their result names (snake_case, Lance's names where Lance has them), in the
-   * order every engine reports them: the one place those names are defined.
+   * The counters under their result names (snake_case, Lance's names where Lance has them; see
+   * {@link CleanupCounters#named()}), then {@code read_version} and {@code duration_ms}, in the order
+   * every engine reports them.
    */
   public Map<String, Long> namedCounters() {
-    Map<String, Long> named = new LinkedHashMap<>();
-    named.put("old_versions", counters.oldVersions());
-    named.put("bytes_removed", counters.bytesRemoved());
-    named.put("data_files_removed", counters.dataFilesRemoved());
-    named.put("deletion_files_removed", counters.deletionFilesRemoved());
-    named.put("index_files_removed", counters.indexFilesRemoved());
-    named.put("transaction_files_removed", counters.transactionFilesRemoved());
-    named.put("manifest_files_removed", counters.manifestFilesRemoved());
-    named.put("other_files_removed", counters.otherFilesRemoved());
-    named.put("failed_deletes", counters.failedDeletes());
+    Map<String, Long> named = new LinkedHashMap<>(counters.named());
     named.put("read_version", readVersion);
     named.put("duration_ms", durationMillis);
     return named;

@@ -34,11 +34,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
@@ -51,11 +53,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory) run in
  * parallel and spill their records to local disk, hash-partitioned by reference key; decide and
- * sweep then run one partition per task. In memory at once: the plan (one location per version),
- * one slice's distinct references per running mark task, one partition's marks per running decide
- * task, and one delete batch per running sweep. Expired manifests are deleted last, and only when
- * every other delete of the run succeeded, so a run that dies or fails half way leaves every
- * retained version readable and the next run finishes the job.
+ * sweep then run one partition per task. Expired manifests are deleted last, and only when every
+ * other delete of the run succeeded, so a run that dies or fails half way leaves every retained
+ * version readable and the next run finishes the job.
+ *
+ * <p>Memory, at most {@link #parallelism} tasks at a time: the plan (one manifest location per
+ * version of the table and of each branch, plus tags and fork points); per mark task, one decoded
+ * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
+ * manifests); per decide task, the distinct reference keys of one partition (about the table's
+ * references / {@link #partitions}; listed files stream past them from the spill); per sweep, a
+ * buffer of up to 1000 files; and a 64 KiB buffer per spill file (2 x partitions + 1 files). The
+ * spill on local disk grows with references plus listed files; nothing in memory holds every path.
  */
 public final class LocalCleanupAction extends BaseCleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
@@ -112,20 +120,48 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     Instant now = clock().instant();
     CleanupPolicy policy = policy(now);
     ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+    // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
+    // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
-        Spills spills = new Spills(spillDirectory, partitions)) {
+        Spills spills = new Spills(spillDirectory, partitions);
+        StoppedOnExit stopped = new StoppedOnExit(pool)) {
       Run run = new Run(storage, spills, pool, policy);
       CleanupPlan plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
       LOG.info(
-          "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
+          "lance cleanup {} [1/5 plan]: latest version {}, {} manifests, {} mark tasks; policy {}",
           table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
       CleanupCounters counters = run.execute(plan);
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
       return new CleanupResult(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
-    } finally {
+    }
+  }
+
+  /**
+   * Stops the pool when the run ends. After a failed task the others are interrupted; they check
+   * between manifests, listed files and delete batches, and the run waits for them to end.
+   */
+  private record StoppedOnExit(ExecutorService pool) implements AutoCloseable {
+    private static final long WAIT_SECONDS = 60;
+
+    @Override
+    public void close() {
       pool.shutdownNow();
+      try {
+        if (!pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)) {
+          LOG.warn("lance cleanup: tasks still running {} s after the run ended", WAIT_SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Ends a task of a run that is being stopped (another task failed). */
+  private static void stopIfInterrupted() {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new CancellationException("cleanup stopped: another task of the run failed");
     }
   }
 
@@ -155,7 +191,8 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
         throw new TaggedVersionsException(table().toString(), summary.taggedOldVersions());
       }
-      runAll(plan.listings(), this::list, (a, b) -> a + b, 0L);
+      long listed = runAll(plan.listings(), this::list, Long::sum, 0L);
+      LOG.info("lance cleanup {} [3/5 list]: {} files in {} directories", table(), listed, plan.listings().size());
       DecisionContext context =
           new DecisionContext(
               DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
@@ -164,7 +201,8 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
       CleanupCounters counters =
           runAll(partitionIds, p -> decideAndSweep(p, context), CleanupCounters::plus, CleanupCounters.ZERO);
-      LOG.info("lance cleanup {} [4/5 decide, sweep]: {}", table(), counters);
+      LOG.info("lance cleanup {} [4/5 decide, {}]: {}", table(),
+          settings().mode() == CleanupMode.DRY_RUN ? "would delete" : "delete", counters);
       return counters.plus(sweepExpiredManifests(counters.failedDeletes()));
     }
 
@@ -174,6 +212,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     }
 
     private MarkSummary mark(CleanupPlan plan, ManifestSlice slice) {
+      stopIfInterrupted();
       MarkResult result = new MarkManifests(storage, plan.facts()).mark(slice);
       result.marks().forEach(spills::addMark);
       result.expiredManifests().forEach(spills::addExpiredManifest);
@@ -184,6 +223,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       long count = 0;
       for (Iterator<FileEntry> files = storage.listFiles(task.dir(), task.recursive());
           files.hasNext(); ) {
+        stopIfInterrupted();
         spills.addFile(files.next());
         count++;
       }
@@ -233,6 +273,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       }
 
       private void flush() {
+        stopIfInterrupted();
         deleteSlots.acquireUninterruptibly();
         try {
           counters = counters.plus(new SweepBatch(storage, pacer).sweep(buffer));

@@ -16,19 +16,20 @@ import org.lance.fragment.DeletionFileType;
 
 /**
  * What the official SDK reports about a table, reduced to plain strings so that our reader's
- * answers can be compared with it directly. Opens and closes a dataset per question.
+ * answers can be compared with it directly. Opens and closes a dataset per question. Public for
+ * the command line's tests, which check {@code inspect} against the same answers.
  */
-final class SdkView {
+public final class SdkView {
   private final String uri;
   private final Optional<String> branch;
 
-  SdkView(Path root, Optional<String> branch) {
+  public SdkView(Path root, Optional<String> branch) {
     this.uri = root.toString();
     this.branch = branch;
   }
 
   /** Version number to commit time, as {@code Dataset.listVersions()} reports them. */
-  TreeMap<Long, Instant> versions() {
+  public TreeMap<Long, Instant> versions() {
     return withLatest(dataset -> {
       TreeMap<Long, Instant> versions = new TreeMap<>();
       for (Version version : dataset.listVersions()) {
@@ -51,15 +52,54 @@ final class SdkView {
   }
 
   /** Tags as {@code name -> branch@version/manifestSize}. */
-  List<String> tags() {
+  public List<String> tags() {
     return withLatest(dataset -> dataset.tags().list().stream()
         .map(tag -> tag.getName() + " -> " + tag.getBranch().orElse("main") + "@" + tag.getVersion()
             + "/" + tag.getManifestSize())
         .sorted().toList());
   }
 
+  /** The latest version of this line, as the SDK opens it. */
+  public long latestVersion() {
+    return withLatest(Dataset::version);
+  }
+
+  /**
+   * Table-relative paths of the data and deletion files {@code version} names in its own root
+   * ({@code data/...}, {@code _deletions/{fragment}-{readVersion}-{id}.arrow|bin}), sorted; files
+   * under another base path (a shallow clone's source) are left out, see {@link #foreignDataFiles}.
+   */
+  public List<String> ownDataAndDeletionFiles(long version) {
+    return atVersion(version, dataset -> {
+      List<String> files = new java.util.ArrayList<>();
+      for (var fragment : dataset.getFragments()) {
+        FragmentMetadata metadata = fragment.metadata();
+        metadata.getFiles().stream()
+            .filter(file -> file.getBaseId().isEmpty())
+            .forEach(file -> files.add("data/" + file.getPath()));
+        var deletion = metadata.getDeletionFile();
+        if (deletion != null && deletion.getBaseId().isEmpty()) {
+          String extension = deletion.getFileType() == DeletionFileType.BITMAP ? "bin" : "arrow";
+          files.add("_deletions/" + metadata.getId() + "-" + deletion.getReadVersion() + "-"
+              + Long.toUnsignedString(deletion.getId()) + "." + extension);
+        }
+      }
+      return files.stream().sorted().toList();
+    });
+  }
+
+  /** Data-file paths (relative to their base's {@code data/}) that {@code version} reads through a base path. */
+  public List<String> foreignDataFiles(long version) {
+    return atVersion(version, dataset -> dataset.getFragments().stream()
+        .flatMap(fragment -> fragment.metadata().getFiles().stream())
+        .filter(file -> file.getBaseId().isPresent())
+        .map(file -> file.getPath())
+        .sorted()
+        .toList());
+  }
+
   /** Branches as {@code name <- parent@version/createAt/manifestSize}. */
-  List<String> branches() {
+  public List<String> branches() {
     return withLatest(dataset -> dataset.branches().list().stream()
         .map(b -> b.getName() + " <- " + b.getParentBranch().orElse("main") + "@" + b.getParentVersion()
             + "/" + b.getCreateAt() + "/" + b.getManifestSize())

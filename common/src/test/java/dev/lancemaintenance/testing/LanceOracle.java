@@ -18,13 +18,25 @@ public final class LanceOracle {
     return run(table, Optional.empty(), policy);
   }
 
+  /**
+   * Cleans the main line with the table opened through exactly {@code uri}, another spelling of
+   * its location ({@code file://} URI, trailing slash, {@code /./}): Lance 7 compares base paths as
+   * raw strings, so the spelling changes what it keeps (docs/cleanup-semantics.md, section 4).
+   */
+  public static OracleOutcome cleanupThrough(String uri, OraclePolicy policy) {
+    return run(uri, Optional.empty(), policy);
+  }
+
   /** Cleans branch {@code branch} (the SDK checks the branch out, then cleans it). */
   public static OracleOutcome cleanupBranch(Path table, String branch, OraclePolicy policy) {
     return run(table, Optional.of(branch), policy);
   }
 
   private static OracleOutcome run(Path table, Optional<String> branch, OraclePolicy policy) {
-    String uri = table.toAbsolutePath().normalize().toString();
+    return run(table.toAbsolutePath().normalize().toString(), branch, policy);
+  }
+
+  private static OracleOutcome run(String uri, Optional<String> branch, OraclePolicy policy) {
     try (OpenedTable opened =
         branch.isPresent()
             ? OpenedTable.at(uri, Ref.ofBranch(branch.get()))

@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * Stage 1, plan (driver): lists the table's manifests and refs and fixes the retention facts. Reads
- * no manifest body; holds one small location per version, never a data file path.
+ * no manifest body. Holds one small location per version of the table and of each branch (the
+ * branch's manifests are marked too), and the tags and fork points; never a data file path.
  */
 public final class CleanupPlanner {
   /** Manifests decoded by one mark task: consecutive versions share most files, so marks dedupe well. */

@@ -34,8 +34,9 @@ import java.util.Map;
  * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
  *
  * <p>Only the fields of a manifest that name files are decoded ({@link ManifestReader#scan}).
- * Memory: one entry per distinct reference key of the slice; slices are small runs of consecutive
- * versions, which share most of their files.
+ * Memory: one scanned manifest at a time, one entry per distinct reference key of the slice and
+ * one per expired manifest of the slice; slices are small runs of consecutive versions, which share
+ * most of their files, so the entries grow with the files of about one version, not of the table.
  */
 public final class MarkManifests {
   private final TableStorage storage;

@@ -1,0 +1,80 @@
+package dev.lancemaintenance.storage;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Records what a run asked of the store: every path read (ranged reads and lengths), every
+ * directory listed, and every path deleted, in request order. One {@link Log} is shared by all
+ * the storages a factory opens during a run.
+ */
+public final class CountingTableStorage extends ForwardingTableStorage {
+  private final Log log;
+
+  public CountingTableStorage(TableStorage delegate, Log log) {
+    super(delegate);
+    this.log = log;
+  }
+
+  /** A factory that opens local Hadoop storage wrapped to record into {@code log}. */
+  public static TableStorageFactory factory(Log log) {
+    return location -> new CountingTableStorage(new HadoopTableStorage(location, StorageConf.defaults()), log);
+  }
+
+  @Override
+  public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+    log.add(log.listed, dir);
+    return super.listFiles(dir, recursive);
+  }
+
+  @Override
+  public byte[] read(String path, long offset, int length) {
+    log.add(log.read, path);
+    return super.read(path, offset, length);
+  }
+
+  @Override
+  public long length(String path) {
+    log.add(log.read, path);
+    return super.length(path);
+  }
+
+  @Override
+  public List<DeleteFailure> deleteBatch(List<String> paths) {
+    List<DeleteFailure> failures = super.deleteBatch(paths);
+    List<String> failed = failures.stream().map(DeleteFailure::path).toList();
+    for (String path : paths) {
+      if (!failed.contains(path)) {
+        log.add(log.deleted, path);
+      }
+    }
+    return failures;
+  }
+
+  /** Thread-safe record of requests; the engine calls storage from several threads. */
+  public static final class Log {
+    private final List<String> read = new ArrayList<>();
+    private final List<String> listed = new ArrayList<>();
+    private final List<String> deleted = new ArrayList<>();
+
+    private synchronized void add(List<String> list, String path) {
+      list.add(path);
+    }
+
+    /** Paths read or stat-ed, in order, with repeats. */
+    public synchronized List<String> read() {
+      return List.copyOf(read);
+    }
+
+    /** Directories listed, in order. */
+    public synchronized List<String> listed() {
+      return List.copyOf(listed);
+    }
+
+    /** Paths deleted successfully, in the order their requests returned. */
+    public synchronized List<String> deleted() {
+      return List.copyOf(deleted);
+    }
+  }
+}

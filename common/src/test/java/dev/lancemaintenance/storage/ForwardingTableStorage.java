@@ -1,0 +1,61 @@
+package dev.lancemaintenance.storage;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link TableStorage} that passes every call to another one. Test wrappers extend it and
+ * override only the calls they watch or break, so the real store does the rest.
+ */
+public abstract class ForwardingTableStorage implements TableStorage {
+  private final TableStorage delegate;
+
+  protected ForwardingTableStorage(TableStorage delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  protected TableStorage delegate() {
+    return delegate;
+  }
+
+  @Override
+  public TableLocation location() {
+    return delegate.location();
+  }
+
+  @Override
+  public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+    return delegate.listFiles(dir, recursive);
+  }
+
+  @Override
+  public byte[] read(String path, long offset, int length) {
+    return delegate.read(path, offset, length);
+  }
+
+  @Override
+  public long length(String path) {
+    return delegate.length(path);
+  }
+
+  @Override
+  public void write(String path, byte[] content) {
+    delegate.write(path, content);
+  }
+
+  @Override
+  public List<DeleteFailure> deleteBatch(List<String> paths) {
+    return delegate.deleteBatch(paths);
+  }
+
+  @Override
+  public int maxDeleteBatchSize() {
+    return delegate.maxDeleteBatchSize();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
