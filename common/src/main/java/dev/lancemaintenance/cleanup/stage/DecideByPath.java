@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>The rules are Lance's (see docs/cleanup-semantics.md):
  *
  * <ol>
- *   <li>A file newer than the earliest retained manifest is kept: it may belong to a write in flight.
+ *   <li>A file newer than the earliest retained manifest is kept: it may belong to a write in flight
+ *       (one of the same millisecond too, since it cannot be ordered against the manifest).
  *   <li>Only files Lance manages are candidates: data files ({@code data/**.lance}) and their blob
  *       sidecars, deletion vectors ({@code _deletions/*.arrow|bin}), transaction files ({@code
  *       _transactions/*.txn}), index files ({@code _indices/**}) and abandoned manifest staging
@@ -40,7 +41,7 @@ public final class DecideByPath {
    * @param mark what the manifests said about its reference key, empty when nothing references it
    */
   public Optional<CandidateFile> decide(FileEntry file, Optional<MarkState> mark) {
-    if (file.modificationTimeMillis() > context.listingCutoffMillis()) {
+    if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
       return Optional.empty();
     }
     Optional<FileKind> kind = managedKind(file.path());
