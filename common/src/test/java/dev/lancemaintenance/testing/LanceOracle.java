@@ -1,6 +1,7 @@
 package dev.lancemaintenance.testing;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.lance.Ref;
 
@@ -18,17 +19,26 @@ public final class LanceOracle {
     return run(table, Optional.empty(), policy);
   }
 
+  /** Cleans the main line of a table on an object store, opened with {@code storageOptions}. */
+  public static OracleOutcome cleanup(String uri, Map<String, String> storageOptions, OraclePolicy policy) {
+    return run(uri, Optional.empty(), storageOptions, policy);
+  }
+
   /** Cleans branch {@code branch} (the SDK checks the branch out, then cleans it). */
   public static OracleOutcome cleanupBranch(Path table, String branch, OraclePolicy policy) {
     return run(table, Optional.of(branch), policy);
   }
 
   private static OracleOutcome run(Path table, Optional<String> branch, OraclePolicy policy) {
-    String uri = table.toAbsolutePath().normalize().toString();
+    return run(table.toAbsolutePath().normalize().toString(), branch, Map.of(), policy);
+  }
+
+  private static OracleOutcome run(
+      String uri, Optional<String> branch, Map<String, String> storageOptions, OraclePolicy policy) {
     try (OpenedTable opened =
         branch.isPresent()
-            ? OpenedTable.at(uri, Ref.ofBranch(branch.get()))
-            : OpenedTable.latest(uri, Optional.empty())) {
+            ? OpenedTable.at(uri, Ref.ofBranch(branch.get()), storageOptions)
+            : OpenedTable.latest(uri, Optional.empty(), storageOptions)) {
       return new OracleOutcome.Removed(
           OracleStats.of(opened.dataset().cleanupWithPolicy(policy.toSdk())));
     } catch (RuntimeException e) {
