@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,8 @@ import org.jclouds.blobstore.BlobStore;
  */
 public final class BlobStoreCalls {
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
-  private final List<Integer> bulkDeleteSizes = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<Integer> bulkDeleteSizes = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> singleDeleteKeys = Collections.synchronizedList(new ArrayList<>());
 
   /** {@code store}, with every call counted here. */
   BlobStore wrap(BlobStore store) {
@@ -44,6 +46,9 @@ public final class BlobStoreCalls {
       }
       bulkDeleteSizes.add(size);
     }
+    if (method.getName().equals("removeBlob")) {
+      singleDeleteKeys.add(String.valueOf(args[1]));
+    }
   }
 
   /** Calls of the blob-store method {@code name} so far. */
@@ -52,9 +57,11 @@ public final class BlobStoreCalls {
     return count == null ? 0 : count.get();
   }
 
-  /** Single-object delete requests so far. */
-  public long singleDeletes() {
-    return count("removeBlob");
+  /** Keys of single-object delete requests so far, in arrival order. */
+  public List<String> singleDeleteKeys() {
+    synchronized (singleDeleteKeys) {
+      return List.copyOf(singleDeleteKeys);
+    }
   }
 
   /** Keys per bulk delete request so far, in arrival order. */
@@ -68,5 +75,6 @@ public final class BlobStoreCalls {
   public void reset() {
     calls.clear();
     bulkDeleteSizes.clear();
+    singleDeleteKeys.clear();
   }
 }

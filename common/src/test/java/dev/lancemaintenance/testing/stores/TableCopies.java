@@ -72,6 +72,10 @@ public final class TableCopies {
       throws IOException {
     String prefix = fs.makeQualified(root).toUri().getPath() + "/";
     SortedMap<String, Long> files = new TreeMap<>();
+    if (!fs.exists(root)) {
+      // An object store has no directories: a prefix whose last object went is simply gone.
+      return files;
+    }
     RemoteIterator<LocatedFileStatus> statuses = fs.listFiles(root, true);
     while (statuses.hasNext()) {
       LocatedFileStatus status = statuses.next();
