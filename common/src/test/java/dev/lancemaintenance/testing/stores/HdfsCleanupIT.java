@@ -64,12 +64,11 @@ class HdfsCleanupIT {
 
   static Stream<ContractPolicy> policies() {
     String firstCutoff = scenario.instants().firstKey();
-    ContractPolicy everythingOld =
-        ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)));
+    // Two cases keep the class near 30 s on a 2-core CI machine: a cutoff mid-history, and
+    // everything but the latest version (the full policy matrix runs locally in the contract suite).
     return Stream.of(
         ContractPolicy.before(firstCutoff, scenario.instant(firstCutoff)),
-        everythingOld,
-        everythingOld.withDeleteUnverified());
+        ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1))));
   }
 
   @Test
