@@ -125,7 +125,8 @@ public abstract class CleanupContractTest {
     }
   }
 
-  static OracleStats countersOf(CleanupResult result) {
+  /** Our counters in the shape of the SDK's RemovalStats. */
+  public static OracleStats countersOf(CleanupResult result) {
     CleanupCounters c = result.counters();
     return new OracleStats(
         c.bytesRemoved(),

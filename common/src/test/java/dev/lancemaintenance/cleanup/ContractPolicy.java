@@ -32,7 +32,7 @@ public record ContractPolicy(
     return new ContractPolicy(label + ", no tagged error", beforeTimestamp, beforeVersion, deleteUnverified, false);
   }
 
-  OraclePolicy toOracle() {
+  public OraclePolicy toOracle() {
     OraclePolicy.Builder builder =
         OraclePolicy.builder()
             .beforeTimestamp(beforeTimestamp)
@@ -42,7 +42,7 @@ public record ContractPolicy(
     return builder.build();
   }
 
-  CleanupAction applyTo(CleanupAction action) {
+  public CleanupAction applyTo(CleanupAction action) {
     action
         .beforeTimestamp(beforeTimestamp)
         .deleteUnverified(deleteUnverified)

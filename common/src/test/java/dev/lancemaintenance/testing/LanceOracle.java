@@ -1,6 +1,7 @@
 package dev.lancemaintenance.testing;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.lance.Ref;
 
@@ -24,7 +25,12 @@ public final class LanceOracle {
    * raw strings, so the spelling changes what it keeps (docs/cleanup-semantics.md, section 4).
    */
   public static OracleOutcome cleanupThrough(String uri, OraclePolicy policy) {
-    return run(uri, Optional.empty(), policy);
+    return run(uri, Optional.empty(), Map.of(), policy);
+  }
+
+  /** Cleans the main line of a table on an object store, opened with {@code storageOptions}. */
+  public static OracleOutcome cleanup(String uri, Map<String, String> storageOptions, OraclePolicy policy) {
+    return run(uri, Optional.empty(), storageOptions, policy);
   }
 
   /** Cleans branch {@code branch} (the SDK checks the branch out, then cleans it). */
@@ -33,14 +39,15 @@ public final class LanceOracle {
   }
 
   private static OracleOutcome run(Path table, Optional<String> branch, OraclePolicy policy) {
-    return run(table.toAbsolutePath().normalize().toString(), branch, policy);
+    return run(table.toAbsolutePath().normalize().toString(), branch, Map.of(), policy);
   }
 
-  private static OracleOutcome run(String uri, Optional<String> branch, OraclePolicy policy) {
+  private static OracleOutcome run(
+      String uri, Optional<String> branch, Map<String, String> storageOptions, OraclePolicy policy) {
     try (OpenedTable opened =
         branch.isPresent()
-            ? OpenedTable.at(uri, Ref.ofBranch(branch.get()))
-            : OpenedTable.latest(uri, Optional.empty())) {
+            ? OpenedTable.at(uri, Ref.ofBranch(branch.get()), storageOptions)
+            : OpenedTable.latest(uri, Optional.empty(), storageOptions)) {
       return new OracleOutcome.Removed(
           OracleStats.of(opened.dataset().cleanupWithPolicy(policy.toSdk())));
     } catch (RuntimeException e) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -37,17 +38,30 @@ import org.lance.operation.Append;
  * <p>Rows are derived from their id (see {@link FixtureRows}); an append that produces version
  * {@code v} writes ids starting at {@link #firstId(long) firstId(v)}, so ids never repeat along a
  * line of history and tests can name rows without reading the table.
+ *
+ * <p>Tables on an object store ({@link #createAt}) support the main-line verbs; everything that
+ * needs a local directory (files, mtimes, branches, clones) is for local tables only.
  */
 public final class LanceTableFixture {
   /** Distance between the first ids of two versions; one append writes fewer rows than this. */
   public static final long ID_STRIDE = 1_000_000L;
 
-  private final Path root;
+  /** Where the SDK finds the table: an absolute local path, or a URI such as s3://bucket/t. */
+  private final String location;
+  /** The same directory on local disk; empty for tables on an object store. */
+  private final Optional<Path> localRoot;
   private final Optional<String> branch;
   private final FixtureOptions options;
 
   private LanceTableFixture(Path root, Optional<String> branch, FixtureOptions options) {
-    this.root = root.toAbsolutePath().normalize();
+    this(root.toAbsolutePath().normalize().toString(),
+        Optional.of(root.toAbsolutePath().normalize()), branch, options);
+  }
+
+  private LanceTableFixture(
+      String location, Optional<Path> localRoot, Optional<String> branch, FixtureOptions options) {
+    this.location = Objects.requireNonNull(location, "location");
+    this.localRoot = Objects.requireNonNull(localRoot, "localRoot");
     this.branch = Objects.requireNonNull(branch, "branch");
     this.options = Objects.requireNonNull(options, "options");
   }
@@ -59,6 +73,14 @@ public final class LanceTableFixture {
 
   public static LanceTableFixture create(Path dir, FixtureOptions options) {
     return new LanceTableFixture(dir, Optional.empty(), options);
+  }
+
+  /**
+   * A fixture whose table will live at {@code uri} on an object store (for example {@code
+   * s3://bucket/t.lance}); {@code options} carry the SDK's storage options for it.
+   */
+  public static LanceTableFixture createAt(String uri, FixtureOptions options) {
+    return new LanceTableFixture(uri, Optional.empty(), Optional.empty(), options);
   }
 
   /** A handle on an existing table's main branch (a twin copy, a clone written elsewhere). */
@@ -178,7 +200,7 @@ public final class LanceTableFixture {
 
   /** A handle on an existing branch of this table. */
   public LanceTableFixture branch(String name) {
-    return new LanceTableFixture(root, Optional.of(name), options);
+    return new LanceTableFixture(location, localRoot, Optional.of(name), options);
   }
 
   /** A shallow clone of {@code version} of this line at {@code target}. */
@@ -193,14 +215,20 @@ public final class LanceTableFixture {
 
   // ---------------------------------------------------------------- queries
 
-  /** Root directory of the table (of the main table for a branch handle). */
+  /** Root directory of the table (of the main table for a branch handle); local tables only. */
   public Path root() {
-    return root;
+    return localRoot.orElseThrow(
+        () -> new UnsupportedOperationException(location + " is not on local disk"));
   }
 
   /** The location string the SDK is given; always this absolute, normalised spelling. */
   public String uri() {
-    return root.toString();
+    return location;
+  }
+
+  /** The storage options every SDK call on this table gets (empty for local tables). */
+  public Map<String, String> storageOptions() {
+    return options.storageOptions();
   }
 
   public Optional<String> branchName() {
@@ -241,11 +269,12 @@ public final class LanceTableFixture {
 
   /** Sorted table-relative paths of every regular file under the root, with {@code /}. */
   public List<String> listFiles() {
-    return FileTimes.listFiles(root);
+    return FileTimes.listFiles(root());
   }
 
   /** Absolute path of a table-relative file. */
   public Path resolve(String relativePath) {
+    Path root = root();
     Path file = root.resolve(relativePath).normalize();
     if (!file.startsWith(root)) {
       throw new IllegalArgumentException("path " + relativePath + " escapes " + root);
@@ -278,7 +307,7 @@ public final class LanceTableFixture {
 
   /** Moves every file's mtime (manifest timestamps stay: they are inside the manifests). */
   public void shiftAllModificationTimes(Duration shift) {
-    FileTimes.shiftAll(root, shift);
+    FileTimes.shiftAll(root(), shift);
   }
 
   @Override
@@ -309,6 +338,7 @@ public final class LanceTableFixture {
             .withMode(mode)
             .withEnableV2ManifestPaths(options.manifestNaming() == FixtureOptions.ManifestNaming.V2)
             .withEnableStableRowIds(options.rowIds() == FixtureOptions.RowIds.STABLE)
+            .withStorageOptions(options.storageOptions())
             .build();
     try (BufferAllocator allocator = new RootAllocator();
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
@@ -323,7 +353,7 @@ public final class LanceTableFixture {
    * the fragment into the branch directory and commits an Append transaction on the branch handle.
    */
   private void appendOnBranch(long firstId, int rows) {
-    String branchUri = root.resolve("tree").resolve(branch.orElseThrow()).toString();
+    String branchUri = root().resolve("tree").resolve(branch.orElseThrow()).toString();
     try (OpenedTable table = openLatest();
         VectorSchemaRoot batch = FixtureRows.batch(table.allocator(), firstId, rows, 0)) {
       List<FragmentMetadata> fragments =
@@ -348,7 +378,7 @@ public final class LanceTableFixture {
   }
 
   private OpenedTable openLatest() {
-    return OpenedTable.latest(uri(), branch);
+    return OpenedTable.latest(uri(), branch, options.storageOptions());
   }
 
   private long nextVersion() {
@@ -356,7 +386,15 @@ public final class LanceTableFixture {
   }
 
   private boolean exists() {
-    return Files.isDirectory(root.resolve("_versions"));
+    if (localRoot.isPresent()) {
+      return Files.isDirectory(localRoot.get().resolve("_versions"));
+    }
+    // An object store has no directories to look at: ask the SDK whether a version is there.
+    try (OpenedTable table = openLatest()) {
+      return true;
+    } catch (Exception notThere) {
+      return false;
+    }
   }
 
   private static void checkRowCount(int rows) {
@@ -366,6 +404,6 @@ public final class LanceTableFixture {
   }
 
   private String describe() {
-    return "table " + root + branch.map(b -> " branch " + b).orElse("");
+    return "table " + location + branch.map(b -> " branch " + b).orElse("");
   }
 }

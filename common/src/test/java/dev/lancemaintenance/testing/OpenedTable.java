@@ -2,10 +2,12 @@ package dev.lancemaintenance.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.Ref;
 
 /**
@@ -22,18 +24,28 @@ final class OpenedTable implements AutoCloseable {
 
   /** The latest version of {@code branch} (main when empty). */
   static OpenedTable latest(String uri, Optional<String> branch) {
-    return open(uri, branch.map(Ref::ofBranch));
+    return latest(uri, branch, Map.of());
+  }
+
+  /** The same on an object store: {@code storageOptions} carry endpoint and credentials. */
+  static OpenedTable latest(String uri, Optional<String> branch, Map<String, String> storageOptions) {
+    return open(uri, branch.map(Ref::ofBranch), storageOptions);
   }
 
   /** Whatever {@code ref} names: a version of main or of a branch, a branch's latest, a tag. */
   static OpenedTable at(String uri, Ref ref) {
-    return open(uri, Optional.of(ref));
+    return at(uri, ref, Map.of());
   }
 
-  private static OpenedTable open(String uri, Optional<Ref> checkout) {
+  static OpenedTable at(String uri, Ref ref, Map<String, String> storageOptions) {
+    return open(uri, Optional.of(ref), storageOptions);
+  }
+
+  private static OpenedTable open(String uri, Optional<Ref> checkout, Map<String, String> storageOptions) {
     OpenedTable table = new OpenedTable(new RootAllocator());
     try {
-      Dataset main = table.keep(Dataset.open(uri, table.allocator));
+      ReadOptions options = new ReadOptions.Builder().setStorageOptions(storageOptions).build();
+      Dataset main = table.keep(Dataset.open(table.allocator, uri, options));
       checkout.ifPresent(ref -> table.keep(main.checkout(ref)));
       return table;
     } catch (RuntimeException e) {

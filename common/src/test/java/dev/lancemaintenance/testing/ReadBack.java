@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -27,25 +28,30 @@ public final class ReadBack {
 
   /** Snapshot of everything the SDK lists for the table at {@code table}. */
   public static TableSnapshot snapshot(Path table) {
-    String uri = table.toAbsolutePath().normalize().toString();
+    return snapshot(table.toAbsolutePath().normalize().toString(), Map.of());
+  }
+
+  /** The same for a table on an object store, opened with the SDK's {@code storageOptions}. */
+  public static TableSnapshot snapshot(String uri, Map<String, String> storageOptions) {
+    Reader reader = new Reader(uri, storageOptions);
     SortedMap<String, TableContent> entries = new TreeMap<>();
     List<Long> mainVersions;
     List<Tag> tags;
     List<Branch> branches;
-    try (OpenedTable main = OpenedTable.latest(uri, Optional.empty())) {
+    try (OpenedTable main = OpenedTable.latest(uri, Optional.empty(), storageOptions)) {
       mainVersions = versionIds(main.dataset());
       tags = main.dataset().tags().list();
       branches = main.dataset().branches().list();
     }
     for (long v : mainVersions) {
-      entries.put("main/v" + v, read(uri, Ref.ofMain(v)));
+      entries.put("main/v" + v, reader.read(Ref.ofMain(v)));
     }
     for (Tag tag : tags) {
-      entries.put("tag/" + tag.getName(), read(uri, Ref.ofTag(tag.getName())));
+      entries.put("tag/" + tag.getName(), reader.read(Ref.ofTag(tag.getName())));
     }
     for (Branch branch : branches) {
-      for (long v : branchVersions(uri, branch.getName())) {
-        entries.put("branch/" + branch.getName() + "/v" + v, read(uri, Ref.ofBranch(branch.getName(), v)));
+      for (long v : reader.branchVersions(branch.getName())) {
+        entries.put("branch/" + branch.getName() + "/v" + v, reader.read(Ref.ofBranch(branch.getName(), v)));
       }
     }
     return new TableSnapshot(entries);
@@ -63,13 +69,26 @@ public final class ReadBack {
   }
 
   private static TableContent read(String uri, Ref ref) {
-    try (OpenedTable opened = OpenedTable.at(uri, ref)) {
-      Dataset dataset = opened.dataset();
-      TableContent.Readable content = scanAll(dataset);
-      touchIndices(dataset);
-      return content;
-    } catch (RuntimeException | IOException e) {
-      return new TableContent.Unreadable(e.getClass().getSimpleName() + ": " + e.getMessage());
+    return new Reader(uri, Map.of()).read(ref);
+  }
+
+  /** Opens versions of one table with the same storage options. */
+  private record Reader(String uri, Map<String, String> storageOptions) {
+    TableContent read(Ref ref) {
+      try (OpenedTable opened = OpenedTable.at(uri, ref, storageOptions)) {
+        Dataset dataset = opened.dataset();
+        TableContent.Readable content = scanAll(dataset);
+        touchIndices(dataset);
+        return content;
+      } catch (RuntimeException | IOException e) {
+        return new TableContent.Unreadable(e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+    }
+
+    List<Long> branchVersions(String branch) {
+      try (OpenedTable opened = OpenedTable.at(uri, Ref.ofBranch(branch), storageOptions)) {
+        return versionIds(opened.dataset());
+      }
     }
   }
 
@@ -123,11 +142,5 @@ public final class ReadBack {
 
   private static List<Long> versionIds(Dataset dataset) {
     return dataset.listVersions().stream().map(Version::getId).sorted().toList();
-  }
-
-  private static List<Long> branchVersions(String uri, String branch) {
-    try (OpenedTable opened = OpenedTable.at(uri, Ref.ofBranch(branch))) {
-      return versionIds(opened.dataset());
-    }
   }
 }

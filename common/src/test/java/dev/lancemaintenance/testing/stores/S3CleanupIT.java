@@ -1,0 +1,207 @@
+package dev.lancemaintenance.testing.stores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupContractTest;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.ContractPolicy;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.FixtureOptions;
+import dev.lancemaintenance.testing.FixtureRows;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleStats;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.ScalarIndexKind;
+import dev.lancemaintenance.testing.TableSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Our cleanup on S3, through Hadoop's s3a client and an S3 server on 127.0.0.1, gives what the
+ * official Lance cleanup gives there.
+ *
+ * <p>Tables are written into the bucket by the Lance SDK itself, so every object's mtime is the
+ * server's clock at the write, as on real S3 (an upload or a server-side copy would give every
+ * object the copy time, which changes what cleanup may delete). Two tables are written by the
+ * same recipe. Their file names differ (Lance names data files with random UUIDs), so they are not
+ * compared name by name; instead each comparison that needs names stays on one table:
+ * <ol>
+ *   <li>table {@code sdk}: our dry run lists the files it would delete, then the SDK's cleanup
+ *       runs; the SDK must delete exactly that list, and its counters must equal our dry run's;
+ *   <li>table {@code ours}: our dry run, then our real cleanup (bulk deletes over s3a); it must
+ *       delete exactly what its dry run listed;
+ *   <li>across the two: the same counters, the same remaining files per top-level directory, and the same
+ *       content in every remaining version, read back through the SDK from S3.
+ * </ol>
+ * Our dry run and our real run make the same decisions (the sweep only counts instead of
+ * deleting), so (1) and (2) together say our real cleanup deletes what Lance deletes.
+ */
+class S3CleanupIT {
+  private static final String BUCKET = "lance-cleanup";
+  private static S3ProxyServer s3;
+
+  @BeforeAll
+  static void startServer() {
+    s3 = S3ProxyServer.start();
+    s3.createBucket(BUCKET);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  /** Appends, a predicate delete, a BTREE index, a merge-insert update, compaction, an append. */
+  private static LanceTableFixture writeRecipe(String key) {
+    LanceTableFixture table =
+        LanceTableFixture.createAt(
+            S3ProxyServer.lanceUri(BUCKET, key),
+            FixtureOptions.defaults().withStorageOptions(s3.lanceStorageOptions()));
+    long v1 = table.append(30);
+    table.append(30);
+    table.deleteWhere("id % 3 = 0");
+    table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
+    table.update(LanceTableFixture.firstId(v1) + 1, 5);
+    table.compact();
+    table.append(10);
+    return table;
+  }
+
+  /**
+   * Versions before the compaction expire (so the pre-compaction data and index files go); the
+   * compacted version and the append after it stay, so there is history left to read.
+   */
+  private static ContractPolicy policy(LanceTableFixture table) {
+    return ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)))
+        .withBeforeVersion(table.latestVersion() - 1);
+  }
+
+  /**
+   * One spill partition, so that the sweep holds every doomed file in one buffer: the requests the
+   * server sees are then predictable (the engine's default 64 partitions each flush their own
+   * batch, and s3a sends a one-key page as a plain DELETE).
+   */
+  private static CleanupAction ourCleanup(String key) {
+    return new LocalCleanupAction(
+            TableLocation.of(S3ProxyServer.s3aUri(BUCKET, key)),
+            HadoopTableStorage.factory(s3.storageConf()),
+            Clock.systemUTC())
+        .partitions(1);
+  }
+
+  /** What our dry run would delete, and its counters. */
+  private record DryRun(Set<String> paths, CleanupResult result) {}
+
+  private static DryRun dryRun(String key, ContractPolicy policy) {
+    Set<String> listed = new ConcurrentSkipListSet<>();
+    CleanupResult result =
+        policy.applyTo(ourCleanup(key)).dryRun(true).onRemovedFile(f -> listed.add(f.path())).execute();
+    return new DryRun(listed, result);
+  }
+
+  private static SortedMap<String, Long> objects(String key) {
+    return TableCopies.listFiles(S3ProxyServer.s3aUri(BUCKET, key), s3.storageConf().toConfiguration());
+  }
+
+  @Test
+  void cleansLikeLanceOnObjectsTheSdkWrote() {
+    LanceTableFixture sdkTable = writeRecipe("sdk.lance");
+    LanceTableFixture ourTable = writeRecipe("ours.lance");
+    ContractPolicy policy = policy(sdkTable);
+
+    // (1) Lance deletes exactly what our dry run lists on the same objects, with our counters.
+    SortedMap<String, Long> sdkBefore = objects("sdk.lance");
+    DryRun sdkPlanned = dryRun("sdk.lance", policy);
+    OracleStats reference =
+        LanceOracle.cleanup(sdkTable.uri(), sdkTable.storageOptions(), policy.toOracle()).stats();
+    SortedMap<String, Long> sdkAfter = objects("sdk.lance");
+    assertThat(removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs our dry run").isEqualTo(sdkPlanned.paths());
+    assertThat(CleanupContractTest.countersOf(sdkPlanned.result())).as("counters").isEqualTo(reference);
+    assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
+
+    // (2) Our real cleanup deletes exactly what its dry run lists, in bulk requests only.
+    SortedMap<String, Long> ourBefore = objects("ours.lance");
+    DryRun ourDryRun = dryRun("ours.lance", policy);
+    Set<String> ourPlanned = ourDryRun.paths();
+    s3.calls().reset();
+    CleanupResult ours = policy.applyTo(ourCleanup("ours.lance")).execute();
+    SortedMap<String, Long> ourAfter = objects("ours.lance");
+    assertThat(removed(ourBefore, ourAfter)).as("objects our cleanup deleted vs its dry run").isEqualTo(ourPlanned);
+    assertThat(ours.counters().failedDeletes()).isZero();
+    long manifests = ours.counters().manifestFilesRemoved();
+    assertThat(s3.calls().bulkDeleteSizes())
+        .as("keys per DeleteObjects request: the other files, then the expired manifests")
+        .containsExactly((int) (ourPlanned.size() - manifests), (int) manifests);
+    assertThat(s3.calls().singleDeleteKeys()).as("single-object DELETE requests").isEmpty();
+
+    assertThat(ours.counters()).as("counters of the real run vs its dry run").isEqualTo(ourDryRun.result().counters());
+
+    // (3) The twins end alike: file counts (bytes differ by a few: manifests and transactions of
+    // the twins encode different UUIDs and timestamps), files per top-level directory, every version.
+    assertThat(CleanupContractTest.countersOf(ours))
+        .as("counters")
+        .usingRecursiveComparison()
+        .ignoringFields("bytesRemoved")
+        .isEqualTo(reference);
+    assertThat(countsByTopDirectory(ourAfter.keySet())).isEqualTo(countsByTopDirectory(sdkAfter.keySet()));
+    TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
+    assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
+    assertThat(ourVersions.entries()).hasSize(2);
+    assertThat(ourVersions).isEqualTo(ReadBack.snapshot(sdkTable.uri(), sdkTable.storageOptions()));
+  }
+
+  @Test
+  void deletesABatchInOneBulkRequestPerPage() {
+    StorageConf threeKeysAPage = s3.storageConf(3);
+    TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "bulk"));
+    try (TableStorage storage = new HadoopTableStorage(location, threeKeysAPage)) {
+      List<String> keys = IntStream.range(0, 3).mapToObj(i -> "data/f" + i + ".lance").toList();
+      keys.forEach(k -> storage.write(k, k.getBytes(StandardCharsets.UTF_8)));
+      s3.calls().reset();
+
+      assertThat(storage.maxDeleteBatchSize()).isEqualTo(3);
+      assertThat(storage.deleteBatch(keys)).as("failures").isEmpty();
+
+      assertThat(s3.calls().bulkDeleteSizes()).as("keys per DeleteObjects request").containsExactly(3);
+      assertThat(s3.calls().singleDeleteKeys()).isEmpty();
+      assertThat(objects("bulk")).isEmpty();
+      assertThat(storage.deleteBatch(keys)).as("deleting missing keys is not a failure").isEmpty();
+    }
+  }
+
+  private static Set<String> removed(SortedMap<String, Long> before, SortedMap<String, Long> after) {
+    Set<String> removed = new TreeSet<>(before.keySet());
+    removed.removeAll(after.keySet());
+    return removed;
+  }
+
+  /** Files per top-level directory ({@code data}, {@code _indices}, ...): index UUIDs differ. */
+  private static Map<String, Long> countsByTopDirectory(Set<String> files) {
+    return files.stream()
+        .collect(Collectors.groupingBy(
+            f -> f.contains("/") ? f.substring(0, f.indexOf('/')) : "", TreeMap::new, Collectors.counting()));
+  }
+}

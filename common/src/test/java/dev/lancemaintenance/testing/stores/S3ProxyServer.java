@@ -1,0 +1,167 @@
+package dev.lancemaintenance.testing.stores;
+
+import dev.lancemaintenance.storage.StorageConf;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStore;
+import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.TransientApiMetadata;
+
+/**
+ * An S3-compatible server in the test JVM: s3proxy over jclouds' in-memory ("transient") blob
+ * store, on 127.0.0.1 and a free port, checking AWS V4 signatures with fixed test keys (so every
+ * client really signs its requests). Objects get their last-modified time when they are written,
+ * as on S3, which is what Lance's cleanup compares with manifest timestamps.
+ *
+ * <p>Gives each client what it needs to reach it: Hadoop s3a settings ({@link #hadoopSettings()})
+ * and Lance storage options ({@link #lanceStorageOptions()}). Buckets are created with {@link
+ * #createBucket}; s3a names them {@code s3a://bucket/...}, Lance {@code s3://bucket/...}.
+ */
+public final class S3ProxyServer implements AutoCloseable {
+  public static final String ACCESS_KEY = "lance-maintenance-test";
+  public static final String SECRET_KEY = "lance-maintenance-test-secret";
+  /** s3proxy accepts any region in signatures; clients still need one. */
+  public static final String REGION = "us-east-1";
+
+  private final BlobStoreContext context;
+  private final S3Proxy proxy;
+  private final URI endpoint;
+  private final BlobStoreCalls calls;
+
+  private S3ProxyServer(BlobStoreContext context, S3Proxy proxy, URI endpoint, BlobStoreCalls calls) {
+    this.context = context;
+    this.proxy = proxy;
+    this.endpoint = endpoint;
+    this.calls = calls;
+  }
+
+  /** Starts the server; the caller closes it. */
+  public static S3ProxyServer start() {
+    BlobStoreContext context =
+        // By API metadata, not by name: a lookup by name loads every provider registered on the
+        // class path, and s3proxy registers an Azure one whose jclouds classes we leave out.
+        ContextBuilder.newBuilder(new TransientApiMetadata())
+            .credentials("identity", "credential")
+            .overrides(new Properties())
+            .build(BlobStoreContext.class);
+    BlobStoreCalls calls = new BlobStoreCalls();
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(calls.wrap(context.getBlobStore()))
+            .endpoint(URI.create("http://127.0.0.1:0"))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            // Newer SDKs send headers s3proxy does not know (checksums, SDK markers); without this
+            // it rejects, among others, the bulk DeleteObjects requests of s3a.
+            .ignoreUnknownHeaders(true)
+            .build();
+    try {
+      proxy.start();
+      while (!"STARTED".equals(proxy.getState())) {
+        Thread.sleep(10);
+      }
+    } catch (Exception e) {
+      context.close();
+      throw new IllegalStateException("cannot start s3proxy on 127.0.0.1", e);
+    }
+    return new S3ProxyServer(context, proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), calls);
+  }
+
+  /** {@code http://127.0.0.1:<port>}. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /** Creates an empty bucket. */
+  public void createBucket(String bucket) {
+    if (!blobStore().createContainerInLocation(null, bucket)) {
+      throw new IllegalStateException("bucket " + bucket + " exists already at " + endpoint);
+    }
+  }
+
+  /** What clients asked of the server (delete requests and their sizes). */
+  public BlobStoreCalls calls() {
+    return calls;
+  }
+
+  /** The jclouds view of the stored objects, for assertions that bypass every S3 client. */
+  public BlobStore blobStore() {
+    return context.getBlobStore();
+  }
+
+  /** The URI Hadoop's s3a client opens: {@code s3a://bucket/key}. */
+  public static String s3aUri(String bucket, String key) {
+    return "s3a://" + bucket + "/" + key;
+  }
+
+  /** The URI the Lance SDK opens: {@code s3://bucket/key}. */
+  public static String lanceUri(String bucket, String key) {
+    return "s3://" + bucket + "/" + key;
+  }
+
+  /**
+   * s3a settings for this server: path-style requests to the endpoint over plain HTTP with the
+   * test keys, a fresh client per {@code FileSystem.newInstance} (no JVM-wide cache shared between
+   * tests), and few retries so that a broken request fails the test fast instead of backing off
+   * for minutes.
+   */
+  public Map<String, String> hadoopSettings() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("fs.s3a.endpoint", endpoint.toString());
+    settings.put("fs.s3a.endpoint.region", REGION);
+    settings.put("fs.s3a.path.style.access", "true");
+    settings.put("fs.s3a.connection.ssl.enabled", "false");
+    settings.put("fs.s3a.access.key", ACCESS_KEY);
+    settings.put("fs.s3a.secret.key", SECRET_KEY);
+    settings.put("fs.s3a.aws.credentials.provider",
+        "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    settings.put("fs.s3a.impl.disable.cache", "true");
+    settings.put("fs.s3a.attempts.maximum", "1");
+    settings.put("fs.s3a.retry.limit", "2");
+    settings.put("fs.s3a.retry.interval", "50ms");
+    settings.put("fs.s3a.retry.throttle.limit", "2");
+    settings.put("fs.s3a.retry.throttle.interval", "50ms");
+    settings.put("fs.s3a.connection.establish.timeout", "5s");
+    settings.put("fs.s3a.connection.timeout", "20s");
+    return settings;
+  }
+
+  /** {@link #hadoopSettings()} as the storage configuration our engines ship to their tasks. */
+  public StorageConf storageConf() {
+    return StorageConf.of(hadoopSettings());
+  }
+
+  /** {@link #hadoopSettings()} plus a DeleteObjects page size of {@code keys}. */
+  public StorageConf storageConf(int bulkDeletePageSize) {
+    Map<String, String> settings = new LinkedHashMap<>(hadoopSettings());
+    settings.put("fs.s3a.bulk.delete.page.size", Integer.toString(bulkDeletePageSize));
+    return StorageConf.of(settings);
+  }
+
+  /** Storage options for the Lance SDK (keys of the Rust object_store S3 builder). */
+  public Map<String, String> lanceStorageOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("aws_access_key_id", ACCESS_KEY);
+    options.put("aws_secret_access_key", SECRET_KEY);
+    options.put("aws_endpoint", endpoint.toString());
+    options.put("aws_region", REGION);
+    options.put("aws_virtual_hosted_style_request", "false");
+    options.put("allow_http", "true");
+    return options;
+  }
+
+  @Override
+  public void close() {
+    try {
+      proxy.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop s3proxy at " + endpoint, e);
+    } finally {
+      context.close();
+    }
+  }
+}
