@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalCleanupAction extends BaseCleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
-  private static final int DEFAULT_PARTITIONS = 64;
+  private static final int DEFAULT_PARTITIONS = 16;
   private static final int SWEEP_BUFFER = 1000;
 
   private final TableStorageFactory storageFactory;
@@ -199,8 +199,10 @@ public final class LocalCleanupAction extends BaseCleanupAction {
               plan.facts().unverifiedThresholdMillis(),
               policy.deleteUnverified());
       List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
-      CleanupCounters counters =
-          runAll(partitionIds, p -> decideAndSweep(p, context), CleanupCounters::plus, CleanupCounters.ZERO);
+      // One sweeper for all partitions, so that delete requests carry full batches on object stores.
+      Sweeper sweeper = new Sweeper();
+      runAll(partitionIds, p -> decideInto(p, context, sweeper), (a, b) -> null, null);
+      CleanupCounters counters = sweeper.finish();
       LOG.info("lance cleanup {} [4/5 decide, {}]: {}", table(),
           settings().mode() == CleanupMode.DRY_RUN ? "would delete" : "delete", counters);
       return counters.plus(sweepExpiredManifests(counters.failedDeletes()));
@@ -231,14 +233,13 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       return count;
     }
 
-    private CleanupCounters decideAndSweep(int partition, DecisionContext context) {
+    private Void decideInto(int partition, DecisionContext context, Sweeper sweeper) {
       Map<String, MarkState> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
       DecideByPath decide = new DecideByPath(context);
-      Sweeper sweeper = new Sweeper();
       spills.files(partition).forEach(file ->
           decide.decide(file, Optional.ofNullable(marks.get(ReferenceKeys.keyOf(file.path())))).ifPresent(sweeper::add));
-      return sweeper.finish();
+      return null;
     }
 
     private CleanupCounters sweepExpiredManifests(long failedDeletes) {
@@ -255,39 +256,60 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       return counters;
     }
 
-    /** Buffers decided files and deletes them in batches, or only counts them in a dry run. */
+    /**
+     * Collects decided files from every decide task and deletes them in full batches, or only
+     * counts them in a dry run. Batches are cut under the lock and deleted outside it, at most
+     * {@code max_concurrent_deletes} at a time.
+     */
     private final class Sweeper {
-      private final List<CandidateFile> buffer = new ArrayList<>();
+      private List<CandidateFile> buffer = new ArrayList<>();
       private CleanupCounters counters = CleanupCounters.ZERO;
 
       void add(CandidateFile file) {
         announce(file);
-        if (settings().mode() == CleanupMode.DRY_RUN) {
-          counters = counters.record(file);
-          return;
+        List<CandidateFile> full = null;
+        synchronized (this) {
+          if (settings().mode() == CleanupMode.DRY_RUN) {
+            counters = counters.record(file);
+            return;
+          }
+          buffer.add(file);
+          if (buffer.size() >= SWEEP_BUFFER) {
+            full = buffer;
+            buffer = new ArrayList<>();
+          }
         }
-        buffer.add(file);
-        if (buffer.size() >= SWEEP_BUFFER) {
-          flush();
+        if (full != null) {
+          delete(full);
         }
       }
 
-      private void flush() {
+      private void delete(List<CandidateFile> batch) {
         stopIfInterrupted();
         deleteSlots.acquireUninterruptibly();
         try {
-          counters = counters.plus(new SweepBatch(storage, pacer).sweep(buffer));
+          CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch);
+          synchronized (this) {
+            counters = counters.plus(deleted);
+          }
         } finally {
           deleteSlots.release();
         }
-        buffer.clear();
       }
 
+      /** Deletes what is left; call once every task that adds has finished. */
       CleanupCounters finish() {
-        if (!buffer.isEmpty()) {
-          flush();
+        List<CandidateFile> rest;
+        synchronized (this) {
+          rest = buffer;
+          buffer = new ArrayList<>();
         }
-        return counters;
+        if (!rest.isEmpty()) {
+          delete(rest);
+        }
+        synchronized (this) {
+          return counters;
+        }
       }
     }
 
