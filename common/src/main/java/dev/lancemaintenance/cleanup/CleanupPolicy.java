@@ -51,6 +51,36 @@ public record CleanupPolicy(
     return new Builder();
   }
 
+  /**
+   * Engines ship the policy to their tasks, but {@link Optional} is not serializable: a proxy of
+   * plain fields travels instead and rebuilds the record, with its checks, on arrival.
+   */
+  private Object writeReplace() {
+    return new SerializedForm(
+        beforeTimestamp.orElse(null),
+        beforeVersion.isPresent() ? beforeVersion.getAsLong() : null,
+        deleteUnverified,
+        errorIfTaggedOldVersions,
+        cleanReferencedBranches);
+  }
+
+  private record SerializedForm(
+      Instant beforeTimestamp,
+      Long beforeVersion,
+      boolean deleteUnverified,
+      boolean errorIfTaggedOldVersions,
+      boolean cleanReferencedBranches)
+      implements Serializable {
+    private Object readResolve() {
+      return new CleanupPolicy(
+          Optional.ofNullable(beforeTimestamp),
+          beforeVersion == null ? OptionalLong.empty() : OptionalLong.of(beforeVersion),
+          deleteUnverified,
+          errorIfTaggedOldVersions,
+          cleanReferencedBranches);
+    }
+  }
+
   /** Whether a version with this number and manifest timestamp qualifies for removal. */
   public boolean qualifies(long version, long timestampNanos) {
     boolean oldEnough =
