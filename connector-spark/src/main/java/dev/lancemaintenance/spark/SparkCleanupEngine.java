@@ -23,7 +23,8 @@ public final class SparkCleanupEngine implements CleanupEngine {
         SparkSession.builder()
             .appName("lance-maintenance cleanup")
             .master(engineOptions.getOrDefault("master", "local[*]"))
-            .config("spark.ui.enabled", "false");
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false");
     engineOptions.forEach((key, value) -> {
       if (key.startsWith("spark.")) {
         builder.config(key, value);

@@ -76,6 +76,21 @@ class LanceMaintenanceIT {
   }
 
   @Test
+  void listenerHearsEveryFileTheDatasetLists() {
+    LanceTableFixture table = table();
+    List<String> heard = new java.util.ArrayList<>();
+
+    LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true)
+        .onRemovedFile(file -> heard.add(file.path()))
+        .execute();
+    List<String> listed =
+        LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).toDataset()
+            .select("path").as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
+
+    assertThat(heard).isNotEmpty().containsExactlyInAnyOrderElementsOf(listed);
+  }
+
+  @Test
   void executedDatasetIsTheCounterRow() {
     LanceTableFixture table = table();
 
