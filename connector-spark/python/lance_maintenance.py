@@ -1,0 +1,61 @@
+"""Lance table maintenance from PySpark, through the JVM gateway.
+
+Needs the connector's bundle jar on the driver and executors, e.g.
+``spark-submit --jars lance-maintenance-spark-<version>-bundle.jar`` or a cluster library; no SQL
+extension or catalog configuration is needed::
+
+    from lance_maintenance import LanceMaintenance
+
+    lm = LanceMaintenance(spark)
+    result = lm.cleanup("s3a://bucket/events.lance", older_than="7d")           # dict of counters
+    files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
+
+``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
+instant ('2026-01-31T00:00:00Z'). The dry run's DataFrame (path, kind, bytes, reason) is computed on
+the executors as it is read, so it can be written out or filtered without collecting it.
+"""
+
+from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["LanceMaintenance"]
+
+
+class LanceMaintenance:
+    """Wraps ``dev.lancemaintenance.spark.LanceMaintenance`` of the session's JVM."""
+
+    def __init__(self, spark: SparkSession):
+        self._spark = spark
+        jvm = spark.sparkContext._jvm
+        self._jvm = jvm
+        self._entry = jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
+
+    def _action(self, table, older_than, before_version, delete_unverified,
+                error_if_tagged_old_versions, options):
+        options_map = self._jvm.java.util.HashMap()
+        for key, value in (options or {}).items():
+            options_map.put(key, value)
+        action = self._entry.cleanup(table, options_map)
+        if older_than is not None:
+            now = self._jvm.java.time.Instant.now()
+            action.beforeTimestamp(
+                self._jvm.dev.lancemaintenance.cleanup.OlderThan.beforeTimestamp(older_than, now))
+        if before_version is not None:
+            action.beforeVersion(int(before_version))
+        action.deleteUnverified(bool(delete_unverified))
+        action.errorIfTaggedOldVersions(bool(error_if_tagged_old_versions))
+        return action
+
+    def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
+                error_if_tagged_old_versions=True, options=None):
+        """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
+        action = self._action(table, older_than, before_version, delete_unverified,
+                              error_if_tagged_old_versions, options)
+        counters = action.execute().namedCounters()
+        return {key: int(value) for key, value in counters.items()}
+
+    def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
+                        error_if_tagged_old_versions=True, options=None) -> DataFrame:
+        """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
+        action = self._action(table, older_than, before_version, delete_unverified,
+                              error_if_tagged_old_versions, options)
+        return DataFrame(action.dryRun(True).toDataset(), self._spark)

@@ -1,0 +1,60 @@
+package dev.lancemaintenance.spark;
+
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The notebook entry point (Scala, Java, and PySpark through {@code python/lance_maintenance.py}):
+ *
+ * <pre>{@code
+ * CleanupResult result = LanceMaintenance.of(spark)
+ *     .cleanup("s3a://bucket/events.lance")
+ *     .olderThan(Duration.ofDays(7))
+ *     .dryRun(true)
+ *     .execute();
+ * }</pre>
+ *
+ * Needs no SQL extension or catalog configuration. The table's store is opened with the session's
+ * Hadoop configuration (everything set as {@code spark.hadoop.*}), so s3a endpoints and credentials
+ * work as for any Spark read.
+ */
+public final class LanceMaintenance {
+  private final SparkSession spark;
+  private final Clock clock;
+
+  private LanceMaintenance(SparkSession spark, Clock clock) {
+    this.spark = Objects.requireNonNull(spark, "spark");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  public static LanceMaintenance of(SparkSession spark) {
+    return new LanceMaintenance(spark, Clock.systemUTC());
+  }
+
+  /** With an injected clock: "now" for {@code older_than} and the 7-day rule comes from it. */
+  public static LanceMaintenance of(SparkSession spark, Clock clock) {
+    return new LanceMaintenance(spark, clock);
+  }
+
+  /** A cleanup of the table at {@code tableUri} ({@code file:}, {@code hdfs:}, {@code s3a:}, ... or a path). */
+  public SparkCleanupAction cleanup(String tableUri) {
+    return cleanup(tableUri, Map.of());
+  }
+
+  /**
+   * A cleanup whose store settings are the session's plus {@code hadoopOptions} (Hadoop keys such as
+   * {@code fs.s3a.endpoint}; they may hold secrets and are never logged).
+   */
+  public SparkCleanupAction cleanup(String tableUri, Map<String, String> hadoopOptions) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    return new SparkCleanupAction(
+        spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock);
+  }
+}

@@ -1,0 +1,330 @@
+package dev.lancemaintenance.spark;
+
+import dev.lancemaintenance.cleanup.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.TaggedVersionsException;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.spark.procedures.ResultRows;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.function.Consumer;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Spark engine: the cleanup stages of {@code LocalCleanupAction}, spread over the executors.
+ *
+ * <p>On the driver: the plan (listing {@code _versions/} and refs, one small location per version),
+ * the reduced {@link MarkSummary} and the tagged-version check, and the counters, one record reduced
+ * from the tasks. On executors: decoding manifests (one slice per task), listing the managed
+ * directories, co-grouping listed files with marks by reference key, deciding, and deleting in
+ * batches. The driver never holds a list of paths: a dry run's files stream through {@link
+ * #toDataset()} or {@code toLocalIterator}. Executors receive the broadcast {@link
+ * TableStorageFactory} (a copy of the Hadoop configuration) and small records, never a live client.
+ *
+ * <p>Expired manifests are deleted last, and only when every other delete succeeded, so a failed or
+ * interrupted run leaves every retained version readable and the next run finishes the job.
+ */
+public final class SparkCleanupAction extends BaseCleanupAction {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
+
+  private final SparkSession spark;
+  private final TableStorageFactory storageFactory;
+  private int partitions;
+  private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
+  private boolean listening;
+
+  public SparkCleanupAction(
+      SparkSession spark, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
+    super(table, clock);
+    this.spark = spark;
+    this.storageFactory = storageFactory;
+    this.partitions = spark.sessionState().conf().numShufflePartitions();
+  }
+
+  /** Partitions of the co-group of listed files and marks by key (default: spark.sql.shuffle.partitions). */
+  public SparkCleanupAction partitions(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("partitions must be > 0: " + count);
+    }
+    this.partitions = count;
+    return this;
+  }
+
+  /** Manifests decoded per mark task (default 32). */
+  public SparkCleanupAction sliceSize(int manifests) {
+    if (manifests < 1) {
+      throw new IllegalArgumentException("slice size must be > 0: " + manifests);
+    }
+    this.sliceSize = manifests;
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction olderThan(Duration value) {
+    super.olderThan(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction beforeTimestamp(Instant instant) {
+    super.beforeTimestamp(instant);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction beforeVersion(long version) {
+    super.beforeVersion(version);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction deleteUnverified(boolean value) {
+    super.deleteUnverified(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction errorIfTaggedOldVersions(boolean value) {
+    super.errorIfTaggedOldVersions(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction cleanReferencedBranches(boolean value) {
+    super.cleanReferencedBranches(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction dryRun(boolean dryRun) {
+    super.dryRun(dryRun);
+    return this;
+  }
+
+  /**
+   * Receives every file the run removes, or would remove in a dry run. The files stream to the
+   * driver one at a time ({@code toLocalIterator}), which costs one more pass over the decision.
+   */
+  @Override
+  public SparkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+    super.onRemovedFile(listener);
+    this.listening = true;
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction maxConcurrentDeletes(int value) {
+    super.maxConcurrentDeletes(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction deleteRateLimit(long filesPerSecond) {
+    super.deleteRateLimit(filesPerSecond);
+    return this;
+  }
+
+  @Override
+  public CleanupResult execute() {
+    long startNanos = System.nanoTime();
+    try (JobGroup group = newJobGroup();
+        Decided decided = decide(group)) {
+      CleanupCounters counters =
+          settings().mode() == CleanupMode.DRY_RUN ? decided.count(group) : decided.sweep(group);
+      long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
+      LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
+      return new CleanupResult(table().toString(), settings().mode(), decided.latestVersion, counters, durationMillis);
+    }
+  }
+
+  /**
+   * The run as rows: in a dry run, one row per file that would go ({@code path, kind, bytes,
+   * reason}), computed on the executors as the Dataset is read, so it is never truncated and never
+   * collected; otherwise the run executes now and the Dataset holds its one counters row.
+   */
+  public Dataset<Row> toDataset() {
+    if (settings().mode() == CleanupMode.EXECUTE) {
+      return ResultRows.countersDataset(spark, execute());
+    }
+    JavaRDD<Row> rows = filesToRemove().map(ResultRows::fileRow);
+    return spark.createDataFrame(rows, ResultRows.FILE_SCHEMA);
+  }
+
+  /**
+   * The files a dry run reports, decided files first and expired manifests last, as a lazy RDD.
+   * Plan, mark and the tagged check run now; the cached marks are released by Spark's context
+   * cleaner once the RDD is no longer referenced.
+   */
+  public JavaRDD<CandidateFile> filesToRemove() {
+    try (JobGroup group = newJobGroup()) {
+      Decided decided = decide(group);
+      return decided.candidates.union(decided.expiredManifests);
+    }
+  }
+
+  private JobGroup newJobGroup() {
+    String id = "lance-cleanup-" + Integer.toHexString(table().hashCode()) + "-" + clock().millis();
+    return new JobGroup(spark.sparkContext(), id, "lance cleanup " + table());
+  }
+
+  /** Runs plan, mark and the tagged check; the listing, decision and sweep stay lazy RDDs. */
+  private Decided decide(JobGroup group) {
+    Instant now = clock().instant();
+    CleanupPolicy policy = policy(now);
+    group.stage("1/5 plan", "listing _versions/ and refs");
+    CleanupPlan plan;
+    try (TableStorage storage = storageFactory.open(table())) {
+      plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+    }
+    long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
+    LOG.info(
+        "lance cleanup {} [1/5 plan]: latest version {}, {} manifests in {} slices, {}",
+        table(), plan.facts().latestVersion(), manifests, plan.slices().size(), policy);
+
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<TableStorageFactory> factory = jsc.broadcast(storageFactory);
+    group.stage("2/5 mark", String.format("decoding %,d manifests in %,d slices", manifests, plan.slices().size()));
+    JavaRDD<SliceMarks> marked =
+        jsc.parallelize(plan.slices(), Math.max(1, plan.slices().size()))
+            .mapPartitions(new MarkSlices(factory, table(), plan.facts()))
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    MarkSummary summary;
+    try {
+      summary = marked.map(SliceMarks::summaryOf).fold(MarkSummary.EMPTY, MarkSummary::plus);
+    } catch (RuntimeException e) {
+      marked.unpersist(false);
+      throw e;
+    }
+    LOG.info(
+        "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
+        table(), summary.manifestsRead(), summary.expiredVersions());
+    if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
+      marked.unpersist(false);
+      throw new TaggedVersionsException(table().toString(), summary.taggedOldVersions());
+    }
+
+    DecisionContext context =
+        new DecisionContext(
+            DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
+            plan.facts().unverifiedThresholdMillis(),
+            policy.deleteUnverified());
+    JavaPairRDD<String, MarkState> marks = marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
+    JavaRDD<FileEntry> files =
+        jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
+    JavaRDD<CandidateFile> candidates =
+        files.mapToPair(DecideFiles::keyed).leftOuterJoin(marks, partitions).flatMap(new DecideFiles(context));
+    return new Decided(
+        factory, marked, candidates, marked.flatMap(SliceMarks::expiredManifestsOf), plan.facts().latestVersion(),
+        plan.listings().size(), summary.expiredVersions());
+  }
+
+  /** The lazy tail of one run: what the decision selects, and the expired manifests. */
+  private final class Decided implements AutoCloseable {
+    private final Broadcast<TableStorageFactory> factory;
+    private final JavaRDD<SliceMarks> marked;
+    private final JavaRDD<CandidateFile> candidates;
+    private final JavaRDD<CandidateFile> expiredManifests;
+    private final long latestVersion;
+    private final int listings;
+    private final long expiredVersions;
+
+    Decided(
+        Broadcast<TableStorageFactory> factory,
+        JavaRDD<SliceMarks> marked,
+        JavaRDD<CandidateFile> candidates,
+        JavaRDD<CandidateFile> expiredManifests,
+        long latestVersion,
+        int listings,
+        long expiredVersions) {
+      this.factory = factory;
+      this.marked = marked;
+      this.candidates = candidates;
+      this.expiredManifests = expiredManifests;
+      this.latestVersion = latestVersion;
+      this.listings = listings;
+      this.expiredVersions = expiredVersions;
+    }
+
+    /** Dry run: counts what would go, on the executors or, for a listener, as the files stream by. */
+    CleanupCounters count(JobGroup group) {
+      group.stage(
+          "3-5/5 list, decide, count",
+          String.format("listing %d directories, deciding in %,d partitions (dry run)", listings, partitions));
+      JavaRDD<CandidateFile> all = candidates.union(expiredManifests);
+      if (!listening) {
+        return all.aggregate(CleanupCounters.ZERO, CleanupCounters::record, CleanupCounters::plus);
+      }
+      CleanupCounters counters = CleanupCounters.ZERO;
+      for (Iterator<CandidateFile> files = all.toLocalIterator(); files.hasNext(); ) {
+        CandidateFile file = files.next();
+        removedFileListener().accept(file);
+        counters = counters.record(file);
+      }
+      return counters;
+    }
+
+    CleanupCounters sweep(JobGroup group) {
+      int tasks = Math.min(partitions, settings().maxConcurrentDeletes());
+      group.stage(
+          "3-4/5 list, decide, sweep",
+          String.format(
+              "listing %d directories, deciding in %,d partitions, deleting in %d tasks", listings, partitions, tasks));
+      announce(candidates);
+      CleanupCounters counters = sweep(candidates, tasks);
+      LOG.info("lance cleanup {} [4/5 decide, sweep]: {}", table(), counters);
+      if (counters.failedDeletes() > 0) {
+        LOG.warn(
+            "lance cleanup {}: {} deletes failed; keeping the manifests of {} expired versions so the next run retries",
+            table(), counters.failedDeletes(), expiredVersions);
+        return counters;
+      }
+      group.stage("5/5 manifests", String.format("deleting the manifests of %,d expired versions", expiredVersions));
+      announce(expiredManifests);
+      CleanupCounters manifests = sweep(expiredManifests, tasks);
+      LOG.info("lance cleanup {} [5/5 manifests]: {}", table(), manifests);
+      return counters.plus(manifests);
+    }
+
+    private CleanupCounters sweep(JavaRDD<CandidateFile> files, int tasks) {
+      double perTask = settings().deleteRateLimit() / (double) tasks;
+      return files
+          .coalesce(tasks)
+          .mapPartitions(new SweepPartition(factory, table(), perTask))
+          .fold(CleanupCounters.ZERO, CleanupCounters::plus);
+    }
+
+    private void announce(JavaRDD<CandidateFile> files) {
+      if (listening) {
+        files.toLocalIterator().forEachRemaining(removedFileListener());
+      }
+    }
+
+    @Override
+    public void close() {
+      marked.unpersist(false);
+    }
+  }
+}

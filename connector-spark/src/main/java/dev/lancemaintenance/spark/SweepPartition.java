@@ -1,0 +1,62 @@
+package dev.lancemaintenance.spark;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.stage.SweepBatch;
+import dev.lancemaintenance.local.TokenBucketPacer;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+
+/**
+ * Stage 5 on an executor: deletes the partition's decided files in batches through {@link
+ * SweepBatch} and returns the partition's counters as its only record.
+ *
+ * <p>Counters travel as the task's result, not through accumulators: Spark keeps the result of the
+ * one successful attempt of a task, so a task that dies half way and is retried is counted once.
+ * The retry deletes the same files again; those its failed attempt already removed are gone, which
+ * the store reports as success, so they are still counted, with the size the listing saw.
+ *
+ * <p>Each task paces itself at its share of the run's delete rate; the engine runs at most {@code
+ * max_concurrent_deletes} sweep tasks, so the shares add up to the global limit.
+ */
+final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, CleanupCounters> {
+  private static final long serialVersionUID = 1L;
+  private static final int BUFFER = 1000;
+
+  private final Broadcast<TableStorageFactory> storageFactory;
+  private final TableLocation table;
+  private final double filesPerSecondPerTask;
+
+  /** @param filesPerSecondPerTask this task's share of the delete rate, 0 for unlimited */
+  SweepPartition(Broadcast<TableStorageFactory> storageFactory, TableLocation table, double filesPerSecondPerTask) {
+    this.storageFactory = storageFactory;
+    this.table = table;
+    this.filesPerSecondPerTask = filesPerSecondPerTask;
+  }
+
+  @Override
+  public Iterator<CleanupCounters> call(Iterator<CandidateFile> files) {
+    CleanupCounters counters = CleanupCounters.ZERO;
+    if (!files.hasNext()) {
+      return List.of(counters).iterator();
+    }
+    try (TableStorage storage = storageFactory.value().open(table)) {
+      SweepBatch sweep = new SweepBatch(storage, new TokenBucketPacer(filesPerSecondPerTask));
+      List<CandidateFile> buffer = new ArrayList<>(BUFFER);
+      while (files.hasNext()) {
+        buffer.add(files.next());
+        if (buffer.size() == BUFFER || !files.hasNext()) {
+          counters = counters.plus(sweep.sweep(buffer));
+          buffer.clear();
+        }
+      }
+    }
+    return List.of(counters).iterator();
+  }
+}

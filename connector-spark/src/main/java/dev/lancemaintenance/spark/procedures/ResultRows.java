@@ -1,0 +1,82 @@
+package dev.lancemaintenance.spark.procedures;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The one mapping from results to rows, for the SQL procedure and the notebook API alike: a
+ * cleanup's counters are one row whose columns are {@link CleanupResult#namedCounters()} (snake_case
+ * longs, in that order); a dry run's files are rows of {@code path} (table-relative), {@code kind},
+ * {@code bytes}, {@code reason}.
+ */
+public final class ResultRows {
+  /** The columns of the counters row, named and ordered by {@link CleanupResult#namedCounters()}. */
+  public static final StructType COUNTER_SCHEMA = counterSchema();
+
+  /** The columns of a dry run's file rows. */
+  public static final StructType FILE_SCHEMA =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("path", DataTypes.StringType, false),
+            DataTypes.createStructField("kind", DataTypes.StringType, false),
+            DataTypes.createStructField("bytes", DataTypes.LongType, false),
+            DataTypes.createStructField("reason", DataTypes.StringType, false)
+          });
+
+  private ResultRows() {}
+
+  private static StructType counterSchema() {
+    CleanupResult any = new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0);
+    List<StructField> fields = new ArrayList<>();
+    for (String name : any.namedCounters().keySet()) {
+      fields.add(DataTypes.createStructField(name, DataTypes.LongType, false));
+    }
+    return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  public static Row counterRow(CleanupResult result) {
+    return RowFactory.create(result.namedCounters().values().toArray());
+  }
+
+  public static InternalRow counterInternalRow(CleanupResult result) {
+    return new GenericInternalRow(result.namedCounters().values().toArray());
+  }
+
+  /** A one-row Dataset of the counters. */
+  public static Dataset<Row> countersDataset(SparkSession spark, CleanupResult result) {
+    return spark.createDataFrame(List.of(counterRow(result)), COUNTER_SCHEMA);
+  }
+
+  public static Row fileRow(CandidateFile file) {
+    return RowFactory.create(file.path(), kindName(file), file.bytes(), file.reason().sqlName());
+  }
+
+  public static InternalRow fileInternalRow(CandidateFile file) {
+    return new GenericInternalRow(
+        new Object[] {
+          UTF8String.fromString(file.path()),
+          UTF8String.fromString(kindName(file)),
+          file.bytes(),
+          UTF8String.fromString(file.reason().sqlName())
+        });
+  }
+
+  private static String kindName(CandidateFile file) {
+    return file.kind().name().toLowerCase(Locale.ROOT);
+  }
+}

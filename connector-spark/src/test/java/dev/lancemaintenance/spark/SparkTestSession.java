@@ -1,0 +1,25 @@
+package dev.lancemaintenance.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/** The Spark session of one test class: local mode, no UI, few shuffle partitions, the lance catalog. */
+public final class SparkTestSession {
+  private SparkTestSession() {}
+
+  /** {@code local[2]}: two executor threads, no task retries. */
+  public static SparkSession start() {
+    return start("local[2]");
+  }
+
+  /** @param master e.g. {@code local[2,3]} for two threads and up to three attempts per task */
+  public static SparkSession start(String master) {
+    return SparkSession.builder()
+        .master(master)
+        .appName("lance-maintenance tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "4")
+        .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog")
+        .getOrCreate();
+  }
+}

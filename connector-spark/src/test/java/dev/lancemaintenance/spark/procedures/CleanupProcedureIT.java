@@ -1,0 +1,167 @@
+package dev.lancemaintenance.spark.procedures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code CALL lance.cleanup(...)} through Spark 4's procedure catalog, on real Lance tables. */
+class CleanupProcedureIT {
+  private static SparkSession spark;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  /** Four appends and an overwrite: v1..v4 expire, and the data of v1..v4 goes with them. */
+  private LanceTableFixture table() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    for (int i = 0; i < 4; i++) {
+      table.append(10);
+    }
+    table.overwrite(10);
+    return table;
+  }
+
+  private static Row single(String sql) {
+    List<Row> rows = spark.sql(sql).collectAsList();
+    assertThat(rows).as("rows of %s", sql).hasSize(1);
+    return rows.get(0);
+  }
+
+  @Test
+  void cleansWithNamedArgumentsAndReturnsTheCounterRow() {
+    LanceTableFixture table = table();
+
+    Row row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')");
+
+    assertThat(row.schema().fieldNames()).containsExactly(ResultRows.COUNTER_SCHEMA.fieldNames());
+    assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
+    assertThat(row.<Long>getAs("manifest_files_removed")).isEqualTo(4L);
+    assertThat(row.<Long>getAs("data_files_removed")).isEqualTo(4L);
+    assertThat(row.<Long>getAs("failed_deletes")).isZero();
+    assertThat(row.<Long>getAs("read_version")).isEqualTo(5L);
+    assertThat(table.versions()).containsExactly(5L);
+  }
+
+  @Test
+  void cleansWithPositionalArguments() {
+    LanceTableFixture table = table();
+
+    Row row = single("CALL lance.cleanup('" + table.uri() + "', '0s', 3)");
+
+    assertThat(row.<Long>getAs("old_versions")).as("before_version 3 keeps v3 and later").isEqualTo(2L);
+    assertThat(table.versions()).containsExactly(3L, 4L, 5L);
+  }
+
+  @Test
+  void answersUnderTheSystemNamespaceWithNamesInAnyCase() {
+    LanceTableFixture table = table();
+
+    Row row = single("CALL lance.SYSTEM.Cleanup(TABLE => '" + table.uri() + "', Older_Than => '0s')");
+
+    assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
+  }
+
+  @Test
+  void takesATimestampForOlderThan() {
+    LanceTableFixture table = table();
+    Instant cutoff = table.manifestTimestamp(3).plus(1, ChronoUnit.MILLIS);
+    String literal = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC).format(cutoff);
+
+    spark.conf().set("spark.sql.session.timeZone", "UTC");
+    Row row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => TIMESTAMP '" + literal + "')");
+
+    assertThat(row.<Long>getAs("old_versions")).as("v1..v3 are before the cut-off").isEqualTo(3L);
+    assertThat(table.versions()).containsExactly(4L, 5L);
+  }
+
+  @Test
+  void dryRunListsExactlyTheFilesTheRealRunDeletes() {
+    LanceTableFixture table = table();
+    Set<String> before = new TreeSet<>(table.listFiles());
+
+    List<Row> rows = spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)").collectAsList();
+    Set<String> listed = rows.stream().map(row -> row.<String>getAs("path")).collect(Collectors.toCollection(TreeSet::new));
+    assertThat(new TreeSet<>(table.listFiles())).as("a dry run deletes nothing").isEqualTo(before);
+
+    single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')");
+    Set<String> deleted = new TreeSet<>(before);
+    deleted.removeAll(table.listFiles());
+
+    assertThat(listed).as("dry-run rows").hasSize(rows.size()).isEqualTo(deleted);
+    assertThat(rows.get(0).schema().fieldNames()).containsExactly("path", "kind", "bytes", "reason");
+  }
+
+  @Test
+  void rejectsAZeroMaxConcurrentDeletesNamingTheParameter() {
+    LanceTableFixture table = table();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', max_concurrent_deletes => 0)"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("max_concurrent_deletes");
+  }
+
+  @Test
+  void rejectsAnUnreadableOlderThanNamingTheParameter() {
+    LanceTableFixture table = table();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => 'soon')"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("older_than")
+        .hasMessageContaining("soon");
+  }
+
+  @Test
+  void rejectsANegativeRateLimitNamingTheParameter() {
+    LanceTableFixture table = table();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', delete_rate_limit => -1)"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("delete_rate_limit");
+  }
+
+  @Test
+  void showsItsProcedures() {
+    List<String> names =
+        spark.sql("SHOW PROCEDURES IN lance").collectAsList().stream()
+            .map(Row::toString)
+            .toList();
+
+    assertThat(names).anySatisfy(name -> assertThat(name).contains("cleanup"));
+  }
+
+  @Test
+  void describesTheCleanupProcedure() {
+    String description =
+        spark.sql("DESCRIBE PROCEDURE lance.cleanup").collectAsList().stream()
+            .map(Row::toString)
+            .collect(Collectors.joining("\n"));
+
+    assertThat(description).contains("cleanup").contains("cleanup_with_policy");
+  }
+}
