@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
@@ -15,20 +14,27 @@ public final class CopyTree {
   private CopyTree() {}
 
   public static void copy(Path source, Path target) {
+    try {
+      Files.createDirectories(target.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the parent of " + target, e);
+    }
     run("cp", "-a", source.toString(), target.toString());
   }
 
   /** Deletes a tree (a used copy); missing is fine. */
   public static void delete(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
+    run("rm", "-rf", root.toString());
+  }
+
+  /** Every regular file below {@code root}, as root-relative paths. */
+  public static java.util.Set<String> listFiles(Path root) {
     try (Stream<Path> walk = Files.walk(root)) {
-      for (Path path : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(path);
-      }
+      return walk.filter(Files::isRegularFile)
+          .map(path -> root.relativize(path).toString())
+          .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + root, e);
+      throw new UncheckedIOException("cannot list " + root, e);
     }
   }
 

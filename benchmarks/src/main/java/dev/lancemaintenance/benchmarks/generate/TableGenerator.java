@@ -27,12 +27,15 @@ import java.util.UUID;
  * transactions are ours, built from the seed's real manifest (schema, writer, format, config carried
  * over untouched) with the fragments of each version.
  *
- * <p>Commit times are spread evenly over the past: version 1 thirty days before the clock's now,
- * the latest five days before it. Deterministic for a given seed table (fixed random seed).
+ * <p>Commit times are spread evenly over the past: version 1 forty days before the clock's now, the
+ * latest eight days before it, so every version is older than our engines' default {@code
+ * older_than} (7 days; the SDK's policy has no default age) and a {@code before_version} cleanup
+ * removes the same versions in every contender. Deterministic for a given seed table (fixed random
+ * seed).
  */
 public final class TableGenerator {
-  private static final Duration HISTORY_START = Duration.ofDays(30);
-  private static final Duration HISTORY_SPAN = Duration.ofDays(25);
+  private static final Duration HISTORY_START = Duration.ofDays(40);
+  private static final Duration HISTORY_SPAN = Duration.ofDays(32);
 
   private final SeedTable seed;
   private final TableShape shape;

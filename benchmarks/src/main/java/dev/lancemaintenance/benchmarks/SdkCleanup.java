@@ -1,0 +1,26 @@
+package dev.lancemaintenance.benchmarks;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.cleanup.CleanupPolicy;
+
+/** The baseline: the official Java SDK's {@code cleanupWithPolicy}, opening the table each run. */
+final class SdkCleanup implements Contender {
+  @Override
+  public String name() {
+    return "sdk";
+  }
+
+  @Override
+  public long clean(Table table, long beforeVersion) {
+    ReadOptions options = new ReadOptions.Builder().setStorageOptions(table.lanceOptions()).build();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(allocator, table.lanceUri(), options)) {
+      dataset.cleanupWithPolicy(CleanupPolicy.builder().withBeforeVersion(beforeVersion).build());
+    }
+    // Native reads are invisible to the JVM; the process read counter shows them.
+    return -1;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.lancemaintenance.benchmarks;
+
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code CALL lance.cleanup(...)} in one warm {@code local[2]} session, created before the first
+ * timed run as a notebook user's session would be.
+ */
+final class SparkCallCleanup implements Contender {
+  private final SparkSession spark;
+
+  SparkCallCleanup(java.util.Map<String, String> hadoopOptions) {
+    SparkSession.Builder builder = SparkSession.builder()
+        .master("local[2]")
+        .appName("lance-maintenance-benchmark")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog");
+    hadoopOptions.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
+    this.spark = builder.getOrCreate();
+  }
+
+  @Override
+  public String name() {
+    return "spark-call";
+  }
+
+  @Override
+  public long clean(Table table, long beforeVersion) {
+    spark.sql("CALL lance.cleanup(table => '" + table.hadoopUri() + "', before_version => " + beforeVersion + ")")
+        .collectAsList();
+    return -1;
+  }
+
+  @Override
+  public void close() {
+    spark.stop();
+  }
+}
