@@ -1,6 +1,7 @@
 package dev.lancemaintenance.benchmarks;
 
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -15,6 +16,7 @@ final class FlinkJobCleanup implements Contender {
   public long clean(Table table, long beforeVersion) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, new Configuration());
     LanceFlinkMaintenance.cleanup(env, table.hadoopUri(), table.hadoopOptions())
+        .olderThan(Duration.ZERO)
         .beforeVersion(beforeVersion)
         .execute();
     return -1;

@@ -1,7 +1,7 @@
 package dev.lancemaintenance.benchmarks;
 
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Duration;
@@ -14,15 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * a fixed latency to every request (the kernel here has no netem; a wrapper is the portable way).
  * A listing costs one request per 1,000 entries, as an S3 list page does.
  */
-final class InstrumentedStorage implements TableStorage {
+final class InstrumentedStorage extends ForwardingTableStorage {
   private static final int LIST_PAGE = 1000;
 
-  private final TableStorage inner;
   private final Duration latency;
   private final AtomicLong bytesRead;
 
   private InstrumentedStorage(TableStorage inner, Duration latency, AtomicLong bytesRead) {
-    this.inner = inner;
+    super(inner);
     this.latency = latency;
     this.bytesRead = bytesRead;
   }
@@ -33,14 +32,9 @@ final class InstrumentedStorage implements TableStorage {
   }
 
   @Override
-  public TableLocation location() {
-    return inner.location();
-  }
-
-  @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
     pause();
-    Iterator<FileEntry> files = inner.listFiles(dir, recursive);
+    Iterator<FileEntry> files = super.listFiles(dir, recursive);
     return new Iterator<>() {
       private long served;
 
@@ -62,7 +56,7 @@ final class InstrumentedStorage implements TableStorage {
   @Override
   public byte[] read(String path, long offset, int length) {
     pause();
-    byte[] bytes = inner.read(path, offset, length);
+    byte[] bytes = super.read(path, offset, length);
     bytesRead.addAndGet(bytes.length);
     return bytes;
   }
@@ -70,29 +64,19 @@ final class InstrumentedStorage implements TableStorage {
   @Override
   public long length(String path) {
     pause();
-    return inner.length(path);
+    return super.length(path);
   }
 
   @Override
   public void write(String path, byte[] content) {
     pause();
-    inner.write(path, content);
+    super.write(path, content);
   }
 
   @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
     pause();
-    return inner.deleteBatch(paths);
-  }
-
-  @Override
-  public int maxDeleteBatchSize() {
-    return inner.maxDeleteBatchSize();
-  }
-
-  @Override
-  public void close() {
-    inner.close();
+    return super.deleteBatch(paths);
   }
 
   private void pause() {

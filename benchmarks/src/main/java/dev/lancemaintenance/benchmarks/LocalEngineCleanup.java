@@ -29,6 +29,8 @@ final class LocalEngineCleanup implements Contender {
             TableLocation.of(table.hadoopUri()),
             InstrumentedStorage.factory(HadoopTableStorage.factory(conf), latency, bytesRead),
             Clock.systemUTC())
+        // No age limit, as the SDK's policy: the version cutoff alone decides (our default is 7 days).
+        .olderThan(Duration.ZERO)
         .beforeVersion(beforeVersion)
         .execute();
     return bytesRead.get();

@@ -27,7 +27,9 @@ final class SparkCallCleanup implements Contender {
 
   @Override
   public long clean(Table table, long beforeVersion) {
-    spark.sql("CALL lance.cleanup(table => '" + table.hadoopUri() + "', before_version => " + beforeVersion + ")")
+    // older_than => '0s': no age limit, as the SDK's policy (our default is 7 days).
+    spark.sql("CALL lance.cleanup(table => '" + table.hadoopUri() + "', older_than => '0s', before_version => "
+            + beforeVersion + ")")
         .collectAsList();
     return -1;
   }
