@@ -8,7 +8,6 @@ import dev.lancemaintenance.benchmarks.generate.TableShape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +116,4 @@ public final class BenchmarkRunner {
 
   /** What the SDK's reference run saw: the files before, the files after, and those it removed. */
   private record Reference(Set<String> before, Set<String> after, List<String> doomed) {}
-
-  static List<String> list(String csv) {
-    return new ArrayList<>(List.of(csv.split(",")));
-  }
 }
