@@ -103,10 +103,10 @@ public final class TableGenerator {
     return version;
   }
 
+  /** Version 1: an Overwrite (Lance's create) with as many fragments as an append. */
   private Transaction.Builder create() {
-    TableProtos.DataFragment first = newFragment(1, SeedTable.ROWS_PER_FRAGMENT, seed.dataFile());
-    fresh.add(first);
-    return Transaction.newBuilder().setOverwrite(Transaction.Overwrite.newBuilder().addFragments(first));
+    return Transaction.newBuilder().setOverwrite(
+        Transaction.Overwrite.newBuilder().addAllFragments(appendFragments(1)));
   }
 
   /** The operation of {@code version}, by the shape's rules (see {@link TableShape}). */
@@ -128,13 +128,18 @@ public final class TableGenerator {
   }
 
   private Transaction.Builder append(long version) {
-    Transaction.Append.Builder append = Transaction.Append.newBuilder();
+    return Transaction.newBuilder().setAppend(
+        Transaction.Append.newBuilder().addAllFragments(appendFragments(version)));
+  }
+
+  /** The fragments one append of {@code version} writes, added to the fresh ones. */
+  private List<TableProtos.DataFragment> appendFragments(long version) {
+    List<TableProtos.DataFragment> added = new ArrayList<>();
     for (int i = 0; i < shape.fragmentsPerAppend(); i++) {
-      TableProtos.DataFragment fragment = newFragment(version, SeedTable.ROWS_PER_FRAGMENT, seed.dataFile());
-      fresh.add(fragment);
-      append.addFragments(fragment);
+      added.add(newFragment(version, SeedTable.ROWS_PER_FRAGMENT, seed.dataFile()));
     }
-    return Transaction.newBuilder().setAppend(append);
+    fresh.addAll(added);
+    return added;
   }
 
   /** Deletes row 0 of the newest fragment that has no deletion file yet; empty when there is none. */
