@@ -33,7 +33,12 @@ final class ResultTable {
         "deleted", "files/s", "same");
     out.println(header);
     out.println("-".repeat(header.length()));
-    OptionalLong sdk = medianOf("sdk");
+    // The SDK's row is the baseline, in this JVM ("sdk") or in a child ("sdk@512m").
+    OptionalLong sdk = samples.keySet().stream()
+        .filter(name -> name.equals("sdk") || name.startsWith("sdk@"))
+        .findFirst()
+        .map(this::medianOf)
+        .orElse(OptionalLong.empty());
     samples.forEach((name, runs) -> out.println(row(name, runs, sdk)));
   }
 
