@@ -53,7 +53,8 @@ public class LanceProcedureCatalog implements ProcedureCatalog {
     return procedure.apply(Clock.systemUTC());
   }
 
-  @Override
+  // No @Override: Spark 4.1 added listProcedures (SHOW PROCEDURES); 4.0's ProcedureCatalog lacks
+  // it, and the connector still compiles against 4.0.x.
   public Identifier[] listProcedures(String[] namespace) {
     if (!isProcedureNamespace(namespace)) {
       return new Identifier[0];
