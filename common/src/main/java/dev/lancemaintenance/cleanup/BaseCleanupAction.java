@@ -41,7 +41,9 @@ public abstract class BaseCleanupAction implements CleanupAction {
 
   /**
    * Cleans the requested dataset; with {@code clean_referenced_branches}, its referenced branches
-   * first (one dataset cleanup each), their counters added to the result.
+   * first (one dataset cleanup each). The result counts the requested dataset only, as Lance 7's
+   * does: the branches' removals are logged (and each file audited) but not added (conformance
+   * suite, scenario auto-cleanup-branches: same files left, Lance's counters exclude the branch's).
    */
   @Override
   public final CleanupResult execute() {
@@ -51,17 +53,18 @@ public abstract class BaseCleanupAction implements CleanupAction {
     try (TableStorage storage = storageFactory.open(table)) {
       cascade = ReferencedBranches.cascadeOf(storage, requested);
     }
-    CleanupCounters cascaded = CleanupCounters.ZERO;
     for (DatasetCleanup branchCleanup : cascade) {
       LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.datasetDir(), branchCleanup.policy());
-      cascaded = cascaded.plus(cleanDataset(branchCleanup).counters());
+      CleanupResult branchResult = cleanDataset(branchCleanup);
+      LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
+          table, branchCleanup.datasetDir(), branchResult.counters());
     }
     CleanupResult own = cleanDataset(requested);
     if (cascade.isEmpty()) {
       return own;
     }
     long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-    return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters().plus(cascaded), durationMillis);
+    return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters(), durationMillis);
   }
 
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */

@@ -46,8 +46,8 @@ public interface CleanupAction {
   /**
    * Also clean referenced branches, as Lance's option of the same name: the descendants whose fork
    * point this run removes are first cleaned with the policy of their own {@code
-   * lance.auto_cleanup.*} config (not at all without {@code lance.auto_cleanup.interval}); their
-   * counters are added to this run's.
+   * lance.auto_cleanup.*} config (not at all without {@code lance.auto_cleanup.interval}). As in
+   * Lance 7, the result counts only this dataset's removals; the branches' are logged.
    */
   CleanupAction cleanReferencedBranches(boolean cleanReferencedBranches);
 
