@@ -18,7 +18,8 @@ record ProcedureArgs(
     Boolean cleanReferencedBranches,
     Boolean dryRun,
     Integer maxConcurrentDeletes,
-    Long deleteRateLimit) {
+    Long deleteRateLimit,
+    String branch) {
 
   ProcedureArgs {
     if (table == null || table.isBlank()) {
@@ -30,6 +31,9 @@ record ProcedureArgs(
   CleanupAction applyTo(CleanupAction action, Instant now) {
     if (olderThan != null) {
       action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, now));
+    }
+    if (branch != null) {
+      action.branch(branch);
     }
     if (beforeVersion != null) {
       action.beforeVersion(beforeVersion);
