@@ -6,19 +6,10 @@ import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.CompactionPolicy;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.CompactionWorker;
+import dev.lancemaintenance.compaction.DriverTaskPool;
 import dev.lancemaintenance.compaction.PlannedTask;
 import dev.lancemaintenance.compaction.RewrittenTask;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,41 +43,8 @@ public final class LocalCompactAction extends BaseCompactAction {
 
   @Override
   protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
-    ExecutorService pool = Executors.newFixedThreadPool(policy.maxConcurrentTasks(), daemonThreads());
-    try {
-      CompletionService<RewrittenTask> completion = new ExecutorCompletionService<>(pool);
-      List<Future<RewrittenTask>> futures = new ArrayList<>();
-      for (PlannedTask task : plan.tasks()) {
-        futures.add(completion.submit(() -> rewriteWithRetry(task)));
-      }
-      RuntimeException failure = null;
-      int outstanding = futures.size();
-      while (outstanding > 0) {
-        Future<RewrittenTask> finished = take(completion);
-        outstanding--;
-        if (finished.isCancelled()) {
-          continue;
-        }
-        try {
-          onRewritten.accept(finished.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure = asRuntime(e.getCause());
-            // Give up: queued tasks do not run (they still pass through the completion queue, as
-            // cancelled); running ones finish and still commit their groups.
-            cancelQueued(futures);
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new MaintenanceException("Interrupted while compacting " + table(), e);
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact")
+        .run(plan.tasks(), this::rewriteWithRetry, onRewritten);
   }
 
   private RewrittenTask rewriteWithRetry(PlannedTask task) {
@@ -107,33 +65,5 @@ public final class LocalCompactAction extends BaseCompactAction {
         LOG.warn("lance compact {} [2/3 rewrite]: {} failed, running it again: {}", table(), task, e.getMessage());
       }
     }
-  }
-
-  private static void cancelQueued(List<Future<RewrittenTask>> futures) {
-    for (Future<RewrittenTask> future : futures) {
-      future.cancel(false);
-    }
-  }
-
-  private static Future<RewrittenTask> take(CompletionService<RewrittenTask> completion) {
-    try {
-      return completion.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new MaintenanceException("Interrupted while compacting", e);
-    }
-  }
-
-  private static RuntimeException asRuntime(Throwable cause) {
-    return cause instanceof RuntimeException runtime ? runtime : new MaintenanceException(cause.toString(), cause);
-  }
-
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "lance-compact-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }
