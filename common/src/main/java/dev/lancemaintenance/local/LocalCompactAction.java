@@ -1,18 +1,15 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.compaction.BaseCompactAction;
 import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.CompactionPolicy;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.CompactionWorker;
 import dev.lancemaintenance.compaction.DriverTaskPool;
-import dev.lancemaintenance.compaction.PlannedTask;
+import dev.lancemaintenance.compaction.RetryingWorker;
 import dev.lancemaintenance.compaction.RewrittenTask;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The reference compaction engine: runs the tasks on a pool of {@code max_concurrent_tasks}
@@ -23,8 +20,6 @@ import org.slf4j.LoggerFactory;
  * and are handed in, so complete groups still commit under {@code partial_progress}.
  */
 public final class LocalCompactAction extends BaseCompactAction {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalCompactAction.class);
-
   /** A task runs at most this often: once, and one retry. */
   static final int MAX_ATTEMPTS = 2;
 
@@ -32,38 +27,18 @@ public final class LocalCompactAction extends BaseCompactAction {
 
   public LocalCompactAction(CompactionTable table) {
     super(table);
-    this.worker = worker();
+    this.worker = new RetryingWorker(worker(), MAX_ATTEMPTS, table.toString());
   }
 
   /** With a worker of the caller's (one that counts, throttles or, in tests, fails). */
   public LocalCompactAction(CompactionTable table, CompactionWorker worker) {
     super(table);
-    this.worker = Objects.requireNonNull(worker, "worker");
+    this.worker = new RetryingWorker(Objects.requireNonNull(worker, "worker"), MAX_ATTEMPTS, table.toString());
   }
 
   @Override
   protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
     new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact")
-        .run(plan.tasks(), this::rewriteWithRetry, onRewritten);
-  }
-
-  private RewrittenTask rewriteWithRetry(PlannedTask task) {
-    RuntimeException first = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return worker.rewrite(task);
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new MaintenanceException(
-              task + " failed " + attempt + " times, last with: " + e.getMessage(), first);
-        }
-        LOG.warn("lance compact {} [2/3 rewrite]: {} failed, running it again: {}", table(), task, e.getMessage());
-      }
-    }
+        .run(plan.tasks(), worker::rewrite, onRewritten);
   }
 }
