@@ -22,6 +22,11 @@ record ProcedureArgs(
     String branch) {
 
   ProcedureArgs {
+    requireTable(table);
+  }
+
+  /** Every procedure's table argument: set, and a hint at the quoting Flink SQL needs. */
+  static void requireTable(String table) {
     if (table == null || table.isBlank()) {
       throw new IllegalArgumentException("Parameter 'table' is not set: give the table URI, e.g. `table` => 's3a://b/t.lance' (TABLE is reserved in Flink SQL: quote it)");
     }
