@@ -23,6 +23,12 @@ public final class FlinkSqlExample {
   /** {@code CALL lance.sys.cleanup(...)} on {@code table}; the result has one row of counters. */
   public static TableResult cleanup(TableEnvironment sql, String table, String olderThan) {
     sql.executeSql("CREATE CATALOG IF NOT EXISTS lance WITH ('type' = 'lance-maintenance')");
-    return sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table + "', older_than => '" + olderThan + "')");
+    return sql.executeSql(
+        "CALL lance.sys.cleanup(`table` => '" + quoted(table) + "', older_than => '" + quoted(olderThan) + "')");
+  }
+
+  /** Flink SQL string literals escape a quote by doubling it. */
+  private static String quoted(String value) {
+    return value.replace("'", "''");
   }
 }

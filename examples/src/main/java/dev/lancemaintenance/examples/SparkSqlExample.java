@@ -34,7 +34,12 @@ public final class SparkSqlExample {
   /** Removes the versions of {@code table} older than {@code olderThan} ('7d', '36h', '0s', ...). */
   public static Row cleanup(SparkSession spark, String table, String olderThan) {
     return spark
-        .sql("CALL lance.cleanup(table => '" + table + "', older_than => '" + olderThan + "')")
+        .sql("CALL lance.cleanup(table => '" + quoted(table) + "', older_than => '" + quoted(olderThan) + "')")
         .first();
+  }
+
+  /** Spark SQL string literals escape quotes with a backslash. */
+  private static String quoted(String value) {
+    return value.replace("\\", "\\\\").replace("'", "\\'");
   }
 }
