@@ -1,6 +1,6 @@
 package dev.lancemaintenance.flink;
 
-import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.StorageException;
@@ -12,7 +12,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -20,12 +19,11 @@ import java.util.List;
  * then fails the subtask, as a task killed between a delete and its bookkeeping would. A marker file outside the
  * table records that the failure happened (subtasks share no memory), so the retry succeeds.
  */
-public final class FailingOnceStorage implements TableStorage {
-  private final TableStorage delegate;
+public final class FailingOnceStorage extends ForwardingTableStorage {
   private final Path marker;
 
   private FailingOnceStorage(TableStorage delegate, Path marker) {
-    this.delegate = delegate;
+    super(delegate);
     this.marker = marker;
   }
 
@@ -38,7 +36,7 @@ public final class FailingOnceStorage implements TableStorage {
 
   @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
-    List<DeleteFailure> failures = delegate.deleteBatch(paths);
+    List<DeleteFailure> failures = delegate().deleteBatch(paths);
     if (!claimFailure()) {
       return failures;
     }
@@ -59,40 +57,5 @@ public final class FailingOnceStorage implements TableStorage {
   /** Whether the injected failure happened. */
   public static boolean failed(Path marker) {
     return Files.exists(marker);
-  }
-
-  @Override
-  public TableLocation location() {
-    return delegate.location();
-  }
-
-  @Override
-  public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-    return delegate.listFiles(dir, recursive);
-  }
-
-  @Override
-  public byte[] read(String path, long offset, int length) {
-    return delegate.read(path, offset, length);
-  }
-
-  @Override
-  public long length(String path) {
-    return delegate.length(path);
-  }
-
-  @Override
-  public void write(String path, byte[] content) {
-    delegate.write(path, content);
-  }
-
-  @Override
-  public int maxDeleteBatchSize() {
-    return delegate.maxDeleteBatchSize();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

@@ -1,6 +1,6 @@
 package dev.lancemaintenance.spark;
 
-import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
 
@@ -22,12 +21,11 @@ import org.apache.spark.TaskContext;
  * files and then dies, as an executor lost mid-request would. Which tasks already failed is kept in
  * marker files under a directory, not in static state, so it holds across task attempts and threads.
  */
-final class FailOnceStorage implements TableStorage {
-  private final TableStorage delegate;
+final class FailOnceStorage extends ForwardingTableStorage {
   private final Path markers;
 
   FailOnceStorage(TableStorage delegate, Path markers) {
-    this.delegate = delegate;
+    super(delegate);
     this.markers = markers;
   }
 
@@ -47,9 +45,9 @@ final class FailOnceStorage implements TableStorage {
     TaskContext task = TaskContext.get();
     Path marker = markers.resolve("stage-" + task.stageId() + "-partition-" + task.partitionId());
     if (Files.exists(marker)) {
-      return delegate.deleteBatch(paths);
+      return delegate().deleteBatch(paths);
     }
-    List<DeleteFailure> failures = new ArrayList<>(delegate.deleteBatch(paths.subList(0, (paths.size() + 1) / 2)));
+    List<DeleteFailure> failures = new ArrayList<>(delegate().deleteBatch(paths.subList(0, (paths.size() + 1) / 2)));
     try {
       Files.createFile(marker);
     } catch (FileAlreadyExistsException e) {
@@ -60,40 +58,5 @@ final class FailOnceStorage implements TableStorage {
     throw new IllegalStateException(
         "Injected failure in task attempt " + task.attemptNumber() + " after deleting " + (paths.size() + 1) / 2
             + " of " + paths.size() + " files (" + failures.size() + " failed)");
-  }
-
-  @Override
-  public TableLocation location() {
-    return delegate.location();
-  }
-
-  @Override
-  public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-    return delegate.listFiles(dir, recursive);
-  }
-
-  @Override
-  public byte[] read(String path, long offset, int length) {
-    return delegate.read(path, offset, length);
-  }
-
-  @Override
-  public long length(String path) {
-    return delegate.length(path);
-  }
-
-  @Override
-  public void write(String path, byte[] content) {
-    delegate.write(path, content);
-  }
-
-  @Override
-  public int maxDeleteBatchSize() {
-    return delegate.maxDeleteBatchSize();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
@@ -17,7 +18,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>The tagged-versions check gates the deletes inside the same job: the mark summaries are reduced
  * at parallelism 1, checked, and broadcast as the decision context, which every decide subtask reads
  * before its first file (BATCH mode processes broadcast inputs first). A refusal fails the job
- * before any file is decided, and {@link #execute()} rethrows it as the {@link
+ * before any file is decided, and {@code execute()} rethrows it as the {@link
  * dev.lancemaintenance.cleanup.TaggedVersionsException} the other engines throw.
  *
  * <p>The environment is switched to BATCH execution mode.
@@ -57,7 +57,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
 
   public FlinkCleanupAction(
       StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, clock);
+    super(table, storageFactory, clock);
     this.env = Objects.requireNonNull(env, "env");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
   }
@@ -85,17 +85,16 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
   }
 
   @Override
-  public CleanupResult execute() {
+  protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startMillis = System.currentTimeMillis();
-    Instant now = clock().instant();
-    CleanupPolicy policy = policy(now);
+    CleanupPolicy policy = cleanup.policy();
     CleanupPlan plan;
     try (TableStorage storage = storageFactory.open(table())) {
-      plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+      plan = new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
     }
     LOG.info(
         "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
-        table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
+        plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan);

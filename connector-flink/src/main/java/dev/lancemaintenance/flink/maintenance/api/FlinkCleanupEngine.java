@@ -18,11 +18,16 @@ public final class FlinkCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    return LanceFlinkMaintenance.cleanup(environment(engineOptions), tableUri, storageOptions);
+  }
+
+  /** The environment Flink hands out, with the {@code parallelism} engine option applied. */
+  static StreamExecutionEnvironment environment(Map<String, String> engineOptions) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     String parallelism = engineOptions.get("parallelism");
     if (parallelism != null) {
       env.setParallelism(Integer.parseInt(parallelism));
     }
-    return LanceFlinkMaintenance.cleanup(env, tableUri, storageOptions);
+    return env;
   }
 }

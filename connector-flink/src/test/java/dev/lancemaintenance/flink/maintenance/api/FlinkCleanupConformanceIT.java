@@ -39,6 +39,7 @@ class FlinkCleanupConformanceIT extends CleanupContractTest {
         ConformanceScenarios::indices,
         ConformanceScenarios::tags,
         ConformanceScenarios::branches,
+        ConformanceScenarios::autoCleanupBranches,
         ConformanceScenarios::shallowClone,
         ConformanceScenarios::plantedFiles,
         dir -> ConformanceScenarios.randomMix(dir, 7));
