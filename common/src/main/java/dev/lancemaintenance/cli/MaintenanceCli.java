@@ -24,9 +24,15 @@ public final class MaintenanceCli {
           + "      compact, then clean up; refuses first if a tag would stop the cleanup\n";
 
   private final Clock clock;
+  private final String usage;
 
   MaintenanceCli(Clock clock) {
+    this(clock, USAGE);
+  }
+
+  private MaintenanceCli(Clock clock, String usage) {
     this.clock = clock;
+    this.usage = usage;
   }
 
   public static void main(String[] args) {
@@ -37,6 +43,14 @@ public final class MaintenanceCli {
   /** Runs one command line and returns its exit code. */
   public static int execute(List<String> args, PrintStream out, PrintStream err) {
     return new MaintenanceCli(Clock.systemUTC()).run(args, out, err);
+  }
+
+  /**
+   * Runs one command line of a launcher that handles more commands itself; {@code moreCommands}
+   * (usage lines in the format of {@link #USAGE}) is added to every usage message this prints.
+   */
+  public static int execute(List<String> args, PrintStream out, PrintStream err, String moreCommands) {
+    return new MaintenanceCli(Clock.systemUTC(), USAGE + moreCommands).run(args, out, err);
   }
 
   /**
@@ -67,7 +81,7 @@ public final class MaintenanceCli {
 
   int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.isEmpty() || args.get(0).equals("--help") || args.get(0).equals("help")) {
-      (args.isEmpty() ? err : out).print(USAGE);
+      (args.isEmpty() ? err : out).print(usage);
       return args.isEmpty() ? 2 : 0;
     }
     List<String> rest = args.subList(1, args.size());
@@ -81,7 +95,7 @@ public final class MaintenanceCli {
       };
     } catch (UsageException e) {
       err.println("lance-maintenance: " + e.getMessage());
-      err.print(USAGE);
+      err.print(usage);
       return 2;
     } catch (RuntimeException e) {
       err.println("lance-maintenance: " + e.getMessage());

@@ -61,7 +61,7 @@ public final class Demo {
     }
   }
 
-  private static void deleteRecursively(Path root) {
+  static void deleteRecursively(Path root) {
     if (!Files.exists(root)) {
       return;
     }

@@ -1,28 +1,39 @@
 package dev.lancemaintenance.examples;
 
 import dev.lancemaintenance.cli.MaintenanceCli;
+import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Entry point of {@code bin/lance-maintenance}: the {@code demo} command of the README, the {@code
- * sql} command (Spark SQL with the {@code lance} catalog), and every command of {@link
- * MaintenanceCli}, with all engines (local, spark) on the classpath.
+ * sql} command (Spark SQL with the {@code lance} catalog), the {@code example} command (one of the
+ * runnable examples), and every command of {@link MaintenanceCli}, with all engines (local, spark,
+ * flink) on the classpath. Help and usage messages list all of them.
  */
 public final class Launcher {
+  static final String COMMANDS =
+      "\n  demo [<table-path>]\n"
+          + "      write a demo table, clean it up with CALL lance.cleanup in Spark local mode,\n"
+          + "      print the result row and the bytes on disk before and after\n\n"
+          + "  " + SparkSql.USAGE + "\n\n"
+          + "  " + Examples.USAGE + "\n";
+
   private Launcher() {}
 
   public static void main(String[] args) {
     MaintenanceCli.configureLogging();
-    List<String> arguments = Arrays.asList(args);
+    System.exit(run(Arrays.asList(args), System.out, System.err));
+  }
+
+  static int run(List<String> arguments, PrintStream out, PrintStream err) {
     String command = arguments.isEmpty() ? "" : arguments.get(0);
     List<String> rest = arguments.isEmpty() ? arguments : arguments.subList(1, arguments.size());
-    int exit =
-        switch (command) {
-          case "demo" -> Demo.run(rest, System.out, System.err);
-          case "sql" -> SparkSql.run(rest, System.out, System.err);
-          default -> MaintenanceCli.execute(arguments, System.out, System.err);
-        };
-    System.exit(exit);
+    return switch (command) {
+      case "demo" -> Demo.run(rest, out, err);
+      case "sql" -> SparkSql.run(rest, out, err);
+      case "example" -> Examples.run(rest, err);
+      default -> MaintenanceCli.execute(arguments, out, err, COMMANDS);
+    };
   }
 }

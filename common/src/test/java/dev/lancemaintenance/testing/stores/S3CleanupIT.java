@@ -2,7 +2,6 @@ package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
@@ -12,26 +11,19 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
-import dev.lancemaintenance.testing.FixtureOptions;
-import dev.lancemaintenance.testing.FixtureRows;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,22 +66,6 @@ class S3CleanupIT {
     }
   }
 
-  /** Appends, a predicate delete, a BTREE index, a merge-insert update, compaction, an append. */
-  private static LanceTableFixture writeRecipe(String key) {
-    LanceTableFixture table =
-        LanceTableFixture.createAt(
-            S3ProxyServer.lanceUri(BUCKET, key),
-            FixtureOptions.defaults().withStorageOptions(s3.lanceStorageOptions()));
-    long v1 = table.append(30);
-    table.append(30);
-    table.deleteWhere("id % 3 = 0");
-    table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
-    table.update(LanceTableFixture.firstId(v1) + 1, 5);
-    table.compact();
-    table.append(10);
-    return table;
-  }
-
   /**
    * Versions before the compaction expire (so the pre-compaction data and index files go); the
    * compacted version and the append after it stay, so there is history left to read.
@@ -128,8 +104,8 @@ class S3CleanupIT {
 
   @Test
   void cleansLikeLanceOnObjectsTheSdkWrote() {
-    LanceTableFixture sdkTable = writeRecipe("sdk.lance");
-    LanceTableFixture ourTable = writeRecipe("ours.lance");
+    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
+    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
     ContractPolicy policy = policy(sdkTable);
 
     // (1) Lance deletes exactly what our dry run lists on the same objects, with our counters.
@@ -138,7 +114,7 @@ class S3CleanupIT {
     OracleStats reference =
         LanceOracle.cleanup(sdkTable.uri(), sdkTable.storageOptions(), policy.toOracle()).stats();
     SortedMap<String, Long> sdkAfter = objects("sdk.lance");
-    assertThat(removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs our dry run").isEqualTo(sdkPlanned.paths());
+    assertThat(S3Tables.removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs our dry run").isEqualTo(sdkPlanned.paths());
     assertThat(CleanupContractTest.countersOf(sdkPlanned.result())).as("counters").isEqualTo(reference);
     assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
 
@@ -149,7 +125,7 @@ class S3CleanupIT {
     s3.calls().reset();
     CleanupResult ours = policy.applyTo(ourCleanup("ours.lance")).execute();
     SortedMap<String, Long> ourAfter = objects("ours.lance");
-    assertThat(removed(ourBefore, ourAfter)).as("objects our cleanup deleted vs its dry run").isEqualTo(ourPlanned);
+    assertThat(S3Tables.removed(ourBefore, ourAfter)).as("objects our cleanup deleted vs its dry run").isEqualTo(ourPlanned);
     assertThat(ours.counters().failedDeletes()).isZero();
     long manifests = ours.counters().manifestFilesRemoved();
     assertThat(s3.calls().bulkDeleteSizes())
@@ -166,7 +142,7 @@ class S3CleanupIT {
         .usingRecursiveComparison()
         .ignoringFields("bytesRemoved")
         .isEqualTo(reference);
-    assertThat(countsByTopDirectory(ourAfter.keySet())).isEqualTo(countsByTopDirectory(sdkAfter.keySet()));
+    assertThat(S3Tables.countsByTopDirectory(ourAfter.keySet())).isEqualTo(S3Tables.countsByTopDirectory(sdkAfter.keySet()));
     TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
     assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
     assertThat(ourVersions.entries()).hasSize(2);
@@ -190,18 +166,5 @@ class S3CleanupIT {
       assertThat(objects("bulk")).isEmpty();
       assertThat(storage.deleteBatch(keys)).as("deleting missing keys is not a failure").isEmpty();
     }
-  }
-
-  private static Set<String> removed(SortedMap<String, Long> before, SortedMap<String, Long> after) {
-    Set<String> removed = new TreeSet<>(before.keySet());
-    removed.removeAll(after.keySet());
-    return removed;
-  }
-
-  /** Files per top-level directory ({@code data}, {@code _indices}, ...): index UUIDs differ. */
-  private static Map<String, Long> countsByTopDirectory(Set<String> files) {
-    return files.stream()
-        .collect(Collectors.groupingBy(
-            f -> f.contains("/") ? f.substring(0, f.indexOf('/')) : "", TreeMap::new, Collectors.counting()));
   }
 }

@@ -1,0 +1,148 @@
+package dev.lancemaintenance.spark.stores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.cleanup.CleanupContractTest;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.ContractPolicy;
+import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.SparkCleanupAction;
+import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleStats;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.TableSnapshot;
+import dev.lancemaintenance.testing.stores.S3ProxyServer;
+import dev.lancemaintenance.testing.stores.S3Tables;
+import dev.lancemaintenance.testing.stores.TableCopies;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Spark engine on S3, through s3a and an S3 server on 127.0.0.1, gives what the official Lance
+ * cleanup gives there, through the notebook API and through {@code CALL lance.cleanup}.
+ *
+ * <p>As in common's {@code S3CleanupIT}: two tables are written into the bucket by the Lance SDK by
+ * one recipe (so object mtimes are the server's clock, as on S3). Their data file names differ, so
+ * name-by-name comparisons stay on one table:
+ * <ol>
+ *   <li>table {@code sdk}: the Spark engine's dry run lists files; the SDK's cleanup must then delete
+ *       exactly those, with the dry run's counters;
+ *   <li>table {@code ours}: {@code CALL lance.cleanup(..., dry_run => true, options => map(...))}
+ *       lists files; the notebook API's real run must then delete exactly those;
+ *   <li>across the two: the same counters (bytes aside: manifests encode different UUIDs), the same
+ *       files per top-level directory, the same content in every remaining version, read from S3.
+ * </ol>
+ */
+class SparkS3CleanupIT {
+  private static final String BUCKET = "spark-cleanup";
+  private static S3ProxyServer s3;
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    s3 = S3ProxyServer.start();
+    s3.createBucket(BUCKET);
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  @Test
+  void cleansLikeLanceOnObjectsTheSdkWrote() {
+    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
+    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
+    // Versions before the compaction's successor expire; the last two stay to be read back.
+    Instant cutoff = Instant.now().plus(Duration.ofMinutes(1));
+    ContractPolicy policy = ContractPolicy.before("everything old", cutoff)
+        .withBeforeVersion(sdkTable.latestVersion() - 1);
+
+    // (1) Lance deletes exactly what the Spark engine's dry run lists, with its counters.
+    SortedMap<String, Long> sdkBefore = objects("sdk.lance");
+    Set<String> sparkPlanned = new ConcurrentSkipListSet<>();
+    CleanupResult dryRun = policy.applyTo(cleanup("sdk.lance"))
+        .dryRun(true).onRemovedFile(f -> sparkPlanned.add(f.path())).execute();
+    OracleStats reference =
+        LanceOracle.cleanup(sdkTable.uri(), sdkTable.storageOptions(), policy.toOracle()).stats();
+    SortedMap<String, Long> sdkAfter = objects("sdk.lance");
+    assertThat(S3Tables.removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs the Spark dry run").isEqualTo(sparkPlanned);
+    assertThat(CleanupContractTest.countersOf(dryRun)).as("dry-run counters").isEqualTo(reference);
+    assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
+
+    // (2) CALL's dry run with the store settings as options lists what the real run then deletes.
+    SortedMap<String, Long> ourBefore = objects("ours.lance");
+    Set<String> called = spark.sql(
+            "CALL lance.cleanup(table => " + CounterRows.quote(S3ProxyServer.s3aUri(BUCKET, "ours.lance"))
+                + ", older_than => " + CounterRows.quote(cutoff.toString())
+                + ", before_version => " + policy.beforeVersion().getAsLong()
+                + ", dry_run => true, options => " + CounterRows.mapLiteral(s3.hadoopSettings()) + ")")
+        .collectAsList().stream()
+        .map(row -> row.<String>getAs("path"))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(objects("ours.lance")).as("objects after a dry run").isEqualTo(ourBefore);
+    CleanupResult ours = policy.applyTo(cleanup("ours.lance")).execute();
+    SortedMap<String, Long> ourAfter = objects("ours.lance");
+    assertThat(S3Tables.removed(ourBefore, ourAfter)).as("objects the Spark engine deleted vs CALL's dry run").isEqualTo(called);
+    assertThat(ours.counters().failedDeletes()).isZero();
+
+    // (3) The twins end alike.
+    assertThat(CleanupContractTest.countersOf(ours))
+        .as("counters")
+        .usingRecursiveComparison()
+        .ignoringFields("bytesRemoved")
+        .isEqualTo(reference);
+    assertThat(S3Tables.countsByTopDirectory(ourAfter.keySet())).isEqualTo(S3Tables.countsByTopDirectory(sdkAfter.keySet()));
+    TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
+    assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
+    assertThat(ourVersions.entries()).hasSize(2);
+    assertThat(ourVersions).isEqualTo(ReadBack.snapshot(sdkTable.uri(), sdkTable.storageOptions()));
+  }
+
+  @Test
+  void callReadsTheStoreSettingsFromTheSession() {
+    LanceTableFixture table = S3Tables.writeCompactedHistory(s3, BUCKET, "session.lance");
+    long latest = table.latestVersion();
+    Map<String, String> settings = s3.hadoopSettings();
+    settings.forEach((key, value) -> spark.conf().set(key, value));
+    try {
+      Row row = CounterRows.single(spark,
+          "CALL lance.cleanup(table => " + CounterRows.quote(S3ProxyServer.s3aUri(BUCKET, "session.lance"))
+              + ", older_than => '0s')");
+
+      assertThat(row.<Long>getAs("old_versions")).isEqualTo(latest - 1);
+      assertThat(row.<Long>getAs("failed_deletes")).isZero();
+      assertThat(table.versions()).containsExactly(latest);
+      assertThat(ReadBack.snapshot(table.uri(), table.storageOptions()).unreadable()).isEmpty();
+    } finally {
+      settings.keySet().forEach(spark.conf()::unset);
+    }
+  }
+
+  private static SparkCleanupAction cleanup(String key) {
+    return LanceMaintenance.of(spark).cleanup(S3ProxyServer.s3aUri(BUCKET, key), s3.hadoopSettings());
+  }
+
+  private static SortedMap<String, Long> objects(String key) {
+    return TableCopies.listFiles(S3ProxyServer.s3aUri(BUCKET, key), s3.storageConf().toConfiguration());
+  }
+}
