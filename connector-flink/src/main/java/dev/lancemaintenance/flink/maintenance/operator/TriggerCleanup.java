@@ -38,6 +38,7 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
   private static final Logger LOG = LoggerFactory.getLogger(TriggerCleanup.class);
 
   private final PeriodicCleanupSpec spec;
+  private final String operatorUid;
   private transient ValueState<LastRun> lastRun;
   private transient TableStorage storage;
   private transient String owner;
@@ -47,15 +48,21 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
   private transient Counter filesDeleted;
   private transient Counter bytesDeleted;
 
-  public TriggerCleanup(PeriodicCleanupSpec spec) {
+  /**
+   * @param operatorUid this operator's uid: with the job id it names the lock's owner, the same
+   *     across restarts of the job (so a restarted attempt takes back its own lease) and different
+   *     for every other periodic operator, in this job or another
+   */
+  public TriggerCleanup(PeriodicCleanupSpec spec, String operatorUid) {
     this.spec = spec;
+    this.operatorUid = operatorUid;
   }
 
   @Override
   public void open(OpenContext openContext) {
     lastRun = getRuntimeContext().getState(new ValueStateDescriptor<>("last-run", TypeInformation.of(LastRun.class)));
     storage = new HadoopTableStorage(spec.table(), spec.storage());
-    owner = "flink-job-" + getRuntimeContext().getJobInfo().getJobId();
+    owner = "flink-job-" + getRuntimeContext().getJobInfo().getJobId() + "/" + operatorUid;
     MetricGroup metrics = MaintenanceMetrics.of(getRuntimeContext());
     runs = metrics.counter(MaintenanceMetrics.RUNS);
     skippedRuns = metrics.counter(MaintenanceMetrics.SKIPPED_RUNS);
