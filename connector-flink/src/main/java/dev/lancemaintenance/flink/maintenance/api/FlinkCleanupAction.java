@@ -54,6 +54,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
   private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
   private String uidSuffix = "";
   private FileReport report = FileReport.COUNT_ONLY;
+  private boolean ownsEnvironment;
 
   public FlinkCleanupAction(
       StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
@@ -77,6 +78,15 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
     return this;
   }
 
+  /**
+   * The environment was made for this action alone (the command line's engine does so): close it
+   * after the run, so its local cluster and collect client shut down before the caller moves on.
+   */
+  FlinkCleanupAction closeEnvironmentAfterRun() {
+    this.ownsEnvironment = true;
+    return this;
+  }
+
   /** Also sends every removed file back to this client, to the listener. */
   @Override
   public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
@@ -86,6 +96,16 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
 
   @Override
   public CleanupResult execute() {
+    try {
+      return run();
+    } finally {
+      if (ownsEnvironment) {
+        closeEnvironment();
+      }
+    }
+  }
+
+  private CleanupResult run() {
     long startMillis = System.currentTimeMillis();
     Instant now = clock().instant();
     CleanupPolicy policy = policy(now);
@@ -109,6 +129,14 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
     LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
     return new CleanupResult(
         table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+  }
+
+  private void closeEnvironment() {
+    try {
+      env.close();
+    } catch (Exception e) {
+      LOG.warn("lance cleanup {}: closing the Flink environment failed: {}", table(), e.toString());
+    }
   }
 
   private String jobName() {
