@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * <p>The run executes the engine's stages inside this task with the reference engine: a streaming
  * job cannot start a nested batch job from an operator. It is synchronous, so a checkpoint barrier
  * waits for it and a checkpoint never holds half a run; {@link LastRun} is checkpointed state, so a
- * restored job keeps its schedule. A run whose effects happened after the last checkpoint may run
- * again after a restore: cleanup is idempotent (what it deleted stays deleted, nothing else goes).
+ * restored job keeps its schedule: a run the checkpoint covers is not run again, and the next one
+ * comes when due after it. A run that happened after the restored checkpoint runs again: cleanup is
+ * idempotent, so the repeat finds that run's files gone and reports only what it removes itself;
+ * results never count a file twice (see {@code PeriodicMaintenanceRestoreIT}).
  *
  * <p>A refused or failed run (a tagged old version, an unreadable manifest) does not fail the
  * streaming job: it is logged, counted in {@code failed_runs}, and retried when next due.
