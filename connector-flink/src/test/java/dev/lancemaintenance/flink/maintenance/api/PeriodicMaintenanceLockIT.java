@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.flink.CallbackSink;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.io.Serializable;
@@ -14,9 +15,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -45,7 +43,9 @@ class PeriodicMaintenanceLockIT {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    periodic(env, table, "a").union(periodic(env, table, "b")).sinkTo(new CollectRuns());
+    periodic(env, table, "a")
+        .union(periodic(env, table, "b"))
+        .sinkTo(new CallbackSink<Run>(run -> RUNS.add(run)));
     JobClient job = env.executeAsync("two periodic cleanups of one table");
     try {
       long deadline = System.currentTimeMillis() + 90_000;
@@ -96,24 +96,6 @@ class PeriodicMaintenanceLockIT {
     public Run map(CleanupResult result) {
       long end = System.currentTimeMillis();
       return new Run(operator, end - result.durationMillis(), end);
-    }
-  }
-
-  static final class CollectRuns implements Sink<Run> {
-    @Override
-    public SinkWriter<Run> createWriter(WriterInitContext context) {
-      return new SinkWriter<>() {
-        @Override
-        public void write(Run run, Context context) {
-          RUNS.add(run);
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
-      };
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.flink.CallbackSink;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.flink.maintenance.operator.MaintenanceMetrics;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -21,9 +22,6 @@ import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -122,7 +120,7 @@ class PeriodicMaintenanceRestoreIT {
         .append(env)
         .process(new FailOnce(failure), TypeInformation.of(CleanupResult.class))
         .setParallelism(1)
-        .sinkTo(new CollectResults())
+        .sinkTo(new CallbackSink<CleanupResult>(result -> RESULTS.add(result)))
         .setParallelism(1);
     return env.executeAsync("periodic lance cleanup, restored");
   }
@@ -221,25 +219,6 @@ class PeriodicMaintenanceRestoreIT {
           && FAILED.compareAndSet(false, true)) {
         throw new IllegalStateException("injected failure after checkpoint " + checkpointId + " covered a run");
       }
-    }
-  }
-
-  /** Hands every result to the test. */
-  static final class CollectResults implements Sink<CleanupResult> {
-    @Override
-    public SinkWriter<CleanupResult> createWriter(WriterInitContext context) {
-      return new SinkWriter<>() {
-        @Override
-        public void write(CleanupResult result, Context context) {
-          RESULTS.add(result);
-        }
-
-        @Override
-        public void flush(boolean endOfInput) {}
-
-        @Override
-        public void close() {}
-      };
     }
   }
 }
