@@ -1,28 +1,89 @@
 package dev.lancemaintenance.cleanup;
 
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Plumbing shared by the engines' actions: collects the policy and settings from the fluent setters
- * and fixes "now" once from the injected clock. Holds no semantics; those live in the stages.
+ * Plumbing shared by the engines' actions: collects the policy and settings from the fluent setters,
+ * fixes "now" once from the injected clock, and runs {@code clean_referenced_branches} as a sequence
+ * of dataset cleanups. Engines implement {@link #cleanDataset} (the stages for one dataset); the
+ * semantics live in the stages.
  */
 public abstract class BaseCleanupAction implements CleanupAction {
+  private static final Logger LOG = LoggerFactory.getLogger(BaseCleanupAction.class);
+
   private final TableLocation table;
+  private final TableStorageFactory storageFactory;
   private final Clock clock;
+  private Optional<String> branch = Optional.empty();
   private final CleanupPolicy.Builder policy = CleanupPolicy.builder();
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
   private CleanupSettings settings = CleanupSettings.DEFAULT;
   private Consumer<CandidateFile> removedFileListener = file -> {};
 
-  protected BaseCleanupAction(TableLocation table, Clock clock) {
+  protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     this.table = Objects.requireNonNull(table, "table");
+    this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Cleans the requested dataset; with {@code clean_referenced_branches}, its referenced branches
+   * first (one dataset cleanup each). The result counts the requested dataset only, as Lance 7's
+   * does: the branches' removals are logged (and each file audited) but not added (conformance
+   * suite, scenario auto-cleanup-branches: same files left, Lance's counters exclude the branch's).
+   */
+  @Override
+  public final CleanupResult execute() {
+    long startNanos = System.nanoTime();
+    DatasetCleanup requested = requestedCleanup();
+    List<DatasetCleanup> cascade;
+    try (TableStorage storage = storageFactory.open(table)) {
+      cascade = ReferencedBranches.cascadeOf(storage, requested);
+    }
+    for (DatasetCleanup branchCleanup : cascade) {
+      LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.datasetDir(), branchCleanup.policy());
+      CleanupResult branchResult = cleanDataset(branchCleanup);
+      LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
+          table, branchCleanup.datasetDir(), branchResult.counters());
+    }
+    CleanupResult own = cleanDataset(requested);
+    if (cascade.isEmpty()) {
+      return own;
+    }
+    long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
+    return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters(), durationMillis);
+  }
+
+  /** The cleanup of the requested dataset alone, with "now" read from the clock. */
+  protected DatasetCleanup requestedCleanup() {
+    Instant now = clock.instant();
+    return new DatasetCleanup(datasetDir(), policy(now), now);
+  }
+
+  /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
+  protected abstract CleanupResult cleanDataset(DatasetCleanup cleanup);
+
+  @Override
+  public CleanupAction branch(String name) {
+    Objects.requireNonNull(name, "branch");
+    if (name.isEmpty() || name.startsWith("/") || name.endsWith("/") || name.contains("..")) {
+      throw new IllegalArgumentException("not a branch name: \"" + name + "\"");
+    }
+    this.branch = Optional.of(name);
+    return this;
   }
 
   @Override
@@ -91,6 +152,20 @@ public abstract class BaseCleanupAction implements CleanupAction {
 
   protected TableLocation table() {
     return table;
+  }
+
+  protected TableStorageFactory storageFactory() {
+    return storageFactory;
+  }
+
+  /** The dataset this action cleans: {@code ""} for the main table, {@code tree/<branch>}. */
+  protected String datasetDir() {
+    return CleanupPlanner.datasetDirOf(branch);
+  }
+
+  /** The table, and the branch when one is cleaned, for messages. */
+  protected String describe() {
+    return branch.map(name -> "branch " + name + " of " + table).orElse(table.toString());
   }
 
   protected Clock clock() {

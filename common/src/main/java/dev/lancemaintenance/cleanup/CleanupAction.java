@@ -36,7 +36,19 @@ public interface CleanupAction {
   /** Refuse the run when a tagged version would be removed (default true, as Lance). */
   CleanupAction errorIfTaggedOldVersions(boolean errorIfTaggedOldVersions);
 
-  /** Also clean referenced branches, as Lance's option of the same name. */
+  /**
+   * Clean branch {@code name} of the table (its own versions and files under {@code tree/<name>})
+   * instead of the main table, as Lance cleans a checkout of the branch. Files the branch reads
+   * from its parent are never touched.
+   */
+  CleanupAction branch(String name);
+
+  /**
+   * Also clean referenced branches, as Lance's option of the same name: the descendants whose fork
+   * point this run removes are first cleaned with the policy of their own {@code
+   * lance.auto_cleanup.*} config (not at all without {@code lance.auto_cleanup.interval}). As in
+   * Lance 7, the result counts only this dataset's removals; the branches' are logged.
+   */
   CleanupAction cleanReferencedBranches(boolean cleanReferencedBranches);
 
   /** Decide everything and report the files that would go, deleting nothing. */

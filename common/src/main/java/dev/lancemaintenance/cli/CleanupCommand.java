@@ -27,7 +27,7 @@ import java.util.TreeSet;
  */
 final class CleanupCommand {
   static final String USAGE =
-      "cleanup <table-uri> [--older-than DURATION|ISO-INSTANT] [--before-timestamp-millis MS]\n"
+      "cleanup <table-uri> [--branch NAME] [--older-than DURATION|ISO-INSTANT] [--before-timestamp-millis MS]\n"
           + "        [--before-version N] [--delete-unverified] [--no-error-if-tagged-old-versions]\n"
           + "        [--clean-referenced-branches] [--dry-run] [--json] [--engine local|spark|flink]\n"
           + "        [--max-concurrent-deletes N] [--delete-rate-limit FILES_PER_SECOND]\n"
@@ -37,7 +37,7 @@ final class CleanupCommand {
       Set.of("delete-unverified", "no-error-if-tagged-old-versions", "clean-referenced-branches", "dry-run", "json");
   private static final Set<String> VALUED =
       Set.of(
-          "older-than", "before-timestamp-millis", "before-version", "engine", "max-concurrent-deletes",
+          "branch", "older-than", "before-timestamp-millis", "before-version", "engine", "max-concurrent-deletes",
           "delete-rate-limit", "conf", "engine-option", "master", "parallelism");
 
   private final Clock clock;
@@ -89,6 +89,9 @@ final class CleanupCommand {
       }
       if (parsed.value("before-timestamp-millis") != null) {
         action.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
+      }
+      if (parsed.value("branch") != null) {
+        action.branch(parsed.value("branch"));
       }
       if (parsed.value("before-version") != null) {
         action.beforeVersion(parsed.longValue("before-version", 0));

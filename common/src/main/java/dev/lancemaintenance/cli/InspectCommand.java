@@ -76,7 +76,7 @@ final class InspectCommand {
         for (Iterator<FileEntry> files = storage.listFiles(dir, true); files.hasNext(); ) {
           FileEntry file = files.next();
           sizes.put(file.path(), file.size());
-          filesByKey.computeIfAbsent(ReferenceKeys.keyOf(file.path()), k -> new ArrayList<>()).add(file.path());
+          filesByKey.computeIfAbsent(ReferenceKeys.keyOf("", file.path()), k -> new ArrayList<>()).add(file.path());
         }
       }
       List<VersionView> versions = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.compaction;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,9 @@ public final class CompactionCommitter {
     }
     done.add(task);
     if (done.size() == sizeOf(group)) {
+      // In plan order, whatever order the tasks finished in: the SDK numbers the new fragments in
+      // the order of the results, so this gives the ids and layout Lance's own compaction gives.
+      done.sort(Comparator.comparingInt(RewrittenTask::taskIndex));
       commit(group, done);
       waiting.remove(group);
     }

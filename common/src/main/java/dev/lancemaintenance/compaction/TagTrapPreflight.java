@@ -29,11 +29,12 @@ public final class TagTrapPreflight {
    */
   public static SortedMap<String, Long> tagsCleanupWouldRefuse(
       TableStorage storage, CleanupPolicy policy, long latestVersionAfter, long nowMillis) {
-    CleanupPlan plan = new CleanupPlanner().plan(storage, policy, nowMillis);
+    CleanupPlan plan = new CleanupPlanner().plan(storage, policy, "", nowMillis);
     RetentionFacts today = plan.facts();
     RetentionFacts afterCompaction =
         new RetentionFacts(
             today.table(),
+            today.datasetDir(),
             policy,
             Math.max(today.latestVersion(), latestVersionAfter),
             today.tagsByVersion(),

@@ -2,6 +2,7 @@ package dev.lancemaintenance.format;
 
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param fragments the fragments of this version
  * @param indices the indices of this version
  * @param transaction the transaction embedded in the manifest file, when the writer embedded one
+ * @param config the table config of this version (field 16), e.g. {@code lance.auto_cleanup.*}
  */
 public record Manifest(
     String path,
@@ -33,7 +35,8 @@ public record Manifest(
     List<BasePath> basePaths,
     List<Fragment> fragments,
     List<IndexEntry> indices,
-    Optional<TransactionSummary> transaction) {
+    Optional<TransactionSummary> transaction,
+    Map<String, String> config) {
   public Manifest {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(writer, "writer");
@@ -43,6 +46,7 @@ public record Manifest(
     fragments = List.copyOf(fragments);
     indices = List.copyOf(indices);
     Objects.requireNonNull(transaction, "transaction");
+    config = Map.copyOf(config);
   }
 
   /**

@@ -39,7 +39,8 @@ public final class ManifestReader {
         ManifestDecoder.basePaths(proto),
         decoder.fragments(proto),
         indices(file, decoder, proto),
-        transaction(file, proto));
+        transaction(file, proto),
+        proto.getConfigMap());
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -18,7 +19,6 @@ import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
-import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -27,7 +27,6 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -77,7 +76,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   private Path spillDirectory = Paths.get(System.getProperty("java.io.tmpdir"));
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, clock);
+    super(table, storageFactory, clock);
     this.storageFactory = storageFactory;
   }
 
@@ -115,10 +114,9 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   }
 
   @Override
-  public CleanupResult execute() {
+  protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
-    Instant now = clock().instant();
-    CleanupPolicy policy = policy(now);
+    CleanupPolicy policy = cleanup.policy();
     ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
@@ -126,10 +124,11 @@ public final class LocalCleanupAction extends BaseCleanupAction {
         Spills spills = new Spills(spillDirectory, partitions);
         StoppedOnExit stopped = new StoppedOnExit(pool)) {
       Run run = new Run(storage, spills, pool, policy);
-      CleanupPlan plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+      CleanupPlan plan =
+          new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
       LOG.info(
           "lance cleanup {} [1/5 plan]: latest version {}, {} manifests, {} mark tasks; policy {}",
-          table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
+          plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
       CleanupCounters counters = run.execute(plan);
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
@@ -189,15 +188,11 @@ public final class LocalCleanupAction extends BaseCleanupAction {
           "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
           table(), summary.manifestsRead(), summary.expiredVersions());
       if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
-        throw new TaggedVersionsException(table().toString(), summary.taggedOldVersions());
+        throw new TaggedVersionsException(plan.facts().describe(), summary.taggedOldVersions());
       }
-      long listed = runAll(plan.listings(), this::list, Long::sum, 0L);
+      long listed = runAll(plan.listings(), task -> list(task, plan.facts().datasetDir()), Long::sum, 0L);
       LOG.info("lance cleanup {} [3/5 list]: {} files in {} directories", table(), listed, plan.listings().size());
-      DecisionContext context =
-          new DecisionContext(
-              DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
-              plan.facts().unverifiedThresholdMillis(),
-              policy.deleteUnverified());
+      DecisionContext context = DecisionContext.of(plan.facts(), summary);
       List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       Sweeper sweeper = new Sweeper();
@@ -221,12 +216,12 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       return result.summary();
     }
 
-    private Long list(ListingTask task) {
+    private Long list(ListingTask task, String datasetDir) {
       long count = 0;
       for (Iterator<FileEntry> files = storage.listFiles(task.dir(), task.recursive());
           files.hasNext(); ) {
         stopIfInterrupted();
-        spills.addFile(files.next());
+        spills.addFile(files.next(), datasetDir);
         count++;
       }
       LOG.debug("lance cleanup {} [3/5 list]: {} files under {}/", table(), count, task.dir());
@@ -238,7 +233,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
       DecideByPath decide = new DecideByPath(context);
       spills.files(partition).forEach(file ->
-          decide.decide(file, Optional.ofNullable(marks.get(ReferenceKeys.keyOf(file.path())))).ifPresent(sweeper::add));
+          decide.decide(file, Optional.ofNullable(marks.get(context.keyOf(file.path())))).ifPresent(sweeper::add));
       return null;
     }
 

@@ -1,27 +1,15 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.compaction.BaseCompactAction;
 import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.CompactionPolicy;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.CompactionWorker;
-import dev.lancemaintenance.compaction.PlannedTask;
+import dev.lancemaintenance.compaction.DriverTaskPool;
+import dev.lancemaintenance.compaction.RetryingWorker;
 import dev.lancemaintenance.compaction.RewrittenTask;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The reference compaction engine: runs the tasks on a pool of {@code max_concurrent_tasks}
@@ -32,8 +20,6 @@ import org.slf4j.LoggerFactory;
  * and are handed in, so complete groups still commit under {@code partial_progress}.
  */
 public final class LocalCompactAction extends BaseCompactAction {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalCompactAction.class);
-
   /** A task runs at most this often: once, and one retry. */
   static final int MAX_ATTEMPTS = 2;
 
@@ -41,99 +27,18 @@ public final class LocalCompactAction extends BaseCompactAction {
 
   public LocalCompactAction(CompactionTable table) {
     super(table);
-    this.worker = worker();
+    this.worker = new RetryingWorker(worker(), MAX_ATTEMPTS, table.toString());
   }
 
   /** With a worker of the caller's (one that counts, throttles or, in tests, fails). */
   public LocalCompactAction(CompactionTable table, CompactionWorker worker) {
     super(table);
-    this.worker = Objects.requireNonNull(worker, "worker");
+    this.worker = new RetryingWorker(Objects.requireNonNull(worker, "worker"), MAX_ATTEMPTS, table.toString());
   }
 
   @Override
   protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
-    ExecutorService pool = Executors.newFixedThreadPool(policy.maxConcurrentTasks(), daemonThreads());
-    try {
-      CompletionService<RewrittenTask> completion = new ExecutorCompletionService<>(pool);
-      List<Future<RewrittenTask>> futures = new ArrayList<>();
-      for (PlannedTask task : plan.tasks()) {
-        futures.add(completion.submit(() -> rewriteWithRetry(task)));
-      }
-      RuntimeException failure = null;
-      int outstanding = futures.size();
-      while (outstanding > 0) {
-        Future<RewrittenTask> finished = take(completion);
-        outstanding--;
-        if (finished.isCancelled()) {
-          continue;
-        }
-        try {
-          onRewritten.accept(finished.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure = asRuntime(e.getCause());
-            // Give up: queued tasks do not run (they still pass through the completion queue, as
-            // cancelled); running ones finish and still commit their groups.
-            cancelQueued(futures);
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new MaintenanceException("Interrupted while compacting " + table(), e);
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private RewrittenTask rewriteWithRetry(PlannedTask task) {
-    RuntimeException first = null;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return worker.rewrite(task);
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new MaintenanceException(
-              task + " failed " + attempt + " times, last with: " + e.getMessage(), first);
-        }
-        LOG.warn("lance compact {} [2/3 rewrite]: {} failed, running it again: {}", table(), task, e.getMessage());
-      }
-    }
-  }
-
-  private static void cancelQueued(List<Future<RewrittenTask>> futures) {
-    for (Future<RewrittenTask> future : futures) {
-      future.cancel(false);
-    }
-  }
-
-  private static Future<RewrittenTask> take(CompletionService<RewrittenTask> completion) {
-    try {
-      return completion.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new MaintenanceException("Interrupted while compacting", e);
-    }
-  }
-
-  private static RuntimeException asRuntime(Throwable cause) {
-    return cause instanceof RuntimeException runtime ? runtime : new MaintenanceException(cause.toString(), cause);
-  }
-
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "lance-compact-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact")
+        .run(plan.tasks(), worker::rewrite, onRewritten);
   }
 }

@@ -43,8 +43,9 @@ final class Spills implements AutoCloseable {
     marks.get(ReferenceKeys.partitionOf(mark.key(), partitions())).append(mark);
   }
 
-  void addFile(FileEntry file) {
-    files.get(ReferenceKeys.partitionOf(ReferenceKeys.keyOf(file.path()), partitions())).append(file);
+  /** Files go to the partition of their reference key in the dataset being cleaned. */
+  void addFile(FileEntry file, String datasetDir) {
+    files.get(ReferenceKeys.partitionOf(ReferenceKeys.keyOf(datasetDir, file.path()), partitions())).append(file);
   }
 
   void addExpiredManifest(CandidateFile manifest) {

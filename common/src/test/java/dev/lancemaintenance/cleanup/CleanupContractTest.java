@@ -59,6 +59,7 @@ public abstract class CleanupContractTest {
         ConformanceScenarios::compaction,
         ConformanceScenarios::tags,
         ConformanceScenarios::branches,
+        ConformanceScenarios::autoCleanupBranches,
         ConformanceScenarios::shallowClone,
         ConformanceScenarios::v1Manifests,
         ConformanceScenarios::plantedFiles,
@@ -85,13 +86,37 @@ public abstract class CleanupContractTest {
     policies.add(all.withDeleteUnverified());
     policies.add(all.withoutTaggedError());
     scenario.versions().forEach((label, version) -> policies.add(all.withBeforeVersion(version)));
+    policies.addAll(branchPolicies(scenario, all));
+    return policies;
+  }
+
+  /**
+   * For a scenario with branches: each branch cleaned on its own, and the main line with {@code
+   * clean_referenced_branches} at each cutoff (the flag off is the cases above).
+   */
+  static List<ContractPolicy> branchPolicies(Scenario scenario, ContractPolicy all) {
+    List<String> branches = scenario.related().values().stream()
+        .filter(line -> line.root().equals(scenario.table().root()))
+        .flatMap(line -> line.branchName().stream())
+        .sorted()
+        .toList();
+    List<ContractPolicy> policies = new ArrayList<>();
+    if (branches.isEmpty()) {
+      return policies;
+    }
+    branches.forEach(branch -> policies.add(all.onBranch(branch)));
+    policies.add(all.withCleanReferencedBranches());
+    scenario.instants().forEach((label, instant) ->
+        policies.add(ContractPolicy.before(label, instant).withCleanReferencedBranches()));
     return policies;
   }
 
   private void check(Pristine pristine, ContractPolicy policy) {
     Path table = pristine.table();
     pristine.restore();
-    OracleOutcome reference = LanceOracle.cleanup(table, policy.toOracle());
+    OracleOutcome reference = policy.branch().isPresent()
+        ? LanceOracle.cleanupBranch(table, policy.branch().get(), policy.toOracle())
+        : LanceOracle.cleanup(table, policy.toOracle());
     TreeSet<String> referenceFiles = listFiles(table);
 
     pristine.restore();

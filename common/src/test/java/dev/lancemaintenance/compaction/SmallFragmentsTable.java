@@ -29,19 +29,20 @@ import org.lance.Ref;
 /**
  * A table fed in small batches, the shape compaction is for: many appends of a few rows, deletes
  * that leave deletion files (and one that drops whole fragments), and a BTREE index that compaction
- * must remap. Written by the official SDK; each test compacts its own copy.
+ * must remap. Written by the official SDK; each test compacts its own copy. Public for the
+ * connectors' compaction tests (common's test-jar).
  */
-final class SmallFragmentsTable {
-  static final int APPENDS = 60;
-  static final int ROWS_PER_APPEND = 4;
+public final class SmallFragmentsTable {
+  public static final int APPENDS = 60;
+  public static final int ROWS_PER_APPEND = 4;
 
   /** Small enough to split the table into several tasks, so groups and retries have work. */
-  static final CompactionPolicy SEVERAL_TASKS =
+  public static final CompactionPolicy SEVERAL_TASKS =
       CompactionPolicy.builder().targetRowsPerFragment(40).maxConcurrentTasks(3).build();
 
   private SmallFragmentsTable() {}
 
-  static LanceTableFixture write(Path dir) {
+  public static LanceTableFixture write(Path dir) {
     LanceTableFixture table = LanceTableFixture.create(dir);
     for (int i = 0; i < APPENDS; i++) {
       table.append(ROWS_PER_APPEND);
@@ -54,19 +55,19 @@ final class SmallFragmentsTable {
   }
 
   /** Rows and checksum of the latest version, read in full through the SDK. */
-  static TableContent latestContent(LanceTableFixture table) {
+  public static TableContent latestContent(LanceTableFixture table) {
     return ReadBack.read(table.root(), Ref.ofMain(table.latestVersion()));
   }
 
   /** Fragment ids of the latest version. */
-  static Set<Integer> fragmentIds(LanceTableFixture table) {
+  public static Set<Integer> fragmentIds(LanceTableFixture table) {
     Set<Integer> ids = new TreeSet<>();
     withLatest(table, dataset -> dataset.getFragments().forEach(f -> ids.add(f.getId())));
     return ids;
   }
 
   /** One line per fragment of the latest version: id, physical rows, deleted rows. */
-  static List<String> fragmentLayout(LanceTableFixture table) {
+  public static List<String> fragmentLayout(LanceTableFixture table) {
     List<String> layout = new ArrayList<>();
     withLatest(table, dataset -> {
       for (Fragment fragment : dataset.getFragments()) {
@@ -78,12 +79,12 @@ final class SmallFragmentsTable {
   }
 
   /** Lance's single-process compaction, with the options our planner gives the SDK. */
-  static void sdkCompact(LanceTableFixture table, CompactionPolicy policy) {
+  public static void sdkCompact(LanceTableFixture table, CompactionPolicy policy) {
     withLatest(table, dataset -> dataset.compact(LanceSdkCompaction.options(policy)));
   }
 
   /** Table-relative paths of the files the latest version references, read with our reader. */
-  static Set<String> referencedByLatest(LanceTableFixture table) {
+  public static Set<String> referencedByLatest(LanceTableFixture table) {
     TableLocation location = TableLocation.of(table.uri());
     try (TableStorage storage = new HadoopTableStorage(location, StorageConf.defaults())) {
       ManifestLocation latest = VersionListing.latest(storage, "").orElseThrow();
@@ -95,7 +96,7 @@ final class SmallFragmentsTable {
     }
   }
 
-  static CompactionTable compactionTable(LanceTableFixture table) {
+  public static CompactionTable compactionTable(LanceTableFixture table) {
     return CompactionTable.of(TableLocation.of(table.uri()), Map.of());
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.storage.PathEscapeException;
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ReferenceResolverTest {
 
   private static Manifest manifest(List<BasePath> bases, List<Fragment> fragments, List<IndexEntry> indices) {
     return new Manifest(MANIFEST, 2, 0, Optional.empty(), 0, 0, Optional.of("b1"), "1-abc.txn",
-        bases, fragments, indices, Optional.empty());
+        bases, fragments, indices, Optional.empty(), Map.of());
   }
 
   private static Fragment fragment(long id, DataFile file, Optional<DeletionFile> deletion) {

@@ -173,7 +173,7 @@ class LocalCleanupSafetyIT {
     // Two partitions: the first crashes at its first delete while the second is still deleting
     // slowly; execute() must not return while the second goes on.
     Faults faults = new Faults()
-        .crashOnDeleteOf(path -> ReferenceKeys.partitionOf(ReferenceKeys.keyOf(path), 2) == 0)
+        .crashOnDeleteOf(path -> ReferenceKeys.partitionOf(ReferenceKeys.keyOf("", path), 2) == 0)
         .delayEachDelete(Duration.ofMillis(40));
     CleanupAction run =
         new LocalCleanupAction(TableLocation.of(table.toString()), faulty(faults), Clock.systemUTC())

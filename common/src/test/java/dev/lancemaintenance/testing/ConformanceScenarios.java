@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
@@ -149,6 +150,42 @@ public final class ConformanceScenarios {
         .version("latest", v5)
         .related("b1", b1)
         .related("b2", b2)
+        .build();
+  }
+
+  /**
+   * Branches that ask for cleanup in their own config ({@code lance.auto_cleanup.*}, set through
+   * the SDK on the branch checkout), which {@code clean_referenced_branches} follows: {@code every}
+   * (interval 1, no time bound) and {@code aged} (interval 1, older than {@code 2h 30m}) forked
+   * from v2, {@code plain} (no config) forked from v1; main is then overwritten, so the fork points'
+   * files live on only through the branches.
+   */
+  public static Scenario autoCleanupBranches(Path dir) {
+    LanceTableFixture main = LanceTableFixture.create(dir.resolve("auto-cleanup-branches"));
+    ScenarioBuilder scenario = new ScenarioBuilder("auto-cleanup-branches", main);
+    long v1 = main.append(10);
+    long v2 = main.append(10);
+    LanceTableFixture plain = main.createBranch("plain", v1);
+    plain.append(5);
+    plain.deleteWhere("id % 2 = 0");
+    LanceTableFixture every = main.createBranch("every", v2);
+    every.append(10);
+    every.deleteWhere("id % 3 = 0");
+    every.updateConfig(Map.of("lance.auto_cleanup.interval", "1"));
+    every.append(5);
+    LanceTableFixture aged = main.createBranch("aged", v2);
+    aged.append(10);
+    aged.updateConfig(Map.of("lance.auto_cleanup.interval", "1", "lance.auto_cleanup.older_than", "2h 30m"));
+    aged.deleteWhere("id % 4 = 0");
+    long v3 = main.overwrite(10);
+    scenario.cutoffAfter("after-v3", v3);
+    main.append(10);
+    return scenario
+        .version("fork-plain", v1)
+        .version("fork-every", v2)
+        .related("plain", plain)
+        .related("every", every)
+        .related("aged", aged)
         .build();
   }
 

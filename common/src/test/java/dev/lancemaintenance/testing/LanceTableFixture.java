@@ -190,6 +190,17 @@ public final class LanceTableFixture {
     }
   }
 
+  /**
+   * Sets table config keys on this line (a branch checkout's config is the branch's own), e.g.
+   * {@code lance.auto_cleanup.interval}. Lance may run its auto-cleanup on this very commit.
+   */
+  public long updateConfig(Map<String, String> config) {
+    try (OpenedTable table = openLatest()) {
+      table.dataset().updateConfig(config);
+    }
+    return latestVersion();
+  }
+
   /** Forks a branch at {@code fromVersion} of this line; the handle writes to the branch. */
   public LanceTableFixture createBranch(String name, long fromVersion) {
     try (OpenedTable table = openLatest()) {

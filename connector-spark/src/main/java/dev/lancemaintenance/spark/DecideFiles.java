@@ -4,7 +4,6 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
-import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.storage.FileEntry;
 import java.util.Collections;
 import java.util.Iterator;
@@ -26,9 +25,9 @@ final class DecideFiles
     this.context = context;
   }
 
-  /** A listed file under its reference key, ready to be joined with the marks. */
-  static Tuple2<String, FileEntry> keyed(FileEntry file) {
-    return new Tuple2<>(ReferenceKeys.keyOf(file.path()), file);
+  /** A listed file under its reference key in the run's dataset, ready to be joined with the marks. */
+  static Tuple2<String, FileEntry> keyed(DecisionContext context, FileEntry file) {
+    return new Tuple2<>(context.keyOf(file.path()), file);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -20,7 +22,17 @@ import org.apache.spark.sql.SparkSession;
  *     .execute();
  * }</pre>
  *
- * Needs no SQL extension or catalog configuration. The table's store is opened with the session's
+ * Compaction and optimize (compaction, then this cleanup) go the same way:
+ *
+ * <pre>{@code
+ * CompactResult compacted = LanceMaintenance.of(spark).compact(uri).targetRowsPerFragment(1 << 20).execute();
+ * OptimizeResult optimized = LanceMaintenance.of(spark).optimize(uri).olderThan(Duration.ofDays(7)).execute();
+ * }</pre>
+ *
+ * Compaction rewrites data with the Lance SDK, which must be on the driver's and executors'
+ * classpath ({@code --packages org.lance:lance-core:<version>}); cleanup needs no SDK.
+ *
+ * <p>Needs no SQL extension or catalog configuration. The table's store is opened with the session's
  * Hadoop configuration (everything set as {@code spark.hadoop.*}), so s3a endpoints and credentials
  * work as for any Spark read.
  */
@@ -56,5 +68,37 @@ public final class LanceMaintenance {
     hadoopOptions.forEach(conf::set);
     return new SparkCleanupAction(
         spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock);
+  }
+
+  /** A compaction of the table at {@code tableUri} (a path, {@code file:}, {@code s3://}, ...). */
+  public SparkCompactAction compact(String tableUri) {
+    return compact(tableUri, Map.of());
+  }
+
+  /**
+   * A compaction whose SDK opens the table with {@code sdkStorageOptions}: the Lance SDK's
+   * object-store options (such as {@code aws_region}), not Hadoop keys; they may hold secrets.
+   */
+  public SparkCompactAction compact(String tableUri, Map<String, String> sdkStorageOptions) {
+    return new SparkCompactAction(spark, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+  }
+
+  /** Optimize: the tag pre-flight, a Spark compaction, then a Spark cleanup. */
+  public OptimizeAction optimize(String tableUri) {
+    return optimize(tableUri, Map.of(), Map.of());
+  }
+
+  /**
+   * Optimize with the SDK's storage options for the compaction and Hadoop options for the cleanup
+   * (over the session's {@code spark.hadoop.*}). Compaction settings go on {@link
+   * OptimizeAction#compaction()}.
+   */
+  public OptimizeAction optimize(String tableUri, Map<String, String> sdkStorageOptions, Map<String, String> hadoopOptions) {
+    SparkCleanupAction cleanup = cleanup(tableUri, hadoopOptions);
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    return new OptimizeAction(
+        TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)),
+        compact(tableUri, sdkStorageOptions), cleanup, clock);
   }
 }

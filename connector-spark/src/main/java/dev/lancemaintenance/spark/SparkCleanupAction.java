@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -58,7 +59,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
   public SparkCleanupAction(
       SparkSession spark, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, clock);
+    super(table, storageFactory, clock);
     this.spark = spark;
     this.storageFactory = storageFactory;
     this.partitions = spark.sessionState().conf().numShufflePartitions();
@@ -113,6 +114,12 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   }
 
   @Override
+  public SparkCleanupAction branch(String name) {
+    super.branch(name);
+    return this;
+  }
+
+  @Override
   public SparkCleanupAction cleanReferencedBranches(boolean value) {
     super.cleanReferencedBranches(value);
     return this;
@@ -148,10 +155,10 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   }
 
   @Override
-  public CleanupResult execute() {
+  protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
     try (JobGroup group = newJobGroup();
-        Decided decided = decide(group)) {
+        Decided decided = decide(group, cleanup)) {
       CleanupCounters counters =
           settings().mode() == CleanupMode.DRY_RUN ? decided.count(group) : decided.sweep(group);
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -180,7 +187,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
    */
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
-      Decided decided = decide(group);
+      Decided decided = decide(group, requestedCleanup());
       return decided.candidates.union(decided.expiredManifests);
     }
   }
@@ -191,18 +198,17 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   }
 
   /** Runs plan, mark and the tagged check; the listing, decision and sweep stay lazy RDDs. */
-  private Decided decide(JobGroup group) {
-    Instant now = clock().instant();
-    CleanupPolicy policy = policy(now);
+  private Decided decide(JobGroup group, DatasetCleanup cleanup) {
+    CleanupPolicy policy = cleanup.policy();
     group.stage("1/5 plan", "listing _versions/ and refs");
     CleanupPlan plan;
     try (TableStorage storage = storageFactory.open(table())) {
-      plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+      plan = new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
     }
     long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
     LOG.info(
         "lance cleanup {} [1/5 plan]: latest version {}, {} manifests in {} slices, {}",
-        table(), plan.facts().latestVersion(), manifests, plan.slices().size(), policy);
+        plan.facts().describe(), plan.facts().latestVersion(), manifests, plan.slices().size(), policy);
 
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<TableStorageFactory> factory = jsc.broadcast(storageFactory);
@@ -223,19 +229,15 @@ public final class SparkCleanupAction extends BaseCleanupAction {
         table(), summary.manifestsRead(), summary.expiredVersions());
     if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
       marked.unpersist(false);
-      throw new TaggedVersionsException(table().toString(), summary.taggedOldVersions());
+      throw new TaggedVersionsException(plan.facts().describe(), summary.taggedOldVersions());
     }
 
-    DecisionContext context =
-        new DecisionContext(
-            DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
-            plan.facts().unverifiedThresholdMillis(),
-            policy.deleteUnverified());
+    DecisionContext context = DecisionContext.of(plan.facts(), summary);
     JavaPairRDD<String, MarkState> marks = marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
     JavaRDD<FileEntry> files =
         jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
     JavaRDD<CandidateFile> candidates =
-        files.mapToPair(DecideFiles::keyed).leftOuterJoin(marks, partitions).flatMap(new DecideFiles(context));
+        files.mapToPair(file -> DecideFiles.keyed(context, file)).leftOuterJoin(marks, partitions).flatMap(new DecideFiles(context));
     return new Decided(
         factory, marked, candidates, marked.flatMap(SliceMarks::expiredManifestsOf), plan.facts().latestVersion(),
         plan.listings().size(), summary.expiredVersions());

@@ -19,9 +19,19 @@ public final class SparkCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    SparkCleanupAction action = LanceMaintenance.of(session("lance-maintenance cleanup", engineOptions)).cleanup(tableUri, storageOptions);
+    String partitions = engineOptions.get("partitions");
+    if (partitions != null) {
+      action.partitions(Integer.parseInt(partitions));
+    }
+    return action;
+  }
+
+  /** The session of this JVM, created with {@code master} and the {@code spark.*} engine options if there is none. */
+  static SparkSession session(String appName, Map<String, String> engineOptions) {
     SparkSession.Builder builder =
         SparkSession.builder()
-            .appName("lance-maintenance cleanup")
+            .appName(appName)
             .master(engineOptions.getOrDefault("master", "local[*]"))
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false");
@@ -30,11 +40,6 @@ public final class SparkCleanupEngine implements CleanupEngine {
         builder.config(key, value);
       }
     });
-    SparkCleanupAction action = LanceMaintenance.of(builder.getOrCreate()).cleanup(tableUri, storageOptions);
-    String partitions = engineOptions.get("partitions");
-    if (partitions != null) {
-      action.partitions(Integer.parseInt(partitions));
-    }
-    return action;
+    return builder.getOrCreate();
   }
 }

@@ -107,7 +107,7 @@ class ShippedFunctionsTest {
 
   @Test
   void decideFilesDecidesAfterTheTrip() throws Exception {
-    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext(Long.MAX_VALUE, 0, false)));
+    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext("", Long.MAX_VALUE, 0, false)));
 
     FileEntry file = new FileEntry("data/a.lance", 3, 1000);
     List<CandidateFile> decided = new ArrayList<>();
@@ -119,7 +119,7 @@ class ShippedFunctionsTest {
   @Test
   void markSlicesAndItsFactsSurviveTheTrip() throws Exception {
     CleanupPolicy policy = CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build();
-    RetentionFacts facts = new RetentionFacts("file:/t", policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
+    RetentionFacts facts = new RetentionFacts("file:/t", "", policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
 
     MarkSlices mark = roundTrip(new MarkSlices(factory, TableLocation.of(dir.toString()), facts));
 

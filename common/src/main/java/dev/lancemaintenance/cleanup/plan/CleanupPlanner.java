@@ -7,6 +7,7 @@ import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
+import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,25 +15,23 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * Stage 1, plan (driver): lists the table's manifests and refs and fixes the retention facts. Reads
- * no manifest body. Holds one small location per version of the table and of each branch (the
- * branch's manifests are marked too), and the tags and fork points; never a data file path.
+ * Stage 1, plan (driver): lists the manifests of the dataset being cleaned (the main table or one
+ * branch) and the table's refs, and fixes the retention facts. Reads no manifest body. Holds one
+ * small location per version of the dataset and of each descendant branch (their manifests are
+ * marked too), and the tags and fork points; never a data file path.
  */
 public final class CleanupPlanner {
   /** Manifests decoded by one mark task: consecutive versions share most files, so marks dedupe well. */
   public static final int DEFAULT_SLICE_SIZE = 32;
 
-  /** The directories Lance's cleanup considers, listed by separate tasks. */
-  static final List<ListingTask> LISTINGS =
-      List.of(
-          new ListingTask("_versions", true),
-          new ListingTask("_transactions", true),
-          new ListingTask("_deletions", true),
-          new ListingTask("_indices", true),
-          new ListingTask("data", true));
+  /** The directories of a dataset Lance's cleanup considers, listed by separate tasks. */
+  static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "_deletions", "_indices", "data");
+
+  private static final String TREE_PREFIX = "tree/";
 
   private final int sliceSize;
 
@@ -47,33 +46,63 @@ public final class CleanupPlanner {
     this(DEFAULT_SLICE_SIZE);
   }
 
-  public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, long nowMillis) {
+  /** The dataset directory of a branch ({@code tree/<name>}), or {@code ""} for main. */
+  public static String datasetDirOf(Optional<String> branch) {
+    return branch.map(name -> TREE_PREFIX + name).orElse("");
+  }
+
+  /** The branch a dataset directory belongs to; empty for main. */
+  public static Optional<String> branchOf(String datasetDir) {
+    if (datasetDir.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!datasetDir.startsWith(TREE_PREFIX) || datasetDir.length() == TREE_PREFIX.length()) {
+      throw new IllegalArgumentException("a dataset directory is \"\" or tree/<branch>: " + datasetDir);
+    }
+    return Optional.of(datasetDir.substring(TREE_PREFIX.length()));
+  }
+
+  /**
+   * Plans the cleanup of the dataset at {@code datasetDir}: {@code ""} for the main table, {@code
+   * tree/<branch>} for a branch, as Lance cleans the dataset a branch checkout opens.
+   */
+  public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, String datasetDir, long nowMillis) {
     String table = storage.location().toString();
-    List<ManifestLocation> versions = sorted(VersionListing.list(storage, ""));
+    Optional<String> branch = branchOf(datasetDir);
+    List<Branch> branches = RefReader.listBranches(storage);
+    if (branch.isPresent() && branches.stream().noneMatch(b -> b.name().equals(branch.get()))) {
+      throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
+          + ": no such branch in _refs/branches/");
+    }
+    String where = branch.map(name -> "branch " + name + " of ").orElse("");
+    List<ManifestLocation> versions = sorted(VersionListing.list(storage, datasetDir));
     if (versions.isEmpty()) {
-      throw new MaintenanceException("Cannot clean up " + table + ": no manifests in _versions/ (not a Lance table?)");
+      throw new MaintenanceException("Cannot clean up " + where + table + ": no manifests in "
+          + TablePaths.join(datasetDir, "_versions") + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
 
     Map<Long, List<String>> tagsByVersion = new HashMap<>();
     for (Tag tag : RefReader.listTags(storage)) {
-      if (tag.branch().isEmpty()) {
+      // Only tags of the dataset being cleaned protect its versions (Lance 7).
+      if (tag.branch().equals(branch)) {
         tagsByVersion.computeIfAbsent(tag.version(), v -> new ArrayList<>()).add(tag.name());
       }
     }
 
     Set<Long> forkPoints = new HashSet<>();
-    List<ManifestSlice> slices = new ArrayList<>(slicesOf(ManifestSlice.SliceRole.TABLE_VERSIONS, "", versions));
-    for (Branch branch : RefReader.listBranches(storage)) {
-      if (branch.parentBranch().isEmpty()) {
-        forkPoints.add(branch.parentVersion());
-      }
-      String dir = branch.datasetDir();
+    List<ManifestSlice> slices = new ArrayList<>(slicesOf(ManifestSlice.SliceRole.TABLE_VERSIONS, datasetDir, versions));
+    for (BranchLineage.Descendant descendant : BranchLineage.descendantsOf(branch, branches)) {
+      forkPoints.add(descendant.forkVersion());
+      String dir = descendant.branch().datasetDir();
       slices.addAll(slicesOf(ManifestSlice.SliceRole.BRANCH_READERS, dir, sorted(VersionListing.list(storage, dir))));
     }
 
-    RetentionFacts facts = new RetentionFacts(table, policy, latest, tagsByVersion, forkPoints, nowMillis);
-    return new CleanupPlan(facts, slices, LISTINGS);
+    RetentionFacts facts =
+        new RetentionFacts(table, datasetDir, policy, latest, tagsByVersion, forkPoints, nowMillis);
+    List<ListingTask> listings =
+        MANAGED_DIRS.stream().map(dir -> new ListingTask(TablePaths.join(datasetDir, dir), true)).toList();
+    return new CleanupPlan(facts, slices, listings);
   }
 
   private List<ManifestSlice> slicesOf(ManifestSlice.SliceRole role, String dir, List<ManifestLocation> manifests) {

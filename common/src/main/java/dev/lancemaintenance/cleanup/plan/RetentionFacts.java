@@ -12,15 +12,18 @@ import java.util.Set;
  * shipped to every mark task. They grow with the number of tags and branches, never with files.
  *
  * @param table the table, redacted, for messages
+ * @param datasetDir the dataset being cleaned: {@code ""} for the main table, {@code tree/<branch>}
+ *     for a branch
  * @param policy the policy of the run
  * @param latestVersion the newest version the plan saw; it and anything newer are always kept
- * @param tagsByVersion tag names by the version they point at
- * @param forkPoints versions of this table that a branch was created from; kept so the branch
- *     still reads (Lance 7 keeps them too)
+ * @param tagsByVersion names of the tags on this dataset (branch) by the version they point at
+ * @param forkPoints versions of this dataset that a descendant branch was created from; kept so
+ *     the branch still reads (Lance 7 keeps them too)
  * @param nowMillis the run's clock, read once on the driver
  */
 public record RetentionFacts(
     String table,
+    String datasetDir,
     CleanupPolicy policy,
     long latestVersion,
     Map<Long, List<String>> tagsByVersion,
@@ -30,6 +33,7 @@ public record RetentionFacts(
 
   public RetentionFacts {
     Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(datasetDir, "datasetDir");
     Objects.requireNonNull(policy, "policy");
     tagsByVersion = Map.copyOf(tagsByVersion);
     forkPoints = Set.copyOf(forkPoints);
@@ -38,6 +42,11 @@ public record RetentionFacts(
   /** Files younger than this (by mtime) and unreferenced are kept unless delete_unverified. */
   public long unverifiedThresholdMillis() {
     return nowMillis - CleanupPolicy.UNVERIFIED_THRESHOLD.toMillis();
+  }
+
+  /** The table and, for a branch, the branch, for messages. */
+  public String describe() {
+    return datasetDir.isEmpty() ? table : table + " (" + datasetDir + ")";
   }
 
   /** How one version of this table fares under the policy. */

@@ -11,7 +11,8 @@ import java.util.Optional;
  * Stage 4, decide: for one listed file and what the manifests said about its reference key, whether
  * it goes and why. Pure; every engine calls it after co-grouping listings and marks by key.
  *
- * <p>The rules are Lance's (see docs/cleanup-semantics.md):
+ * <p>The rules are Lance's (see docs/cleanup-semantics.md), applied to the path relative to the
+ * dataset being cleaned (the main table or a branch's {@code tree/<branch>}):
  *
  * <ol>
  *   <li>A file newer than the earliest retained manifest is kept: it may belong to a write in flight
@@ -44,7 +45,7 @@ public final class DecideByPath {
     if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
       return Optional.empty();
     }
-    Optional<FileKind> kind = managedKind(file.path());
+    Optional<FileKind> kind = managedKind(ReferenceKeys.relativeTo(context.datasetDir(), file.path()));
     if (kind.isEmpty()) {
       return Optional.empty();
     }
@@ -70,8 +71,15 @@ public final class DecideByPath {
     return new CandidateFile(file.path(), kind, file.size(), reason);
   }
 
-  /** The kind of a file cleanup may remove, or empty for a file it always leaves alone. */
+  /**
+   * The kind of a file cleanup may remove, or empty for a file it always leaves alone.
+   *
+   * @param path relative to the dataset being cleaned; null when the file lies outside it
+   */
   static Optional<FileKind> managedKind(String path) {
+    if (path == null) {
+      return Optional.empty();
+    }
     String name = TablePaths.fileName(path);
     if (path.startsWith("_versions/")) {
       // Staging files of an interrupted rename commit; manifests themselves go only as expired versions.

@@ -1,10 +1,14 @@
 package dev.lancemaintenance.cleanup.stage;
 
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import java.io.Serializable;
+import java.util.Objects;
 
 /**
  * The run-wide facts the decision needs, known once every mark task has reported.
  *
+ * @param datasetDir the dataset being cleaned ({@code ""} for the main table, {@code tree/<branch>}
+ *     for a branch); the per-path rules apply to paths relative to it
  * @param listingCutoffMillis files modified in this millisecond or later are never candidates:
  *     the millisecond of the earliest retained manifest's timestamp. Anything newer than that
  *     manifest may belong to a write in flight (Lance applies the same cut-off, at the store's
@@ -14,11 +18,30 @@ import java.io.Serializable;
  *     (now minus 7 days)
  * @param deleteUnverified the policy's {@code delete_unverified}
  */
-public record DecisionContext(long listingCutoffMillis, long unverifiedThresholdMillis, boolean deleteUnverified)
+public record DecisionContext(
+    String datasetDir, long listingCutoffMillis, long unverifiedThresholdMillis, boolean deleteUnverified)
     implements Serializable {
+
+  public DecisionContext {
+    Objects.requireNonNull(datasetDir, "datasetDir");
+  }
+
+  /** The context of a run from its facts and the reduced summary of every mark task. */
+  public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
+    return new DecisionContext(
+        facts.datasetDir(),
+        cutoffMillisOf(summary.earliestRetainedNanos()),
+        facts.unverifiedThresholdMillis(),
+        facts.policy().deleteUnverified());
+  }
 
   /** The cut-off for a manifest timestamp in nanoseconds: the millisecond it falls in. */
   public static long cutoffMillisOf(long earliestRetainedNanos) {
     return Math.floorDiv(earliestRetainedNanos, 1_000_000L);
+  }
+
+  /** The reference key of a file listed in this run's dataset. */
+  public String keyOf(String path) {
+    return ReferenceKeys.keyOf(datasetDir, path);
   }
 }

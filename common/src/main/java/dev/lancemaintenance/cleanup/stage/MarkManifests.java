@@ -26,9 +26,10 @@ import java.util.Map;
  * keeps its manifest but marks its files expired, as Lance 7 does: the branch's own manifests
  * mark what the branch reads, and the rest of the fork point's files (its transaction file, say)
  * go. Versions of a
- * branch always mark {@code KEPT}: a branch reads the table's files through its base paths, and a
- * cleanup of the table must never take them away. References outside the table's root are not
- * marked: the list stage never sees such files, so nothing there can be deleted.
+ * descendant branch always mark {@code KEPT}: a branch reads its parent's files through its base
+ * paths, and a cleanup of the parent must never take them away. References outside the managed
+ * directories of the dataset being cleaned (another dataset of the table, or outside the table's
+ * root) are not marked: the list stage never sees such files, so nothing there can be deleted.
  *
  * <p>Any manifest that cannot be read fails the task, and with it the run, before any delete: an
  * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
@@ -67,7 +68,8 @@ public final class MarkManifests {
         summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
       }
       for (FileReference reference : manifest.references()) {
-        if (reference.external()) {
+        if (reference.external() || !ReferenceKeys.isInDataset(facts.datasetDir(), reference.path())) {
+          // Outside the dataset being cleaned: never listed, so never deleted by this run.
           continue;
         }
         ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), state);

@@ -1,14 +1,20 @@
 package dev.lancemaintenance.cleanup.stage;
 
+import dev.lancemaintenance.storage.TablePaths;
+import java.util.Set;
+
 /**
  * Maps a listed file to the key under which manifests reference it, so that the decision can
- * co-group listings and references by key:
+ * co-group listings and references by key. Paths are table-relative; the rules apply to the path
+ * relative to the dataset being cleaned ({@code ""} for the main table, {@code tree/<branch>} for a
+ * branch), since a branch name may itself contain {@code /} and cannot be told from the path alone:
  *
  * <ul>
- *   <li>every file below {@code _indices/<uuid>/} belongs to index {@code _indices/<uuid>}: Lance
- *       references an index by its directory and keeps or drops the directory as a whole;
- *   <li>a blob sidecar {@code data/<stem>/<n>.blob} belongs to the data file {@code
- *       data/<stem>.lance} that points into it, and lives and dies with it;
+ *   <li>every file below {@code <dataset>/_indices/<uuid>/} belongs to index {@code
+ *       <dataset>/_indices/<uuid>}: Lance references an index by its directory and keeps or drops
+ *       the directory as a whole;
+ *   <li>a blob sidecar {@code <dataset>/data/<stem>/<n>.blob} belongs to the data file {@code
+ *       <dataset>/data/<stem>.lance} that points into it, and lives and dies with it;
  *   <li>anything else is its own key.
  * </ul>
  */
@@ -16,28 +22,56 @@ public final class ReferenceKeys {
   private static final String INDICES = "_indices/";
   private static final String DATA = "data/";
   private static final String BLOB_SUFFIX = ".blob";
+  /** The directories of a dataset that cleanup lists; references elsewhere cannot meet a listed file. */
+  private static final Set<String> MANAGED_DIRS = Set.of("_versions", "_transactions", "data", "_deletions", "_indices");
 
   private ReferenceKeys() {}
 
-  /** The reference key of a table-relative path. */
-  public static String keyOf(String path) {
-    if (path.startsWith(INDICES)) {
-      int end = path.indexOf('/', INDICES.length());
-      return end < 0 ? path : path.substring(0, end);
+  /** The reference key of a table-relative {@code path} listed in the dataset {@code datasetDir}. */
+  public static String keyOf(String datasetDir, String path) {
+    String inDataset = relativeTo(datasetDir, path);
+    if (inDataset == null) {
+      return path;
     }
-    if (isBlobSidecar(path)) {
-      return path.substring(0, path.lastIndexOf('/')) + ".lance";
+    if (inDataset.startsWith(INDICES)) {
+      int end = inDataset.indexOf('/', INDICES.length());
+      return end < 0 ? path : TablePaths.join(datasetDir, inDataset.substring(0, end));
+    }
+    if (isBlobSidecar(inDataset)) {
+      return TablePaths.join(datasetDir, inDataset.substring(0, inDataset.lastIndexOf('/')) + ".lance");
     }
     return path;
   }
 
-  /** Whether {@code path} is exactly {@code data/<stem>/<file>.blob}, the place Lance writes sidecars. */
-  static boolean isBlobSidecar(String path) {
-    if (!path.startsWith(DATA) || !path.endsWith(BLOB_SUFFIX)) {
+  /**
+   * Whether a reference key can meet a file listed by a cleanup of {@code datasetDir}: it lies in
+   * one of the dataset's managed directories. Marks of other keys (a branch's own files during a
+   * cleanup of main, main's files during a cleanup of a branch) are dropped early.
+   */
+  public static boolean isInDataset(String datasetDir, String key) {
+    String inDataset = relativeTo(datasetDir, key);
+    if (inDataset == null) {
       return false;
     }
-    int slash = path.indexOf('/', DATA.length());
-    return slash > DATA.length() && path.indexOf('/', slash + 1) < 0;
+    int slash = inDataset.indexOf('/');
+    return slash > 0 && MANAGED_DIRS.contains(inDataset.substring(0, slash));
+  }
+
+  /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
+  static String relativeTo(String datasetDir, String path) {
+    if (datasetDir.isEmpty()) {
+      return path;
+    }
+    return path.startsWith(datasetDir + "/") ? path.substring(datasetDir.length() + 1) : null;
+  }
+
+  /** Whether a dataset-relative path is exactly {@code data/<stem>/<file>.blob}, where Lance writes sidecars. */
+  static boolean isBlobSidecar(String inDataset) {
+    if (!inDataset.startsWith(DATA) || !inDataset.endsWith(BLOB_SUFFIX)) {
+      return false;
+    }
+    int slash = inDataset.indexOf('/', DATA.length());
+    return slash > DATA.length() && inDataset.indexOf('/', slash + 1) < 0;
   }
 
   /** A stable partition of a key among {@code partitions}, the same in every engine. */

@@ -37,7 +37,8 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
         @ArgumentHint(name = "before_version", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FILE_ROW) Row[] call(
       ProcedureContext context,
@@ -46,11 +47,12 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Long beforeVersion,
       Boolean deleteUnverified,
       Boolean errorIfTaggedOldVersions,
-      Boolean cleanReferencedBranches) {
+      Boolean cleanReferencedBranches,
+      String branch) {
     ProcedureArgs args =
         new ProcedureArgs(
             table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
-            true, null, null);
+            true, null, null, branch);
     List<Row> rows = new ArrayList<>();
     args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
         .onRemovedFile(file -> rows.add(ResultRows.file(file)))

@@ -37,7 +37,8 @@ public final class FlinkCleanupProcedure implements Procedure {
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "max_concurrent_deletes", type = @DataTypeHint("INT"), isOptional = true),
-        @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true)
+        @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -49,11 +50,12 @@ public final class FlinkCleanupProcedure implements Procedure {
       Boolean cleanReferencedBranches,
       Boolean dryRun,
       Integer maxConcurrentDeletes,
-      Long deleteRateLimit) {
+      Long deleteRateLimit,
+      String branch) {
     ProcedureArgs args =
         new ProcedureArgs(
             table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
-            dryRun, maxConcurrentDeletes, deleteRateLimit);
+            dryRun, maxConcurrentDeletes, deleteRateLimit, branch);
     CleanupResult result =
         args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
             .execute();

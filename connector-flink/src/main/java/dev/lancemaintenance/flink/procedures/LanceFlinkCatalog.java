@@ -11,30 +11,44 @@ import org.apache.flink.table.procedures.Procedure;
 
 /**
  * A catalog that offers Lance maintenance as procedures in its {@code sys} database: {@code CALL
- * lance.sys.cleanup(...)} and {@code CALL lance.sys.cleanup_files(...)}. Tables are named by URI in
- * the {@code table} argument; the catalog's {@code storage.*} options are the Hadoop configuration
- * for their store. Everything else is Flink's in-memory catalog.
+ * lance.sys.cleanup(...)}, {@code CALL lance.sys.cleanup_files(...)}, {@code CALL
+ * lance.sys.compact(...)} and {@code CALL lance.sys.optimize(...)}. Tables are named by URI in the
+ * {@code table} argument; the catalog's {@code storage.*} options are the Hadoop configuration for
+ * their store, its {@code sdk.*} options the Lance SDK's storage options for compaction. Everything
+ * else is Flink's in-memory catalog.
  */
 public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
   public static final String PROCEDURE_DATABASE = "sys";
 
   private final Map<String, String> storageOptions;
+  private final Map<String, String> sdkStorageOptions;
   private final Clock clock;
 
   public LanceFlinkCatalog(String name, Map<String, String> storageOptions) {
-    this(name, storageOptions, Clock.systemUTC());
+    this(name, storageOptions, Map.of(), Clock.systemUTC());
   }
 
-  LanceFlinkCatalog(String name, Map<String, String> storageOptions, Clock clock) {
+  /**
+   * @param storageOptions Hadoop configuration of the tables' store (cleanup)
+   * @param sdkStorageOptions the Lance SDK's storage options (compaction)
+   */
+  public LanceFlinkCatalog(String name, Map<String, String> storageOptions, Map<String, String> sdkStorageOptions) {
+    this(name, storageOptions, sdkStorageOptions, Clock.systemUTC());
+  }
+
+  LanceFlinkCatalog(String name, Map<String, String> storageOptions, Map<String, String> sdkStorageOptions, Clock clock) {
     super(name);
     this.storageOptions = Map.copyOf(storageOptions);
+    this.sdkStorageOptions = Map.copyOf(sdkStorageOptions);
     this.clock = clock;
   }
 
   @Override
   public List<String> listProcedures(String database) {
     return PROCEDURE_DATABASE.equals(database)
-        ? List.of(FlinkCleanupProcedure.NAME, FlinkCleanupFilesProcedure.NAME)
+        ? List.of(
+            FlinkCleanupProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
+            FlinkOptimizeProcedure.NAME)
         : List.of();
   }
 
@@ -46,6 +60,10 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkCleanupProcedure(storageOptions, clock);
         case FlinkCleanupFilesProcedure.NAME:
           return new FlinkCleanupFilesProcedure(storageOptions, clock);
+        case FlinkCompactProcedure.NAME:
+          return new FlinkCompactProcedure(sdkStorageOptions);
+        case FlinkOptimizeProcedure.NAME:
+          return new FlinkOptimizeProcedure(sdkStorageOptions, storageOptions, clock);
         default:
           break;
       }

@@ -18,9 +18,15 @@ record ProcedureArgs(
     Boolean cleanReferencedBranches,
     Boolean dryRun,
     Integer maxConcurrentDeletes,
-    Long deleteRateLimit) {
+    Long deleteRateLimit,
+    String branch) {
 
   ProcedureArgs {
+    requireTable(table);
+  }
+
+  /** Every procedure's table argument: set, and a hint at the quoting Flink SQL needs. */
+  static void requireTable(String table) {
     if (table == null || table.isBlank()) {
       throw new IllegalArgumentException("Parameter 'table' is not set: give the table URI, e.g. `table` => 's3a://b/t.lance' (TABLE is reserved in Flink SQL: quote it)");
     }
@@ -30,6 +36,9 @@ record ProcedureArgs(
   CleanupAction applyTo(CleanupAction action, Instant now) {
     if (olderThan != null) {
       action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, now));
+    }
+    if (branch != null) {
+      action.branch(branch);
     }
     if (beforeVersion != null) {
       action.beforeVersion(beforeVersion);

@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.procedures;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.types.Row;
 
 /**
@@ -16,12 +17,32 @@ final class ResultRows {
           + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
           + " other_files_removed BIGINT, failed_deletes BIGINT, read_version BIGINT, duration_ms BIGINT>";
 
+  /** {@code CompactResult.namedCounters()}. */
+  static final String COMPACT_ROW =
+      "ROW<fragments_removed BIGINT, fragments_added BIGINT, files_removed BIGINT, files_added BIGINT,"
+          + " bytes_written BIGINT, tasks BIGINT, commits BIGINT, read_version BIGINT, new_version BIGINT,"
+          + " duration_ms BIGINT>";
+
+  /** {@code OptimizeResult.namedCounters()}. */
+  static final String OPTIMIZE_ROW =
+      "ROW<planned_tasks BIGINT, planned_fragments BIGINT, fragments_removed BIGINT, fragments_added BIGINT,"
+          + " files_removed BIGINT, files_added BIGINT, commits BIGINT, read_version BIGINT, new_version BIGINT,"
+          + " old_versions BIGINT, data_files_removed BIGINT, deletion_files_removed BIGINT,"
+          + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
+          + " other_files_removed BIGINT, failed_deletes BIGINT, bytes_written BIGINT, bytes_reclaimed BIGINT,"
+          + " net_bytes BIGINT, duration_ms BIGINT>";
+
   static final String FILE_ROW = "ROW<`path` STRING, `kind` STRING, `bytes` BIGINT, `reason` STRING>";
 
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
-    return Row.of(result.namedCounters().values().toArray());
+    return named(result.namedCounters());
+  }
+
+  /** Named counters as a row of the matching ROW type above. */
+  static Row named(Map<String, Long> namedCounters) {
+    return Row.of(namedCounters.values().toArray());
   }
 
   static Row file(CandidateFile file) {

@@ -16,6 +16,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.sql.catalog.lance=dev.lancemaintenance.spark.procedures.LanceProcedureCatalog
  * CALL lance.cleanup(table => 's3a://bucket/t.lance', older_than => '7d')
  * CALL lance.system.cleanup('s3a://bucket/t.lance', TIMESTAMP '2026-01-31 00:00:00')
+ * CALL lance.compact(table => 's3://bucket/t.lance', target_rows_per_fragment => 1048576)
+ * CALL lance.optimize(table => 's3://bucket/t.lance', older_than => '7d')
  * </pre>
  *
  * Procedures live at the catalog's root and under {@code system} (the Iceberg spelling); names are
@@ -27,7 +29,10 @@ public class LanceProcedureCatalog implements ProcedureCatalog {
 
   /** The procedures by lower-case name; immutable. */
   private static final Map<String, Function<Clock, UnboundProcedure>> PROCEDURES =
-      Map.of(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new);
+      Map.of(
+          SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
+          SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
+          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new);
 
   private String name = "lance";
 
@@ -53,7 +58,8 @@ public class LanceProcedureCatalog implements ProcedureCatalog {
     return procedure.apply(Clock.systemUTC());
   }
 
-  @Override
+  // No @Override: Spark 4.1 added listProcedures (SHOW PROCEDURES); 4.0's ProcedureCatalog lacks
+  // it, and the connector still compiles against 4.0.x.
   public Identifier[] listProcedures(String[] namespace) {
     if (!isProcedureNamespace(namespace)) {
       return new Identifier[0];

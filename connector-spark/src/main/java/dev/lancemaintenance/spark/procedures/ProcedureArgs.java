@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
@@ -67,6 +68,10 @@ final class ProcedureArgs {
     int index = indexOf(parameter);
     DataType type = typeOf(parameter);
     return OptionalLong.of(type.equals(DataTypes.IntegerType) ? row.getInt(index) : row.getLong(index));
+  }
+
+  OptionalDouble doubleValue(ProcedureParameter parameter) {
+    return isSet(parameter) ? OptionalDouble.of(row.getDouble(indexOf(parameter))) : OptionalDouble.empty();
   }
 
   /** A TIMESTAMP argument in microseconds since the epoch. */

@@ -4,9 +4,14 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionCounters;
+import dev.lancemaintenance.compaction.OptimizeResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -22,11 +27,24 @@ import org.apache.spark.unsafe.types.UTF8String;
  * The one mapping from results to rows, for the SQL procedure and the notebook API alike: a
  * cleanup's counters are one row whose columns are {@link CleanupResult#namedCounters()} (snake_case
  * longs, in that order); a dry run's files are rows of {@code path} (table-relative), {@code kind},
- * {@code bytes}, {@code reason}.
+ * {@code bytes}, {@code reason}. Compaction and optimize are one row each, of {@link
+ * CompactResult#namedCounters()} and {@link OptimizeResult#namedCounters()}.
  */
 public final class ResultRows {
   /** The columns of the counters row, named and ordered by {@link CleanupResult#namedCounters()}. */
   public static final StructType COUNTER_SCHEMA = counterSchema();
+
+  /** The columns of {@code lance.compact}'s row. */
+  public static final StructType COMPACT_SCHEMA =
+      schemaOf(new CompactResult("", 0, 0, 0, 0, CompactionCounters.ZERO, 0).namedCounters());
+
+  /** The columns of {@code lance.optimize}'s row. */
+  public static final StructType OPTIMIZE_SCHEMA =
+      schemaOf(
+          new OptimizeResult(
+                  "", CleanupMode.DRY_RUN, 0, 0, Optional.empty(),
+                  new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0), 0)
+              .namedCounters());
 
   /** The columns of a dry run's file rows. */
   public static final StructType FILE_SCHEMA =
@@ -41,20 +59,33 @@ public final class ResultRows {
   private ResultRows() {}
 
   private static StructType counterSchema() {
-    CleanupResult any = new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0);
+    return schemaOf(new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0).namedCounters());
+  }
+
+  /** One non-null BIGINT column per named counter, in order. */
+  private static StructType schemaOf(Map<String, Long> namedCounters) {
     List<StructField> fields = new ArrayList<>();
-    for (String name : any.namedCounters().keySet()) {
+    for (String name : namedCounters.keySet()) {
       fields.add(DataTypes.createStructField(name, DataTypes.LongType, false));
     }
     return new StructType(fields.toArray(new StructField[0]));
   }
 
+  /** Named counters as a row of the matching schema. */
+  public static Row row(Map<String, Long> namedCounters) {
+    return RowFactory.create(namedCounters.values().toArray());
+  }
+
+  public static InternalRow internalRow(Map<String, Long> namedCounters) {
+    return new GenericInternalRow(namedCounters.values().toArray());
+  }
+
   public static Row counterRow(CleanupResult result) {
-    return RowFactory.create(result.namedCounters().values().toArray());
+    return row(result.namedCounters());
   }
 
   public static InternalRow counterInternalRow(CleanupResult result) {
-    return new GenericInternalRow(result.namedCounters().values().toArray());
+    return internalRow(result.namedCounters());
   }
 
   /** A one-row Dataset of the counters. */

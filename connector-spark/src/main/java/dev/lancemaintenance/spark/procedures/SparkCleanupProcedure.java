@@ -28,7 +28,7 @@ import org.apache.spark.sql.types.TimestampType;
 /**
  * {@code CALL lance.cleanup(table, older_than, before_version, delete_unverified,
  * error_if_tagged_old_versions, clean_referenced_branches, dry_run, max_concurrent_deletes,
- * delete_rate_limit, options)}: reads the arguments, runs {@link SparkCleanupAction} and maps the
+ * delete_rate_limit, options, branch)}: reads the arguments, runs {@link SparkCleanupAction} and maps the
  * result to rows with {@link ResultRows}. Only {@code table} is required; the other defaults are
  * the engine's ({@code older_than} 7 days).
  *
@@ -73,6 +73,10 @@ final class SparkCleanupProcedure implements UnboundProcedure {
           "options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType), "NULL",
           "Hadoop settings for the table's store, over the session's spark.hadoop.*");
 
+  /** Last, so that positional calls written before it existed keep their meaning. */
+  static final ProcedureParameter BRANCH =
+      optional("branch", DataTypes.StringType, "NULL", "clean this branch of the table instead of the main line");
+
   private static final String OLDER_THAN = "older_than";
   private static final String OLDER_THAN_COMMENT =
       "a TIMESTAMP, or a duration such as '7d', '36h', 'PT2H' (default 7 days): versions before it go";
@@ -92,7 +96,7 @@ final class SparkCleanupProcedure implements UnboundProcedure {
     ProcedureParameter olderThan = optional(OLDER_THAN, olderThanType, "NULL", OLDER_THAN_COMMENT);
     return List.of(
         TABLE, olderThan, BEFORE_VERSION, DELETE_UNVERIFIED, ERROR_IF_TAGGED_OLD_VERSIONS,
-        CLEAN_REFERENCED_BRANCHES, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, OPTIONS);
+        CLEAN_REFERENCED_BRANCHES, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, OPTIONS, BRANCH);
   }
 
   @Override
@@ -173,6 +177,7 @@ final class SparkCleanupProcedure implements UnboundProcedure {
         throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
       }
       olderThan(args).ifPresent(action::beforeTimestamp);
+      args.string(BRANCH).ifPresent(action::branch);
       args.longValue(BEFORE_VERSION).ifPresent(action::beforeVersion);
       args.bool(DELETE_UNVERIFIED).ifPresent(action::deleteUnverified);
       args.bool(ERROR_IF_TAGGED_OLD_VERSIONS).ifPresent(action::errorIfTaggedOldVersions);

@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
@@ -17,7 +18,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>The tagged-versions check gates the deletes inside the same job: the mark summaries are reduced
  * at parallelism 1, checked, and broadcast as the decision context, which every decide subtask reads
  * before its first file (BATCH mode processes broadcast inputs first). A refusal fails the job
- * before any file is decided, and {@link #execute()} rethrows it as the {@link
+ * before any file is decided, and {@code execute()} rethrows it as the {@link
  * dev.lancemaintenance.cleanup.TaggedVersionsException} the other engines throw.
  *
  * <p>The environment is switched to BATCH execution mode.
@@ -54,11 +54,10 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
   private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
   private String uidSuffix = "";
   private FileReport report = FileReport.COUNT_ONLY;
-  private boolean ownsEnvironment;
 
   public FlinkCleanupAction(
       StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, clock);
+    super(table, storageFactory, clock);
     this.env = Objects.requireNonNull(env, "env");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
   }
@@ -78,15 +77,6 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
     return this;
   }
 
-  /**
-   * The environment was made for this action alone (the command line's engine does so): close it
-   * after the run, so its local cluster and collect client shut down before the caller moves on.
-   */
-  FlinkCleanupAction closeEnvironmentAfterRun() {
-    this.ownsEnvironment = true;
-    return this;
-  }
-
   /** Also sends every removed file back to this client, to the listener. */
   @Override
   public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
@@ -95,27 +85,16 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
   }
 
   @Override
-  public CleanupResult execute() {
-    try {
-      return run();
-    } finally {
-      if (ownsEnvironment) {
-        closeEnvironment();
-      }
-    }
-  }
-
-  private CleanupResult run() {
+  protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startMillis = System.currentTimeMillis();
-    Instant now = clock().instant();
-    CleanupPolicy policy = policy(now);
+    CleanupPolicy policy = cleanup.policy();
     CleanupPlan plan;
     try (TableStorage storage = storageFactory.open(table())) {
-      plan = new CleanupPlanner(sliceSize).plan(storage, policy, now.toEpochMilli());
+      plan = new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
     }
     LOG.info(
         "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
-        table(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
+        plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan);
@@ -129,14 +108,6 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
     LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
     return new CleanupResult(
         table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
-  }
-
-  private void closeEnvironment() {
-    try {
-      env.close();
-    } catch (Exception e) {
-      LOG.warn("lance cleanup {}: closing the Flink environment failed: {}", table(), e.toString());
-    }
   }
 
   private String jobName() {

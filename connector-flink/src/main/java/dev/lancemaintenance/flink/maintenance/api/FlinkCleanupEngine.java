@@ -26,13 +26,21 @@ public final class FlinkCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    return LanceFlinkMaintenance.cleanup(environment(engineOptions), tableUri, storageOptions);
+  }
+
+  /**
+   * The environment Flink hands out, with the {@code parallelism} engine option applied and Flink's
+   * loggers quieted for the command line.
+   */
+  static StreamExecutionEnvironment environment(Map<String, String> engineOptions) {
     quietFlinkLogging();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     String parallelism = engineOptions.get("parallelism");
     if (parallelism != null) {
       env.setParallelism(Integer.parseInt(parallelism));
     }
-    return LanceFlinkMaintenance.cleanup(env, tableUri, storageOptions).closeEnvironmentAfterRun();
+    return env;
   }
 
   /** Must run before Flink creates its first logger: slf4j-simple fixes a logger's level then. */

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
+import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -15,6 +17,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *     .olderThan(Duration.ofDays(7))
  *     .execute();
  * }</pre>
+ *
+ * and {@link #compact} / {@link #optimize} for compaction, which needs the Lance SDK in the client
+ * and on the task managers.
  */
 public final class LanceFlinkMaintenance {
   private LanceFlinkMaintenance() {}
@@ -33,5 +38,35 @@ public final class LanceFlinkMaintenance {
       StreamExecutionEnvironment env, String tableUri, Map<String, String> storageOptions) {
     return new FlinkCleanupAction(
         env, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(storageOptions)), Clock.systemUTC());
+  }
+
+  /**
+   * A compaction of {@code tableUri} on {@code env}.
+   *
+   * @param sdkStorageOptions the Lance SDK's object-store options (e.g. {@code aws_region}); may hold secrets
+   */
+  public static FlinkCompactAction compact(
+      StreamExecutionEnvironment env, String tableUri, Map<String, String> sdkStorageOptions) {
+    return new FlinkCompactAction(env, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+  }
+
+  /**
+   * Optimize of {@code tableUri} on {@code env}: the tag pre-flight, a Flink compaction job, then a
+   * Flink cleanup job. Compaction settings go on {@link OptimizeAction#compaction()}.
+   *
+   * @param sdkStorageOptions the Lance SDK's object-store options, for the compaction
+   * @param hadoopOptions Hadoop configuration entries for the cleanup's store
+   */
+  public static OptimizeAction optimize(
+      StreamExecutionEnvironment env,
+      String tableUri,
+      Map<String, String> sdkStorageOptions,
+      Map<String, String> hadoopOptions) {
+    return new OptimizeAction(
+        TableLocation.of(tableUri),
+        HadoopTableStorage.factory(StorageConf.of(hadoopOptions)),
+        compact(env, tableUri, sdkStorageOptions),
+        cleanup(env, tableUri, hadoopOptions),
+        Clock.systemUTC());
   }
 }

@@ -19,10 +19,17 @@ public final class Adapters {
     }
   }
 
+  /** A listed file under its reference key in the dataset being cleaned ({@code ""} or {@code tree/<branch>}). */
   public static final class FileInput implements MapFunction<FileEntry, DecideInput> {
+    private final String datasetDir;
+
+    public FileInput(String datasetDir) {
+      this.datasetDir = datasetDir;
+    }
+
     @Override
     public DecideInput map(FileEntry file) {
-      return DecideInput.of(file);
+      return DecideInput.of(file, datasetDir);
     }
   }
 

@@ -27,11 +27,8 @@ public final class CheckTaggedVersions implements MapFunction<MarkSummary, Decis
   @Override
   public DecisionContext map(MarkSummary summary) {
     if (facts.policy().errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
-      throw new SuppressRestartsException(new TaggedVersionsException(facts.table(), summary.taggedOldVersions()));
+      throw new SuppressRestartsException(new TaggedVersionsException(facts.describe(), summary.taggedOldVersions()));
     }
-    return new DecisionContext(
-        DecisionContext.cutoffMillisOf(summary.earliestRetainedNanos()),
-        facts.unverifiedThresholdMillis(),
-        facts.policy().deleteUnverified());
+    return DecisionContext.of(facts, summary);
   }
 }

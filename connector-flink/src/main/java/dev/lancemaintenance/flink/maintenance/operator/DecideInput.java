@@ -24,7 +24,7 @@ public record DecideInput(String key, ReferenceMark mark, FileEntry file) {
     return new DecideInput(mark.key(), mark, null);
   }
 
-  public static DecideInput of(FileEntry file) {
-    return new DecideInput(ReferenceKeys.keyOf(file.path()), null, file);
+  public static DecideInput of(FileEntry file, String datasetDir) {
+    return new DecideInput(ReferenceKeys.keyOf(datasetDir, file.path()), null, file);
   }
 }

@@ -22,7 +22,7 @@ class ShippedFunctionsTest {
   private static final CleanupPolicy POLICY =
       CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).beforeVersion(9).build();
   private static final RetentionFacts FACTS =
-      new RetentionFacts("file:/tmp/some-table", POLICY, 12, Map.of(3L, List.of("v3")), Set.of(4L), 1_000L);
+      new RetentionFacts("file:/tmp/some-table", "", POLICY, 12, Map.of(3L, List.of("v3")), Set.of(4L), 1_000L);
 
   @Test
   void markFunctionKeepsItsRetentionFactsAcrossSerialization() throws Exception {
@@ -32,7 +32,7 @@ class ShippedFunctionsTest {
     DecisionContext context = check.map(new MarkSummary(3, 1, 5_000_000L, Map.of()));
 
     assertThat(copy).isNotNull();
-    assertThat(context).isEqualTo(new DecisionContext(5, FACTS.unverifiedThresholdMillis(), false));
+    assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false));
   }
 
   @Test

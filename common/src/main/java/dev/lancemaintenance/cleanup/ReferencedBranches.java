@@ -1,0 +1,71 @@
+package dev.lancemaintenance.cleanup;
+
+import dev.lancemaintenance.cleanup.plan.BranchLineage;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.format.CorruptTableException;
+import dev.lancemaintenance.format.Manifest;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.format.ManifestReader;
+import dev.lancemaintenance.format.RefReader;
+import dev.lancemaintenance.format.UnsupportedFeatureException;
+import dev.lancemaintenance.format.VersionListing;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code clean_referenced_branches}, as Lance 7 does it: before cleaning a dataset, clean each of
+ * its referenced branches (descendants whose fork point in the dataset the policy would remove) with
+ * the policy the branch's own config asks for ({@link AutoCleanupConfig}). Branches without {@code
+ * lance.auto_cleanup.interval} are not cleaned. Reads a handful of manifests on the driver: the fork
+ * points and each referenced branch's latest.
+ */
+public final class ReferencedBranches {
+  private ReferencedBranches() {}
+
+  /** The cleanups to run before {@code cleanup}, deepest branch first; empty when it does not cascade. */
+  public static List<DatasetCleanup> cascadeOf(TableStorage storage, DatasetCleanup cleanup) {
+    if (!cleanup.policy().cleanReferencedBranches()) {
+      return List.of();
+    }
+    String table = storage.location().toString();
+    Map<Long, ManifestLocation> ownVersions = new HashMap<>();
+    VersionListing.list(storage, cleanup.datasetDir()).forEach(location -> ownVersions.put(location.version(), location));
+    List<DatasetCleanup> cascade = new ArrayList<>();
+    Optional<String> cleaned = CleanupPlanner.branchOf(cleanup.datasetDir());
+    for (BranchLineage.Descendant descendant : BranchLineage.descendantsOf(cleaned, RefReader.listBranches(storage))) {
+      if (!forkPointQualifies(storage, ownVersions.get(descendant.forkVersion()), cleanup.policy())) {
+        continue;
+      }
+      String dir = descendant.branch().datasetDir();
+      List<ManifestLocation> versions = VersionListing.list(storage, dir);
+      if (versions.isEmpty()) {
+        continue;
+      }
+      Manifest latest = ManifestReader.read(storage, versions.get(versions.size() - 1));
+      String dataset = "branch " + descendant.branch().name() + " of " + table;
+      AutoCleanupConfig.cascadePolicy(latest, versions, cleanup.now(), dataset)
+          .ifPresent(policy -> cascade.add(new DatasetCleanup(dir, policy, cleanup.now())));
+    }
+    return cascade;
+  }
+
+  /**
+   * Whether the policy would remove the fork point. Lance drops a branch whose fork-point manifest
+   * it cannot read, silently; so do we (it only means that branch is not cleaned).
+   */
+  private static boolean forkPointQualifies(TableStorage storage, ManifestLocation forkPoint, CleanupPolicy policy) {
+    if (forkPoint == null) {
+      return false;
+    }
+    try {
+      Manifest manifest = ManifestReader.read(storage, forkPoint);
+      return policy.qualifies(manifest.version(), manifest.timestampNanos());
+    } catch (CorruptTableException | UnsupportedFeatureException unreadable) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.lancemaintenance.flink.procedures;
+
+import dev.lancemaintenance.cleanup.OlderThan;
+import dev.lancemaintenance.compaction.OptimizeAction;
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import java.time.Clock;
+import java.util.Map;
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.ProcedureHint;
+import org.apache.flink.table.procedure.ProcedureContext;
+import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code CALL <catalog>.sys.optimize(`table` => '...', <the arguments of sys.compact>, older_than =>
+ * '7d', delete_unverified, error_if_tagged_old_versions, dry_run)}: the tag pre-flight, the Flink
+ * compaction job, then the Flink cleanup job; one row of {@code OptimizeResult.namedCounters()}.
+ * The compaction opens the table with the catalog's {@code sdk.*} options, the cleanup with its
+ * {@code storage.*} (Hadoop) options.
+ */
+public final class FlinkOptimizeProcedure implements Procedure {
+  public static final String NAME = "optimize";
+
+  private final Map<String, String> sdkStorageOptions;
+  private final Map<String, String> hadoopOptions;
+  private final Clock clock;
+
+  FlinkOptimizeProcedure(Map<String, String> sdkStorageOptions, Map<String, String> hadoopOptions, Clock clock) {
+    this.sdkStorageOptions = Map.copyOf(sdkStorageOptions);
+    this.hadoopOptions = Map.copyOf(hadoopOptions);
+    this.clock = clock;
+  }
+
+  @ProcedureHint(
+      argument = {
+        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
+        @ArgumentHint(name = "target_rows_per_fragment", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "max_rows_per_group", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "max_bytes_per_file", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "materialize_deletions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "materialize_deletions_threshold", type = @DataTypeHint("DOUBLE"), isOptional = true),
+        @ArgumentHint(name = "num_threads", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "batch_size", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "max_concurrent_tasks", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "partial_progress", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "older_than", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+      })
+  public @DataTypeHint(ResultRows.OPTIMIZE_ROW) Row[] call(
+      ProcedureContext context,
+      String table,
+      Long targetRowsPerFragment,
+      Long maxRowsPerGroup,
+      Long maxBytesPerFile,
+      Boolean materializeDeletions,
+      Double materializeDeletionsThreshold,
+      Long numThreads,
+      Long batchSize,
+      Integer maxConcurrentTasks,
+      Integer partialProgress,
+      String olderThan,
+      Boolean deleteUnverified,
+      Boolean errorIfTaggedOldVersions,
+      Boolean dryRun) {
+    ProcedureArgs.requireTable(table);
+    OptimizeAction action =
+        LanceFlinkMaintenance.optimize(context.getExecutionEnvironment(), table, sdkStorageOptions, hadoopOptions);
+    new CompactionArgs(
+            targetRowsPerFragment, maxRowsPerGroup, maxBytesPerFile, materializeDeletions,
+            materializeDeletionsThreshold, numThreads, batchSize, maxConcurrentTasks, partialProgress)
+        .applyTo(action.compaction());
+    if (olderThan != null) {
+      action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, clock.instant()));
+    }
+    if (deleteUnverified != null) {
+      action.deleteUnverified(deleteUnverified);
+    }
+    if (errorIfTaggedOldVersions != null) {
+      action.errorIfTaggedOldVersions(errorIfTaggedOldVersions);
+    }
+    action.dryRun(Boolean.TRUE.equals(dryRun));
+    return new Row[] {ResultRows.named(action.execute().namedCounters())};
+  }
+}
