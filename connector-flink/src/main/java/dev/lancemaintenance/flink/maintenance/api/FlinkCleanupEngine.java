@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupEngine;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -9,6 +10,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The {@code flink} engine of the command line: a {@link FlinkCleanupAction} on the environment
  * Flink hands out, which is the cluster's under {@code flink run} and a local MiniCluster
  * otherwise. Engine option: {@code parallelism}.
+ *
+ * <p>The command line prints the result itself, so Flink's own warnings about a local run are noise
+ * there: the web UI has no log file, no delegation tokens were obtained, and, at the end of every
+ * run, "Failed to get job status... Some data might be lost" from the collect client, which polls
+ * the job once more after the per-job MiniCluster has already shut down with the job (the results
+ * were fetched by then; nothing is lost). Unless the user set their levels, Flink and its RPC
+ * system log only errors under this engine.
  */
 public final class FlinkCleanupEngine implements CleanupEngine {
   @Override
@@ -21,13 +29,27 @@ public final class FlinkCleanupEngine implements CleanupEngine {
     return LanceFlinkMaintenance.cleanup(environment(engineOptions), tableUri, storageOptions);
   }
 
-  /** The environment Flink hands out, with the {@code parallelism} engine option applied. */
+  /**
+   * The environment Flink hands out, with the {@code parallelism} engine option applied and Flink's
+   * loggers quieted for the command line.
+   */
   static StreamExecutionEnvironment environment(Map<String, String> engineOptions) {
+    quietFlinkLogging();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     String parallelism = engineOptions.get("parallelism");
     if (parallelism != null) {
       env.setParallelism(Integer.parseInt(parallelism));
     }
     return env;
+  }
+
+  /** Must run before Flink creates its first logger: slf4j-simple fixes a logger's level then. */
+  private static void quietFlinkLogging() {
+    for (String logger : List.of("org.apache.flink", "org.apache.pekko")) {
+      String key = "org.slf4j.simpleLogger.log." + logger;
+      if (System.getProperty(key) == null) {
+        System.setProperty(key, "error");
+      }
+    }
   }
 }

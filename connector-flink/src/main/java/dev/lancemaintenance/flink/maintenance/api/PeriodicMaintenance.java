@@ -113,13 +113,14 @@ public final class PeriodicMaintenance {
         new DataGeneratorSource<>(
             new Ticks(), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1000.0 / checkEvery.toMillis()), Types.LONG);
     String suffix = uidSuffix.isEmpty() ? "" : "-" + uidSuffix;
+    String triggerUid = "lance-periodic-cleanup" + suffix;
     return env.fromSource(ticks, WatermarkStrategy.noWatermarks(), "lance maintenance ticks " + table)
         .uid("lance-periodic-cleanup-ticks" + suffix)
         .setParallelism(1)
         .keyBy(new Keys.Single<>(), Types.INT)
-        .process(new TriggerCleanup(spec), TypeInformation.of(CleanupResult.class))
+        .process(new TriggerCleanup(spec, triggerUid), TypeInformation.of(CleanupResult.class))
         .name("lance periodic cleanup " + table)
-        .uid("lance-periodic-cleanup" + suffix)
+        .uid(triggerUid)
         .setParallelism(1);
   }
 

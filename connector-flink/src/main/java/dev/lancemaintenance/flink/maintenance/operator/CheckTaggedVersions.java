@@ -5,12 +5,17 @@ import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 /**
  * The gate between mark and every delete (parallelism 1): takes the run's one reduced {@link
  * MarkSummary}, refuses the run when a tagged version would be removed and the policy says so, and
  * otherwise turns the summary into the {@link DecisionContext} the decide subtasks wait for. No
  * subtask decides a file before this context reaches it, so a refusal deletes nothing.
+ *
+ * <p>A refusal is a fact about the table, not a transient fault: it is wrapped in Flink's {@link
+ * SuppressRestartsException} so the job fails at once whatever the restart strategy, instead of
+ * re-reading the table for every restart attempt and failing the same way each time.
  */
 public final class CheckTaggedVersions implements MapFunction<MarkSummary, DecisionContext> {
   private final RetentionFacts facts;
@@ -22,7 +27,7 @@ public final class CheckTaggedVersions implements MapFunction<MarkSummary, Decis
   @Override
   public DecisionContext map(MarkSummary summary) {
     if (facts.policy().errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
-      throw new TaggedVersionsException(facts.describe(), summary.taggedOldVersions());
+      throw new SuppressRestartsException(new TaggedVersionsException(facts.describe(), summary.taggedOldVersions()));
     }
     return DecisionContext.of(facts, summary);
   }

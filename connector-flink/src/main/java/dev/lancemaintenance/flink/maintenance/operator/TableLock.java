@@ -6,79 +6,200 @@ import dev.lancemaintenance.storage.TableLocation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A lease on one table's maintenance, held as {@code _maintenance/cleanup.lock} in the table's own
- * storage, so that two jobs (or a job and a restarted copy of itself) never clean one table at once.
+ * A lease on one table's maintenance, held in the table's own storage under {@code _maintenance/},
+ * so that two jobs (or two operators of one job) never clean one table at once.
  *
- * <p>The file is created with Hadoop's create-if-absent ({@code overwrite = false}), atomic on HDFS
- * and local file systems and on object stores that support conditional writes. It holds the owner
- * and the lease's expiry: a holder that dies leaves a lock that expires, and the next run takes it
- * over by renaming the stale file aside (only one renamer wins) and creating its own. A run must
- * finish within its lease; the trigger chooses a lease longer than any expected run.
+ * <p>The lock is a chain of numbered lease files, {@code cleanup.lease.<generation>}; the highest
+ * generation says who holds the table and until when. To take the lock, a contender reads the
+ * highest lease and, if it is released or expired, creates the next generation with
+ * create-if-absent: of all contenders that read the same generation, exactly one creates the next.
+ * Releasing creates one more generation that is already expired. No lease file is ever renamed,
+ * overwritten or deleted while it is the highest, so a slow contender acting on a stale read can
+ * never remove a lock someone else just took. Older generations are pruned on release; as a slow
+ * contender may then re-create a pruned number, a new lease holds only if it is still the highest
+ * generation right after its creation.
+ *
+ * <p>Create-if-absent is exact on HDFS ({@code overwrite = false}) and, through a hard link, on
+ * local disks (Hadoop's local {@code create} checks and then creates, which two writers can race).
+ * On object stores it is as strong as the store's conditional create. A lease that cannot be read
+ * (its writer is still writing, or died mid-write) counts as held until {@link #UNREADABLE_GRACE_MILLIS}
+ * after its modification time. A run must finish within its lease; the trigger chooses a lease
+ * longer than any expected run.
  */
 public final class TableLock implements AutoCloseable {
-  static final String LOCK_PATH = "_maintenance/cleanup.lock";
+  static final String LOCK_DIR = "_maintenance";
+  static final String LEASE_PREFIX = "cleanup.lease.";
+  static final long UNREADABLE_GRACE_MILLIS = 60_000;
 
   private final FileSystem fs;
-  private final Path lock;
+  private final Path dir;
   private final String owner;
+  private final long generation;
 
-  private TableLock(FileSystem fs, Path lock, String owner) {
+  private TableLock(FileSystem fs, Path dir, String owner, long generation) {
     this.fs = fs;
-    this.lock = lock;
+    this.dir = dir;
     this.owner = owner;
+    this.generation = generation;
   }
 
   /**
    * Takes the table's lock until {@code expiresAtMillis}, or returns empty when another owner holds
-   * an unexpired lease.
+   * an unexpired lease (or won the race for the next one). An owner may take back its own unexpired
+   * lease at once: that is an earlier attempt of the same operator, left behind by a failure.
    */
   public static Optional<TableLock> tryAcquire(
       TableLocation table, StorageConf conf, String owner, long nowMillis, long expiresAtMillis) {
-    Path lock = new Path(table.resolve(LOCK_PATH));
+    Path dir = new Path(table.resolve(LOCK_DIR));
     FileSystem fs = null;
     try {
-      fs = FileSystem.newInstance(lock.toUri(), conf.toConfiguration());
-      if (take(fs, lock, owner, nowMillis, expiresAtMillis)) {
-        return Optional.of(new TableLock(fs, lock, owner));
+      fs = FileSystem.newInstance(dir.toUri(), conf.toConfiguration());
+      OptionalLong taken = take(fs, dir, new Lease(owner, expiresAtMillis), nowMillis);
+      if (taken.isPresent()) {
+        return Optional.of(new TableLock(fs, dir, owner, taken.getAsLong()));
       }
       fs.close();
       return Optional.empty();
     } catch (IOException e) {
       closeQuietlyAfterFailure(fs, e);
-      throw new StorageException("lock", table.resolveRedacted(LOCK_PATH), e);
+      throw new StorageException("lock", table.resolveRedacted(LOCK_DIR), e);
     }
   }
 
-  private static boolean take(FileSystem fs, Path lock, String owner, long nowMillis, long expiresAtMillis)
-      throws IOException {
-    Optional<Lease> held = read(fs, lock);
-    // Our own lease (left by an earlier attempt of this job) can be taken back at once.
-    if (held.isPresent() && held.get().expiresAtMillis() > nowMillis && !held.get().owner().equals(owner)) {
+  private static OptionalLong take(FileSystem fs, Path dir, Lease wanted, long nowMillis) throws IOException {
+    OptionalLong latest = latestGeneration(fs, dir);
+    long next = 1;
+    if (latest.isPresent()) {
+      Optional<Lease> held = read(fs, leasePath(dir, latest.getAsLong()));
+      if (held.isEmpty()) {
+        // Pruned between listing and reading: a release just happened; try again next time.
+        return OptionalLong.empty();
+      }
+      if (held.get().expiresAtMillis() > nowMillis && !held.get().owner().equals(wanted.owner())) {
+        return OptionalLong.empty();
+      }
+      next = latest.getAsLong() + 1;
+    }
+    if (!createIfAbsent(fs, leasePath(dir, next), wanted.encode())) {
+      return OptionalLong.empty();
+    }
+    // A release prunes the generations below it, so a contender that read a pruned lease before it
+    // went can create that generation again, below the real head of the chain. Holding needs our
+    // lease to be the head; if it is not, it is an orphan that the next release prunes.
+    OptionalLong head = latestGeneration(fs, dir);
+    return head.isPresent() && head.getAsLong() == next ? OptionalLong.of(next) : OptionalLong.empty();
+  }
+
+  /** Releases the lease by publishing an expired one after it, then prunes the older generations. */
+  @Override
+  public void close() {
+    try {
+      boolean released = createIfAbsent(fs, leasePath(dir, generation + 1), new Lease(owner, 0).encode());
+      // Not released: our lease expired and someone took over; the chain is theirs now.
+      if (released) {
+        prune(generation + 1);
+      }
+      fs.close();
+    } catch (IOException e) {
+      throw new StorageException("unlock", leasePath(dir, generation).toString(), e);
+    }
+  }
+
+  private void prune(long keep) throws IOException {
+    for (FileStatus status : fs.listStatus(dir)) {
+      OptionalLong found = generationOf(status.getPath().getName());
+      if (found.isPresent() && found.getAsLong() < keep) {
+        fs.delete(status.getPath(), false);
+      }
+    }
+  }
+
+  private static OptionalLong latestGeneration(FileSystem fs, Path dir) throws IOException {
+    if (!fs.exists(dir)) {
+      return OptionalLong.empty();
+    }
+    OptionalLong latest = OptionalLong.empty();
+    for (FileStatus status : fs.listStatus(dir)) {
+      OptionalLong found = generationOf(status.getPath().getName());
+      if (found.isPresent() && (latest.isEmpty() || found.getAsLong() > latest.getAsLong())) {
+        latest = found;
+      }
+    }
+    return latest;
+  }
+
+  private static OptionalLong generationOf(String fileName) {
+    if (!fileName.startsWith(LEASE_PREFIX)) {
+      return OptionalLong.empty();
+    }
+    String digits = fileName.substring(LEASE_PREFIX.length());
+    if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(Long.parseLong(digits));
+  }
+
+  private static Path leasePath(Path dir, long generation) {
+    return new Path(dir, LEASE_PREFIX + String.format("%020d", generation));
+  }
+
+  /** Creates {@code path} with {@code content} unless it exists; true when this call created it. */
+  private static boolean createIfAbsent(FileSystem fs, Path path, byte[] content) throws IOException {
+    if ("file".equals(fs.getScheme())) {
+      return linkIfAbsent(path, content);
+    }
+    try (FSDataOutputStream out = fs.create(path, false)) {
+      out.write(content);
+      return true;
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException raced) {
       return false;
     }
-    if (held.isPresent()) {
-      // Stale: move it aside; if someone else moved it first, they are taking over, not us.
-      Path aside = new Path(lock.getParent(), "cleanup.lock.expired-" + held.get().expiresAtMillis());
-      if (!fs.rename(lock, aside)) {
-        return false;
-      }
-      fs.delete(aside, false);
-    }
-    try (FSDataOutputStream out = fs.create(lock, false)) {
-      out.write(new Lease(owner, expiresAtMillis).encode());
+  }
+
+  /** Local disks: write a private file, then hard-link it in place; link(2) fails if the name exists. */
+  private static boolean linkIfAbsent(Path path, byte[] content) throws IOException {
+    java.nio.file.Path target = Paths.get(path.toUri());
+    Files.createDirectories(target.getParent());
+    java.nio.file.Path staged = target.resolveSibling("staged-" + UUID.randomUUID());
+    Files.write(staged, content);
+    try {
+      Files.createLink(target, staged);
+      return true;
     } catch (FileAlreadyExistsException raced) {
       return false;
+    } finally {
+      Files.deleteIfExists(staged);
     }
-    Optional<Lease> written = read(fs, lock);
-    return written.isPresent() && written.get().owner().equals(owner);
+  }
+
+  private static Optional<Lease> read(FileSystem fs, Path lease) throws IOException {
+    try (FSDataInputStream in = fs.open(lease)) {
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return Optional.of(Lease.decode(text).orElseGet(() -> unreadable(fs, lease)));
+    } catch (FileNotFoundException absent) {
+      return Optional.empty();
+    }
+  }
+
+  private static Lease unreadable(FileSystem fs, Path lease) {
+    try {
+      return new Lease("unknown", fs.getFileStatus(lease).getModificationTime() + UNREADABLE_GRACE_MILLIS);
+    } catch (IOException e) {
+      return new Lease("unknown", Long.MAX_VALUE);
+    }
   }
 
   private static void closeQuietlyAfterFailure(FileSystem fs, IOException failure) {
@@ -92,41 +213,22 @@ public final class TableLock implements AutoCloseable {
     }
   }
 
-  /** Releases the lease, if it is still ours. */
-  @Override
-  public void close() {
-    try {
-      Optional<Lease> held = read(fs, lock);
-      if (held.isPresent() && held.get().owner().equals(owner)) {
-        fs.delete(lock, false);
-      }
-      fs.close();
-    } catch (IOException e) {
-      throw new StorageException("unlock", lock.toString(), e);
-    }
-  }
-
-  private static Optional<Lease> read(FileSystem fs, Path lock) throws IOException {
-    try (FSDataInputStream in = fs.open(lock)) {
-      return Optional.of(Lease.decode(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-    } catch (FileNotFoundException absent) {
-      return Optional.empty();
-    }
-  }
-
-  /** The lock file's content: {@code <owner>\n<expiry epoch millis>}. */
+  /** A lease file's content: {@code <owner>\n<expiry epoch millis>\n}; expiry 0 marks a release. */
   record Lease(String owner, long expiresAtMillis) {
     byte[] encode() {
       return (owner + "\n" + expiresAtMillis + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
-    static Lease decode(String text) {
+    static Optional<Lease> decode(String text) {
       String[] lines = text.split("\n");
-      if (lines.length < 2) {
-        // A half-written lock (its writer died mid-write) is as good as expired.
-        return new Lease("unknown", 0);
+      if (lines.length < 2 || !text.endsWith("\n")) {
+        return Optional.empty();
       }
-      return new Lease(lines[0], Long.parseLong(lines[1].trim()));
+      try {
+        return Optional.of(new Lease(lines[0], Long.parseLong(lines[1].trim())));
+      } catch (NumberFormatException partial) {
+        return Optional.empty();
+      }
     }
   }
 }

@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * <p>The run executes the engine's stages inside this task with the reference engine: a streaming
  * job cannot start a nested batch job from an operator. It is synchronous, so a checkpoint barrier
  * waits for it and a checkpoint never holds half a run; {@link LastRun} is checkpointed state, so a
- * restored job keeps its schedule. A run whose effects happened after the last checkpoint may run
- * again after a restore: cleanup is idempotent (what it deleted stays deleted, nothing else goes).
+ * restored job keeps its schedule: a run the checkpoint covers is not run again, and the next one
+ * comes when due after it. A run that happened after the restored checkpoint runs again: cleanup is
+ * idempotent, so the repeat finds that run's files gone and reports only what it removes itself;
+ * results never count a file twice (see {@code PeriodicMaintenanceRestoreIT}).
  *
  * <p>A refused or failed run (a tagged old version, an unreadable manifest) does not fail the
  * streaming job: it is logged, counted in {@code failed_runs}, and retried when next due.
@@ -38,6 +40,7 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
   private static final Logger LOG = LoggerFactory.getLogger(TriggerCleanup.class);
 
   private final PeriodicCleanupSpec spec;
+  private final String operatorUid;
   private transient ValueState<LastRun> lastRun;
   private transient TableStorage storage;
   private transient String owner;
@@ -47,15 +50,21 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
   private transient Counter filesDeleted;
   private transient Counter bytesDeleted;
 
-  public TriggerCleanup(PeriodicCleanupSpec spec) {
+  /**
+   * @param operatorUid this operator's uid: with the job id it names the lock's owner, the same
+   *     across restarts of the job (so a restarted attempt takes back its own lease) and different
+   *     for every other periodic operator, in this job or another
+   */
+  public TriggerCleanup(PeriodicCleanupSpec spec, String operatorUid) {
     this.spec = spec;
+    this.operatorUid = operatorUid;
   }
 
   @Override
   public void open(OpenContext openContext) {
     lastRun = getRuntimeContext().getState(new ValueStateDescriptor<>("last-run", TypeInformation.of(LastRun.class)));
     storage = new HadoopTableStorage(spec.table(), spec.storage());
-    owner = "flink-job-" + getRuntimeContext().getJobInfo().getJobId();
+    owner = "flink-job-" + getRuntimeContext().getJobInfo().getJobId() + "/" + operatorUid;
     MetricGroup metrics = MaintenanceMetrics.of(getRuntimeContext());
     runs = metrics.counter(MaintenanceMetrics.RUNS);
     skippedRuns = metrics.counter(MaintenanceMetrics.SKIPPED_RUNS);
