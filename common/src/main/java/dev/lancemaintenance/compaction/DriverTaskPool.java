@@ -1,5 +1,6 @@
 package dev.lancemaintenance.compaction;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.MaintenanceException;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,6 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -44,7 +43,7 @@ public final class DriverTaskPool {
   }
 
   public void run(List<PlannedTask> tasks, Function<PlannedTask, RewrittenTask> runTask, Consumer<RewrittenTask> onRewritten) {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, tasks.size())), daemonThreads());
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(concurrency, tasks.size())), DaemonThreads.named(threadPrefix));
     try {
       CompletionService<RewrittenTask> completion = new ExecutorCompletionService<>(pool);
       List<Future<RewrittenTask>> futures = new ArrayList<>();
@@ -90,14 +89,5 @@ public final class DriverTaskPool {
 
   private static RuntimeException asRuntime(Throwable cause) {
     return cause instanceof RuntimeException runtime ? runtime : new MaintenanceException(cause.toString(), cause);
-  }
-
-  private ThreadFactory daemonThreads() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, threadPrefix + "-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }
