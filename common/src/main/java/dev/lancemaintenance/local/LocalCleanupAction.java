@@ -1,5 +1,6 @@
 package dev.lancemaintenance.local;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
@@ -7,7 +8,6 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
-import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
@@ -40,7 +40,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -117,13 +116,13 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
     CleanupPolicy policy = cleanup.policy();
-    ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+    ExecutorService pool = Executors.newFixedThreadPool(parallelism, DaemonThreads.named("lance-cleanup"));
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
         Spills spills = new Spills(spillDirectory, partitions);
         StoppedOnExit stopped = new StoppedOnExit(pool)) {
-      Run run = new Run(storage, spills, pool, policy);
+      Run run = new Run(storage, spills, pool);
       CleanupPlan plan =
           new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
       LOG.info(
@@ -169,15 +168,13 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     private final TableStorage storage;
     private final Spills spills;
     private final ExecutorService pool;
-    private final CleanupPolicy policy;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final DeletePacer pacer;
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool, CleanupPolicy policy) {
+    Run(TableStorage storage, Spills spills, ExecutorService pool) {
       this.storage = storage;
       this.spills = spills;
       this.pool = pool;
-      this.policy = policy;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
     }
 
@@ -187,9 +184,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       LOG.info(
           "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
           table(), summary.manifestsRead(), summary.expiredVersions());
-      if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
-        throw new TaggedVersionsException(plan.facts().describe(), summary.taggedOldVersions());
-      }
+      summary.refuseTaggedOldVersions(plan.facts());
       long listed = runAll(plan.listings(), task -> list(task, plan.facts().datasetDir()), Long::sum, 0L);
       LOG.info("lance cleanup {} [3/5 list]: {} files in {} directories", table(), listed, plan.listings().size());
       DecisionContext context = DecisionContext.of(plan.facts(), summary);
@@ -333,14 +328,5 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       }
       throw new IllegalStateException(e.getCause());
     }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemonThreads() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "lance-cleanup-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

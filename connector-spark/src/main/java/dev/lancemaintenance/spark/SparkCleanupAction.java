@@ -227,9 +227,11 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     LOG.info(
         "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
         table(), summary.manifestsRead(), summary.expiredVersions());
-    if (policy.errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
+    try {
+      summary.refuseTaggedOldVersions(plan.facts());
+    } catch (TaggedVersionsException refused) {
       marked.unpersist(false);
-      throw new TaggedVersionsException(plan.facts().describe(), summary.taggedOldVersions());
+      throw refused;
     }
 
     DecisionContext context = DecisionContext.of(plan.facts(), summary);

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.cleanup.stage;
 
+import dev.lancemaintenance.cleanup.TaggedVersionsException;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,6 +26,17 @@ public record MarkSummary(
 
   public MarkSummary {
     taggedOldVersions = Map.copyOf(taggedOldVersions);
+  }
+
+  /**
+   * Refuses the run, before any delete, when the policy would remove tagged versions and {@code
+   * error_if_tagged_old_versions} is on (Lance's default); every engine calls this between mark and
+   * the first delete.
+   */
+  public void refuseTaggedOldVersions(RetentionFacts facts) {
+    if (facts.policy().errorIfTaggedOldVersions() && !taggedOldVersions.isEmpty()) {
+      throw new TaggedVersionsException(facts.describe(), taggedOldVersions);
+    }
   }
 
   public MarkSummary plus(MarkSummary other) {

@@ -26,8 +26,11 @@ public final class CheckTaggedVersions implements MapFunction<MarkSummary, Decis
 
   @Override
   public DecisionContext map(MarkSummary summary) {
-    if (facts.policy().errorIfTaggedOldVersions() && !summary.taggedOldVersions().isEmpty()) {
-      throw new SuppressRestartsException(new TaggedVersionsException(facts.describe(), summary.taggedOldVersions()));
+    try {
+      summary.refuseTaggedOldVersions(facts);
+    } catch (TaggedVersionsException refused) {
+      // A refusal is not transient: restarting the job would only refuse again.
+      throw new SuppressRestartsException(refused);
     }
     return DecisionContext.of(facts, summary);
   }
