@@ -3,6 +3,7 @@ package dev.lancemaintenance.format;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.lancemaintenance.proto.CleanupViewProtos;
 import dev.lancemaintenance.proto.TableProtos;
 import dev.lancemaintenance.proto.TransactionProtos;
@@ -84,8 +85,9 @@ public final class ManifestReader {
   private static <T> T parse(ManifestFile file, byte[] bytes, Parser<T> parser, String what) {
     try {
       // Bytes fields alias the buffer instead of copying it (the file-naming view declares the
-      // schema and per-file column lists as bytes, so they cost nothing to skip).
-      CodedInputStream input = CodedInputStream.newInstance(bytes);
+      // schema, the fragments and per-file column lists as bytes, so they cost nothing to skip).
+      // Only a stream over an immutable buffer aliases; nothing writes to these bytes after.
+      CodedInputStream input = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
       input.enableAliasing(true);
       return parser.parseFrom(input);
     } catch (InvalidProtocolBufferException e) {

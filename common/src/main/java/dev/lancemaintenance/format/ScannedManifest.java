@@ -1,5 +1,6 @@
 package dev.lancemaintenance.format;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -10,11 +11,19 @@ import java.util.Objects;
  * @param path table-relative path of the manifest
  * @param version the version recorded inside the manifest
  * @param timestampNanos the commit time (0 when the manifest has none, as Lance reads it)
- * @param references every file the version references, in manifest order
+ * @param groups the referenced files, one group per fragment and a last one for the manifest's own
+ *     entries; a fragment repeated by an earlier manifest of the same scanner is the same object
  */
-public record ScannedManifest(String path, long version, long timestampNanos, List<FileReference> references) {
+public record ScannedManifest(String path, long version, long timestampNanos, List<ReferenceGroup> groups) {
   public ScannedManifest {
     Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(references, "references");
+    Objects.requireNonNull(groups, "groups");
+  }
+
+  /** Every file the version references, in manifest order. */
+  public List<FileReference> references() {
+    List<FileReference> all = new ArrayList<>();
+    groups.forEach(group -> all.addAll(group.references()));
+    return all;
   }
 }

@@ -9,11 +9,13 @@ import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.FileReference;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
+import dev.lancemaintenance.format.ReferenceGroup;
 import dev.lancemaintenance.format.ReferenceScanner;
 import dev.lancemaintenance.format.ScannedManifest;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,8 +36,10 @@ import java.util.Map;
  * <p>Any manifest that cannot be read fails the task, and with it the run, before any delete: an
  * I/O error and a corrupt manifest look alike, and skipping either could delete live data.
  *
- * <p>Only the fields of a manifest that name files are decoded ({@link ManifestReader#scan}).
- * Memory: one scanned manifest at a time, one entry per distinct reference key of the slice and
+ * <p>Only the fields of a manifest that name files are decoded ({@link ManifestReader#scan}), and a
+ * fragment that an earlier manifest of the slice repeated byte for byte is neither decoded nor
+ * marked again (the scanner returns the same {@link ReferenceGroup}): the work grows with the
+ * distinct fragments of a slice, not with fragments times manifests. Memory: one scanned manifest at a time, one entry per distinct reference key of the slice and
  * one per expired manifest of the slice; slices are small runs of consecutive versions, which share
  * most of their files, so the entries grow with the files of about one version, not of the table.
  */
@@ -51,6 +55,7 @@ public final class MarkManifests {
   public MarkResult mark(ManifestSlice slice) {
     Map<String, ReferenceMark> marks = new HashMap<>();
     List<CandidateFile> expiredManifests = new ArrayList<>();
+    Map<ReferenceGroup, MarkState> markedGroups = new IdentityHashMap<>();
     MarkSummary summary = MarkSummary.EMPTY;
     ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.datasetDir());
     for (ManifestLocation location : slice.manifests()) {
@@ -67,16 +72,28 @@ public final class MarkManifests {
       } else {
         summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
       }
-      for (FileReference reference : manifest.references()) {
-        if (reference.external() || !ReferenceKeys.isInDataset(facts.datasetDir(), reference.path())) {
-          // Outside the dataset being cleaned: never listed, so never deleted by this run.
+      for (ReferenceGroup group : manifest.groups()) {
+        MarkState before = markedGroups.get(group);
+        if (before != null && before.merge(state) == before) {
+          // The same fragment, already marked at least as strongly by an earlier manifest of the slice.
           continue;
         }
-        ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), state);
-        marks.merge(mark.key(), mark, ReferenceMark::merge);
+        markedGroups.put(group, before == null ? state : before.merge(state));
+        markAll(group, state, marks);
       }
     }
     return new MarkResult(marks.values(), expiredManifests, summary);
+  }
+
+  private void markAll(ReferenceGroup group, MarkState state, Map<String, ReferenceMark> marks) {
+    for (FileReference reference : group.references()) {
+      if (reference.external() || !ReferenceKeys.isInDataset(facts.datasetDir(), reference.path())) {
+        // Outside the dataset being cleaned: never listed, so never deleted by this run.
+        continue;
+      }
+      ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), state);
+      marks.merge(mark.key(), mark, ReferenceMark::merge);
+    }
   }
 
   private MarkSummary summarize(ScannedManifest manifest, VersionRetention retention) {
