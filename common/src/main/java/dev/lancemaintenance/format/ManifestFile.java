@@ -1,5 +1,7 @@
 package dev.lancemaintenance.format;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.lancemaintenance.storage.TableStorage;
 
 /**
@@ -12,7 +14,11 @@ import dev.lancemaintenance.storage.TableStorage;
  * that a leaner decoder, one that keeps only the fields naming files, can share this class.
  */
 final class ManifestFile {
-  static final int TAIL_READ = 64 * 1024;
+  /**
+   * The first read takes the last this many bytes: the whole file for most manifests (one request
+   * on an object store), and for bigger ones the footer and the tail of the manifest.
+   */
+  static final int TAIL_READ = 1024 * 1024;
   private static final int LENGTH_PREFIX = Integer.BYTES;
 
   private final TableStorage storage;
@@ -62,8 +68,8 @@ final class ManifestFile {
     return footer;
   }
 
-  /** The manifest message, which must end exactly where the footer begins. */
-  byte[] manifestBytes() {
+  /** The manifest message, which must end exactly where the footer begins; a view of the file's bytes. */
+  ByteString manifestBytes() {
     long position = footer.manifestPosition();
     long expected = footer.expectedManifestLength(size);
     if (position < 0 || expected < 0) {
@@ -79,9 +85,9 @@ final class ManifestFile {
 
   /**
    * The length-prefixed section at {@code offset}, e.g. the index section; it must lie before the
-   * manifest.
+   * manifest. A view of the file's bytes.
    */
-  byte[] section(long offset, String what) {
+  ByteString section(long offset, String what) {
     long end = footer.manifestPosition();
     if (offset < 0 || offset + LENGTH_PREFIX > end) {
       throw corrupt(what + " offset " + offset + " is not before the manifest at " + end);
@@ -95,20 +101,21 @@ final class ManifestFile {
   }
 
   private long lengthAt(long offset) {
-    byte[] prefix = bytes(offset, LENGTH_PREFIX);
-    return Integer.toUnsignedLong((prefix[0] & 0xff) | (prefix[1] & 0xff) << 8
-        | (prefix[2] & 0xff) << 16 | (prefix[3] & 0xff) << 24);
+    ByteString prefix = bytes(offset, LENGTH_PREFIX);
+    return Integer.toUnsignedLong((prefix.byteAt(0) & 0xff) | (prefix.byteAt(1) & 0xff) << 8
+        | (prefix.byteAt(2) & 0xff) << 16 | (prefix.byteAt(3) & 0xff) << 24);
   }
 
-  private byte[] bytes(long offset, int length) {
+  /**
+   * {@code length} bytes at {@code offset}, without a copy: the loaded bytes are never written after
+   * they are read (a longer load makes a new array), so a view of them stays valid.
+   */
+  private ByteString bytes(long offset, int length) {
     if (length > Integer.MAX_VALUE - 8) {
       throw corrupt("section of " + length + " bytes at offset " + offset + " is too large");
     }
     loadFrom(offset);
-    int start = (int) (offset - loadedStart);
-    byte[] result = new byte[length];
-    System.arraycopy(loaded, start, result, 0, length);
-    return result;
+    return UnsafeByteOperations.unsafeWrap(loaded, (int) (offset - loadedStart), length);
   }
 
   /** Extends the loaded range back to {@code offset} with one read, when it does not reach it. */

@@ -1,9 +1,9 @@
 package dev.lancemaintenance.format;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
-import com.google.protobuf.UnsafeByteOperations;
 import dev.lancemaintenance.proto.CleanupViewProtos;
 import dev.lancemaintenance.proto.TableProtos;
 import dev.lancemaintenance.proto.TransactionProtos;
@@ -51,13 +51,13 @@ public final class ManifestReader {
    */
   public static ScannedManifest scan(TableStorage storage, ManifestLocation location, ReferenceScanner scanner) {
     ManifestFile file = ManifestFile.open(storage, location);
-    CleanupViewProtos.ManifestFilesView view =
-        parse(file, file.manifestBytes(), CleanupViewProtos.ManifestFilesView.parser(), "manifest");
+    SplitManifest manifest = SplitManifest.split(file, file.manifestBytes());
+    CleanupViewProtos.ManifestFilesView view = manifest.view();
     FeatureFlags.checkReadable(storage.location().toString(), file.path(), view.getReaderFeatureFlags());
     List<TableProtos.IndexMetadata> indices = view.hasIndexSection()
         ? indexSection(file, view.getIndexSection()).getIndicesList()
         : List.of();
-    return scanner.scan(file, view, indices);
+    return scanner.scan(file, manifest, indices);
   }
 
   private static List<IndexEntry> indices(ManifestFile file, ManifestDecoder decoder, TableProtos.Manifest proto) {
@@ -69,7 +69,7 @@ public final class ManifestReader {
   }
 
   private static TableProtos.IndexSection indexSection(ManifestFile file, long offset) {
-    byte[] bytes = file.section(offset, "index section");
+    ByteString bytes = file.section(offset, "index section");
     return parse(file, bytes, TableProtos.IndexSection.parser(), "index section");
   }
 
@@ -77,17 +77,17 @@ public final class ManifestReader {
     if (!proto.hasTransactionSection()) {
       return Optional.empty();
     }
-    byte[] bytes = file.section(proto.getTransactionSection(), "transaction section");
+    ByteString bytes = file.section(proto.getTransactionSection(), "transaction section");
     return Optional.of(ManifestDecoder.transaction(
         parse(file, bytes, TransactionProtos.Transaction.parser(), "embedded transaction")));
   }
 
-  private static <T> T parse(ManifestFile file, byte[] bytes, Parser<T> parser, String what) {
+  private static <T> T parse(ManifestFile file, ByteString bytes, Parser<T> parser, String what) {
     try {
       // Bytes fields alias the buffer instead of copying it (the file-naming view declares the
       // schema, the fragments and per-file column lists as bytes, so they cost nothing to skip).
-      // Only a stream over an immutable buffer aliases; nothing writes to these bytes after.
-      CodedInputStream input = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
+      // The bytes are a view of the file's (see ManifestFile#bytes), so the stream may alias them.
+      CodedInputStream input = bytes.newCodedInput();
       input.enableAliasing(true);
       return parser.parseFrom(input);
     } catch (InvalidProtocolBufferException e) {

@@ -6,6 +6,7 @@ import dev.lancemaintenance.proto.CleanupViewProtos;
 import dev.lancemaintenance.proto.TableProtos;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,28 +19,36 @@ import java.util.OptionalInt;
  * what a name means.
  *
  * <p>One scanner serves consecutive manifests of one dataset. Consecutive versions repeat almost
- * all of their fragments byte for byte (an append adds one, a delete rewrites one), so the scanner
- * keys each fragment by its serialized bytes and parses and resolves a fragment only the first time
- * it meets those bytes; later manifests get the same {@link ReferenceGroup} object, which lets the
- * mark stage skip it too. A cached group is valid only under the base paths it was resolved with,
- * so the cache starts over when a manifest's base paths differ from the previous one's. Data files
+ * all of their fragments byte for byte (an append adds one at the end, a delete rewrites one), so
+ * the scanner never parses a fragment whose bytes it has met before: first one vectorised compare
+ * finds how many leading fragments equal those of the previous manifest, which keep its {@link
+ * ReferenceGroup}s; then each other fragment is compared with the last fragment met under its id.
+ * Only fragments with new bytes are parsed and resolved. Reused groups are the same objects, which
+ * lets the mark stage skip them too. A cached group is valid only under the base paths it was
+ * resolved with, so the caches start over when a manifest's base paths differ from the previous
+ * one's. Data files
  * of the dataset's own directory are also shared across fragments (a delete changes a fragment's
  * bytes but not its data files). Memory grows with the distinct fragments of the manifests it has
  * seen, which a mark task bounds by scanning one slice per scanner.
  */
 public final class ReferenceScanner {
+  /** Field 1 (the fragment id), varint. */
+  private static final byte FRAGMENT_ID_TAG = 0x08;
   private final TableLocation root;
   private final String datasetDir;
   private final Map<String, FileReference> localDataFiles = new HashMap<>();
-  private final Map<ByteString, ReferenceGroup> fragments = new HashMap<>();
+  private final Map<Long, CachedFragment> fragments = new HashMap<>();
   private List<BasePath> fragmentBases = List.of();
+  /** The manifest scanned last and its fragment groups, for the common case of a shared prefix. */
+  private Scanned previous;
 
   public ReferenceScanner(TableLocation root, String datasetDir) {
     this.root = root;
     this.datasetDir = datasetDir;
   }
 
-  ScannedManifest scan(ManifestFile file, CleanupViewProtos.ManifestFilesView view, List<TableProtos.IndexMetadata> indices) {
+  ScannedManifest scan(ManifestFile file, SplitManifest manifest, List<TableProtos.IndexMetadata> indices) {
+    CleanupViewProtos.ManifestFilesView view = manifest.view();
     ManifestDecoder decoder = new ManifestDecoder(file);
     List<BasePath> bases = new ArrayList<>(view.getBasePathsCount());
     for (TableProtos.BasePath base : view.getBasePathsList()) {
@@ -47,26 +56,38 @@ public final class ReferenceScanner {
     }
     if (!bases.equals(fragmentBases)) {
       fragments.clear();
+      previous = null;
       fragmentBases = bases;
     }
     ReferenceResolver resolver = new ReferenceResolver(root, datasetDir, file.path(), bases);
-    List<ReferenceGroup> groups = new ArrayList<>(view.getFragmentsCount() + 1);
-    for (ByteString serialized : view.getFragmentsList()) {
-      ReferenceGroup group = fragments.get(serialized);
-      if (group == null) {
-        group = new ReferenceGroup(resolve(file, decoder, resolver, parseFragment(file, serialized)));
-        // A copy, so the cache does not pin the whole manifest the bytes alias.
-        fragments.put(ByteString.copyFrom(serialized.asReadOnlyByteBuffer()), group);
+    int shared = previous == null ? 0 : manifest.sharedLeadingFragments(previous.manifest());
+    List<ReferenceGroup> groups = new ArrayList<>(manifest.fragmentCount() + 1);
+    groups.addAll(previous == null ? List.of() : previous.groups().subList(0, shared));
+    for (int i = shared; i < manifest.fragmentCount(); i++) {
+      ByteBuffer bytes = manifest.fragmentBytes(i);
+      long id = leadingId(bytes);
+      CachedFragment cached = fragments.get(id);
+      ReferenceGroup group;
+      // The id only finds the candidate; equal bytes (a vectorised compare) make it the same fragment.
+      if (cached != null && cached.bytes().equals(bytes)) {
+        group = cached.group();
+      } else {
+        group = new ReferenceGroup(resolve(file, decoder, resolver, parseFragment(file, manifest.fragment(i))));
+        fragments.put(id, new CachedFragment(copyOf(bytes), group));
       }
       groups.add(group);
     }
+    previous = new Scanned(manifest, groups);
     List<FileReference> own = new ArrayList<>(indices.size() + 1);
     for (TableProtos.IndexMetadata index : indices) {
       own.add(resolver.index(ManifestDecoder.baseId(index.hasBaseId(), index.getBaseId()), decoder.uuid(index)));
     }
     resolver.transaction(view.getTransactionFile()).ifPresent(own::add);
-    groups.add(new ReferenceGroup(own));
-    return new ScannedManifest(file.path(), view.getVersion(), decoder.timestampNanos(view.hasTimestamp(), view.getTimestamp()), groups);
+    List<ReferenceGroup> all = new ArrayList<>(groups.size() + 1);
+    all.addAll(groups);
+    all.add(new ReferenceGroup(own));
+    long timestamp = decoder.timestampNanos(view.hasTimestamp(), view.getTimestamp());
+    return new ScannedManifest(file.path(), view.getVersion(), timestamp, all, shared);
   }
 
   private List<FileReference> resolve(
@@ -87,6 +108,37 @@ public final class ReferenceScanner {
       references.add(resolver.rowIds(external));
     }
     return references;
+  }
+
+  private record Scanned(SplitManifest manifest, List<ReferenceGroup> groups) {}
+
+  /** A fragment met before: its serialized bytes (a copy, not pinning the manifest) and its files. */
+  private record CachedFragment(ByteBuffer bytes, ReferenceGroup group) {}
+
+  /**
+   * The fragment id when the encoding starts with it (field 1, as every writer orders fields), or
+   * -1. Only a cache key: a wrong or missing id costs a parse, never a wrong answer.
+   */
+  private static long leadingId(ByteBuffer bytes) {
+    int position = bytes.position();
+    if (!bytes.hasRemaining() || bytes.get(position) != FRAGMENT_ID_TAG) {
+      return -1;
+    }
+    long id = 0;
+    for (int shift = 0, i = position + 1; shift < 64 && i < bytes.limit(); shift += 7, i++) {
+      byte b = bytes.get(i);
+      id |= (long) (b & 0x7f) << shift;
+      if (b >= 0) {
+        return id;
+      }
+    }
+    return -1;
+  }
+
+  private static ByteBuffer copyOf(ByteBuffer bytes) {
+    ByteBuffer copy = ByteBuffer.allocate(bytes.remaining());
+    copy.put(bytes.duplicate()).flip();
+    return copy;
   }
 
   private static CleanupViewProtos.FragmentFilesView parseFragment(ManifestFile file, ByteString serialized) {

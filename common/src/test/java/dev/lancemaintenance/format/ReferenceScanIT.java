@@ -11,9 +11,13 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.Scenario;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,6 +64,46 @@ class ReferenceScanIT {
           }
         }
       }
+    }
+  }
+
+  @Test
+  void reusesTheFragmentsConsecutiveVersionsRepeat() {
+    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("reuse"));
+    for (int i = 0; i < 4; i++) {
+      table.append(2);
+    }
+    // One of the two rows of the third fragment (written by version 3): a deletion file, not a drop.
+    table.deleteWhere("id = " + LanceTableFixture.firstId(3));
+    table.append(2);
+    TableLocation root = TableLocation.of(table.root().toString());
+    try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
+      ReferenceScanner scanner = new ReferenceScanner(root, "");
+      Map<Long, ScannedManifest> byVersion = new HashMap<>();
+      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, ""));
+      locations.sort(Comparator.comparingLong(ManifestLocation::version));
+      for (ManifestLocation location : locations) {
+        ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
+        byVersion.put(manifest.version(), manifest);
+      }
+      // An append keeps the fragments of the version before it in place: the very same groups.
+      assertSharesEveryFragmentOf(byVersion.get(4L), byVersion.get(3L));
+      assertSharesEveryFragmentOf(byVersion.get(6L), byVersion.get(5L));
+      // The delete rewrote the third fragment (now with a deletion file): the two before it are
+      // shared in place, it is parsed anew, and the fourth is found again under its id.
+      ScannedManifest deleted = byVersion.get(5L);
+      assertThat(deleted.sharedWithPrevious()).isEqualTo(2);
+      assertThat(deleted.groups().get(2)).isNotSameAs(byVersion.get(4L).groups().get(2));
+      assertThat(deleted.groups().get(2).references()).extracting(FileReference::kind).contains(FileKind.DELETION);
+      assertThat(deleted.groups().get(3)).isSameAs(byVersion.get(4L).groups().get(3));
+    }
+  }
+
+  private static void assertSharesEveryFragmentOf(ScannedManifest later, ScannedManifest earlier) {
+    int fragments = earlier.groups().size() - 1;
+    assertThat(later.sharedWithPrevious()).as("version %d", later.version()).isEqualTo(fragments);
+    for (int i = 0; i < fragments; i++) {
+      assertThat(later.groups().get(i)).isSameAs(earlier.groups().get(i));
     }
   }
 }

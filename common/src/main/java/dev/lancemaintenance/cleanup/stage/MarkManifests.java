@@ -56,6 +56,7 @@ public final class MarkManifests {
     Map<String, ReferenceMark> marks = new HashMap<>();
     List<CandidateFile> expiredManifests = new ArrayList<>();
     Map<ReferenceGroup, MarkState> markedGroups = new IdentityHashMap<>();
+    MarkState previousState = null;
     MarkSummary summary = MarkSummary.EMPTY;
     ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.datasetDir());
     for (ManifestLocation location : slice.manifests()) {
@@ -72,7 +73,11 @@ public final class MarkManifests {
       } else {
         summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
       }
-      for (ReferenceGroup group : manifest.groups()) {
+      // The leading fragments shared with the previous manifest are marked already, at its state.
+      int first = previousState != null && previousState.merge(state) == previousState ? manifest.sharedWithPrevious() : 0;
+      previousState = state;
+      List<ReferenceGroup> groups = manifest.groups();
+      for (ReferenceGroup group : groups.subList(first, groups.size())) {
         MarkState before = markedGroups.get(group);
         if (before != null && before.merge(state) == before) {
           // The same fragment, already marked at least as strongly by an earlier manifest of the slice.
