@@ -1,7 +1,9 @@
 package dev.lancemaintenance.storage;
 
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -33,6 +35,8 @@ public final class HadoopTableStorage implements TableStorage {
   private final FileSystem fs;
   private final Path root;
   private final String rootPath;
+  /** The root as a java.nio path when the table is on the local file system, else null. */
+  private final java.nio.file.Path localRoot;
   private BulkDelete bulkDelete;
 
   public HadoopTableStorage(TableLocation location, StorageConf conf) {
@@ -48,6 +52,7 @@ public final class HadoopTableStorage implements TableStorage {
     // raw file system underneath reads and deletes the files alone.
     this.fs = opened instanceof LocalFileSystem local ? local.getRawFileSystem() : opened;
     this.rootPath = root.toUri().getPath();
+    this.localRoot = fs instanceof RawLocalFileSystem ? new File(rootPath).toPath() : null;
   }
 
   /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
@@ -78,14 +83,12 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+    if (localRoot != null) {
+      return localFiles(dir, recursive);
+    }
     RemoteIterator<? extends FileStatus> files;
     try {
-      // Hadoop's local file system forks `ls` for the permissions of every LocatedFileStatus that
-      // listFiles builds; a plain status walk reads only length and mtime, thousands of times faster.
-      // Object stores keep listFiles: it is one flat, paged listing there.
-      files = fs instanceof RawLocalFileSystem
-          ? new StatusWalk(fs, pathOf(dir), recursive)
-          : fs.listFiles(pathOf(dir), recursive);
+      files = fs.listFiles(pathOf(dir), recursive);
     } catch (FileNotFoundException e) {
       return java.util.Collections.emptyIterator();
     } catch (IOException e) {
@@ -114,6 +117,32 @@ public final class HadoopTableStorage implements TableStorage {
         } catch (IOException e) {
           throw new StorageException("list", location.resolveRedacted(dir), e);
         }
+      }
+    };
+  }
+
+  /**
+   * Local tables are listed with java.nio: Hadoop's local listing costs a Hadoop path and two or
+   * more system calls per file (its listFiles even forks {@code ls} for permissions).
+   */
+  private Iterator<FileEntry> localFiles(String dir, boolean recursive) {
+    LocalFileWalk walk = new LocalFileWalk(localRoot, dir.isEmpty() ? localRoot : localRoot.resolve(dir), recursive);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        try {
+          return walk.hasNext();
+        } catch (UncheckedIOException e) {
+          throw new StorageException("list", location.resolveRedacted(dir), e.getCause());
+        }
+      }
+
+      @Override
+      public FileEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return walk.next();
       }
     };
   }
