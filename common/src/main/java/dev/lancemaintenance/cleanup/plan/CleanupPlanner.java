@@ -26,7 +26,7 @@ import java.util.Set;
  */
 public final class CleanupPlanner {
   /** Manifests decoded by one mark task: consecutive versions share most files, so marks dedupe well. */
-  public static final int DEFAULT_SLICE_SIZE = 32;
+  public static final int DEFAULT_SLICE_SIZE = 128;
 
   /** The directories of a dataset Lance's cleanup considers, listed by separate tasks. */
   static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "_deletions", "_indices", "data");
