@@ -14,7 +14,6 @@ final class SparkCallCleanup implements Contender {
         .master("local[2]")
         .appName("lance-maintenance-benchmark")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog");
     hadoopOptions.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
     this.spark = builder.getOrCreate();

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -53,7 +54,8 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
   private final SparkSession spark;
   private final TableStorageFactory storageFactory;
-  private int partitions;
+  /** Set by the caller; otherwise chosen per run from the plan. */
+  private OptionalInt partitions = OptionalInt.empty();
   private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
   private boolean listening;
 
@@ -62,19 +64,23 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     super(table, storageFactory, clock);
     this.spark = spark;
     this.storageFactory = storageFactory;
-    this.partitions = spark.sessionState().conf().numShufflePartitions();
   }
 
-  /** Partitions of the co-group of listed files and marks by key (default: spark.sql.shuffle.partitions). */
+  /**
+   * Partitions of the co-group of listed files and marks by key. By default one per mark task
+   * (slice of manifests), and at least the context's default parallelism: the work grows with the
+   * versions of the table, and a fixed count such as spark.sql.shuffle.partitions (200) costs a
+   * small table seconds of empty tasks.
+   */
   public SparkCleanupAction partitions(int count) {
     if (count < 1) {
       throw new IllegalArgumentException("partitions must be > 0: " + count);
     }
-    this.partitions = count;
+    this.partitions = OptionalInt.of(count);
     return this;
   }
 
-  /** Manifests decoded per mark task (default 32). */
+  /** Manifests decoded per mark task (default {@value CleanupPlanner#DEFAULT_SLICE_SIZE}). */
   public SparkCleanupAction sliceSize(int manifests) {
     if (manifests < 1) {
       throw new IllegalArgumentException("slice size must be > 0: " + manifests);
@@ -235,6 +241,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     }
 
     DecisionContext context = DecisionContext.of(plan.facts(), summary);
+    int partitions = this.partitions.orElse(Math.max(jsc.defaultParallelism(), plan.slices().size()));
     JavaPairRDD<String, MarkState> marks = marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
     JavaRDD<FileEntry> files =
         jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
@@ -242,7 +249,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
         files.mapToPair(file -> DecideFiles.keyed(context, file)).leftOuterJoin(marks, partitions).flatMap(new DecideFiles(context));
     return new Decided(
         factory, marked, candidates, marked.flatMap(SliceMarks::expiredManifestsOf), plan.facts().latestVersion(),
-        plan.listings().size(), summary.expiredVersions());
+        plan.listings().size(), summary.expiredVersions(), partitions);
   }
 
   /** The lazy tail of one run: what the decision selects, and the expired manifests. */
@@ -254,6 +261,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     private final long latestVersion;
     private final int listings;
     private final long expiredVersions;
+    private final int partitions;
 
     Decided(
         Broadcast<TableStorageFactory> factory,
@@ -262,7 +270,8 @@ public final class SparkCleanupAction extends BaseCleanupAction {
         JavaRDD<CandidateFile> expiredManifests,
         long latestVersion,
         int listings,
-        long expiredVersions) {
+        long expiredVersions,
+        int partitions) {
       this.factory = factory;
       this.marked = marked;
       this.candidates = candidates;
@@ -270,6 +279,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
       this.latestVersion = latestVersion;
       this.listings = listings;
       this.expiredVersions = expiredVersions;
+      this.partitions = partitions;
     }
 
     /** Dry run: counts what would go, on the executors or, for a listener, as the files stream by. */
