@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Writes the files of one generated table and counts them. Seed files are hard-linked (fast, no
@@ -14,6 +16,7 @@ import java.time.Instant;
  * mtime of the version that wrote it); files of our own get their version's commit time.
  */
 public final class TableFiles {
+  private static final int LINKS_PER_INODE = 60_000;
   /** How seed files land in the generated table. */
   public enum DataMode {
     LINK,
@@ -24,7 +27,8 @@ public final class TableFiles {
   private final DataMode mode;
   /** The mtime every linked seed file gets: older than any version, so cleanup may delete links. */
   private final FileTime linkedTime;
-  private final java.util.Set<Path> agedSeeds = new java.util.HashSet<>();
+  /** Per seed file: the file links currently point at (the seed, then copies) and its link count. */
+  private final Map<Path, LinkSource> linkSources = new HashMap<>();
   private long files;
   private long bytes;
 
@@ -64,12 +68,7 @@ public final class TableFiles {
     Path target = root.resolve(path);
     try {
       if (mode == DataMode.LINK) {
-        // Links share the seed's inode, so its mtime: made older than the history once, or
-        // cleanup would keep every file as "newer than the earliest retained manifest".
-        if (agedSeeds.add(seed.path())) {
-          Files.setLastModifiedTime(seed.path(), linkedTime);
-        }
-        Files.createLink(target, seed.path());
+        Files.createLink(target, linkSource(seed.path()));
       } else {
         Files.copy(seed.path(), target, StandardCopyOption.COPY_ATTRIBUTES);
         Files.setLastModifiedTime(target, FileTime.from(time));
@@ -79,6 +78,37 @@ public final class TableFiles {
     }
     files++;
     bytes += seed.size();
+  }
+
+  /**
+   * The file to link a copy of {@code seed} to. File systems cap the links of one inode (ext4:
+   * 65,000), fewer than the million files of the huge shape, so every {@value #LINKS_PER_INODE}
+   * links move on to a fresh copy of the seed, kept next to the table in {@code
+   * <table>.link-sources/}. Links share the inode's mtime, so each source is made
+   * older than the history once, or cleanup would keep every link as "newer than the earliest
+   * retained manifest".
+   */
+  private Path linkSource(Path seed) throws IOException {
+    LinkSource current = linkSources.get(seed);
+    if (current == null || current.links() >= LINKS_PER_INODE) {
+      Path source = seed;
+      if (current != null) {
+        Path dir = root.resolveSibling(root.getFileName() + ".link-sources");
+        Files.createDirectories(dir);
+        source = dir.resolve(seed.getFileName() + "." + current.generation());
+        Files.copy(seed, source, StandardCopyOption.REPLACE_EXISTING);
+      }
+      Files.setLastModifiedTime(source, linkedTime);
+      current = new LinkSource(source, current == null ? 1 : current.generation() + 1, 0);
+    }
+    linkSources.put(seed, current.withOneMoreLink());
+    return current.path();
+  }
+
+  private record LinkSource(Path path, int generation, int links) {
+    LinkSource withOneMoreLink() {
+      return new LinkSource(path, generation, links + 1);
+    }
   }
 
   void createDirectories(String path) {
