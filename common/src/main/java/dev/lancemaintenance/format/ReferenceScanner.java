@@ -26,10 +26,10 @@ import java.util.OptionalInt;
  * Only fragments with new bytes are parsed and resolved. Reused groups are the same objects, which
  * lets the mark stage skip them too. A cached group is valid only under the base paths it was
  * resolved with, so the caches start over when a manifest's base paths differ from the previous
- * one's. Data files
- * of the dataset's own directory are also shared across fragments (a delete changes a fragment's
- * bytes but not its data files). Memory grows with the distinct fragments of the manifests it has
- * seen, which a mark task bounds by scanning one slice per scanner.
+ * one's. Data files of the dataset's own directory are also shared across fragments (a delete
+ * changes a fragment's bytes but not its data files). Memory: the distinct fragments of the
+ * manifests it has seen and the last manifest's bytes, which a mark task bounds by scanning one
+ * slice per scanner.
  */
 public final class ReferenceScanner {
   /** Field 1 (the fragment id), varint. */

@@ -39,9 +39,10 @@ import java.util.Map;
  * <p>Only the fields of a manifest that name files are decoded ({@link ManifestReader#scan}), and a
  * fragment that an earlier manifest of the slice repeated byte for byte is neither decoded nor
  * marked again (the scanner returns the same {@link ReferenceGroup}): the work grows with the
- * distinct fragments of a slice, not with fragments times manifests. Memory: one scanned manifest at a time, one entry per distinct reference key of the slice and
- * one per expired manifest of the slice; slices are small runs of consecutive versions, which share
- * most of their files, so the entries grow with the files of about one version, not of the table.
+ * distinct fragments of a slice, not with fragments times manifests. Memory: one scanned manifest
+ * at a time, one entry per distinct reference key and per distinct fragment of the slice, and one
+ * per expired manifest of the slice; slices are runs of consecutive versions, which share most of
+ * their files, so the entries grow with the files of about one version, not of the table.
  */
 public final class MarkManifests {
   private final TableStorage storage;
