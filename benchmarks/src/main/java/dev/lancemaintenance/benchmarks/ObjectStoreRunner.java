@@ -26,7 +26,7 @@ import java.util.Optional;
  * client are pointed at the proxy's endpoint, so both pay the same per-request latency. Tables are
  * written and counted directly against the server. Each run prints the requests it made through the
  * proxy. Options: {@code --versions N} (appends, default 200), {@code --repeats N} (3),
- * {@code --latency-ms N} (20).
+ * {@code --latency-ms N} (20), {@code --engines sdk,local}.
  */
 public final class ObjectStoreRunner {
   private static final String BUCKET = "bench";
@@ -37,11 +37,13 @@ public final class ObjectStoreRunner {
     int versions = 200;
     int repeats = 3;
     long latencyMs = 20;
+    List<String> engines = List.of("sdk", "local");
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--versions" -> versions = Integer.parseInt(args[i + 1]);
         case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
         case "--latency-ms" -> latencyMs = Long.parseLong(args[i + 1]);
+        case "--engines" -> engines = List.of(args[i + 1].split(","));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -51,7 +53,7 @@ public final class ObjectStoreRunner {
       ResultTable results = new ResultTable(String.format(
           "s3proxy on 127.0.0.1 behind a +%d ms per request proxy (both contenders), %d SDK appends + compaction,"
               + " %d runs each after 1 warm-up", latencyMs, versions, repeats));
-      List<Contender> contenders = List.of(new SdkCleanup(), new LocalEngineCleanup());
+      List<Contender> contenders = engines.stream().map(ObjectStoreRunner::contender).toList();
       int run = 0;
       for (Contender contender : contenders) {
         for (int i = 0; i <= repeats; i++) {
@@ -78,6 +80,14 @@ public final class ObjectStoreRunner {
       results.print(System.out);
     }
     System.exit(0);
+  }
+
+  private static Contender contender(String name) {
+    return switch (name) {
+      case "sdk" -> new SdkCleanup();
+      case "local" -> new LocalEngineCleanup();
+      default -> throw new IllegalArgumentException("unknown engine " + name + " (sdk, local)");
+    };
   }
 
   /** Writes a fresh {@code large}-shaped table with the SDK itself, so object mtimes are real. */
