@@ -7,7 +7,6 @@ import dev.lancemaintenance.benchmarks.generate.TableFiles;
 import dev.lancemaintenance.benchmarks.generate.TableShape;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -106,7 +105,7 @@ public final class BenchmarkRunner {
   private Contender contender(String engine, Reference reference) {
     return switch (engine) {
       case "sdk" -> new SdkCleanup();
-      case "local" -> new LocalEngineCleanup(Duration.ZERO);
+      case "local" -> new LocalEngineCleanup();
       case "spark" -> new SparkCallCleanup(Map.of());
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.benchmarks;
 
-import java.time.Duration;
 import java.util.Map;
 
 /** The child side of {@link ChildJvmCleanup}: one run of one contender, printed as a RESULT line. */
@@ -11,7 +10,7 @@ final class ChildRun {
     String engine = options.single().orElseThrow();
     try (Contender contender = switch (engine) {
       case "sdk" -> new SdkCleanup();
-      case "local" -> new LocalEngineCleanup(Duration.ZERO);
+      case "local" -> new LocalEngineCleanup();
       case "spark" -> new SparkCallCleanup(Map.of());
       case "flink" -> new FlinkJobCleanup();
       default -> throw new IllegalArgumentException("engine " + engine + " cannot run in a child JVM");

@@ -8,17 +8,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Our reference engine, in this JVM, through a storage wrapper that counts (and may delay) reads. */
+/** Our reference engine, in this JVM, through a storage wrapper that counts the bytes it reads. */
 final class LocalEngineCleanup implements Contender {
-  private final Duration latency;
-
-  LocalEngineCleanup(Duration latency) {
-    this.latency = latency;
-  }
-
   @Override
   public String name() {
-    return latency.isZero() ? "local" : "local+" + latency.toMillis() + "ms";
+    return "local";
   }
 
   @Override
@@ -27,7 +21,7 @@ final class LocalEngineCleanup implements Contender {
     StorageConf conf = StorageConf.of(table.hadoopOptions());
     new LocalCleanupAction(
             TableLocation.of(table.hadoopUri()),
-            InstrumentedStorage.factory(HadoopTableStorage.factory(conf), latency, bytesRead),
+            InstrumentedStorage.factory(HadoopTableStorage.factory(conf), bytesRead),
             Clock.systemUTC())
         // No age limit, as the SDK's policy: the version cutoff alone decides (our default is 7 days).
         .olderThan(Duration.ZERO)

@@ -10,6 +10,7 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,10 +21,12 @@ import java.util.Optional;
  * there commit by commit (appends of two rows, then a compaction): uploading a generated table would
  * reset every object's mtime, which changes what cleanup may delete.
  *
- * <p>Our engine reaches the server through a storage wrapper that adds {@code --latency-ms} (20 by
- * default) to every request; the SDK's native client cannot be wrapped and runs at the loopback's
- * ~0 ms, which favours the SDK. Options: {@code --versions N} (appends, default 200),
- * {@code --repeats N} (3), {@code --latency-ms N} (20).
+ * <p>Both contenders clean through a {@link LatencyProxy} in front of the server that adds
+ * {@code --latency-ms} (20 by default) to every HTTP request: the SDK's native client and our s3a
+ * client are pointed at the proxy's endpoint, so both pay the same per-request latency. Tables are
+ * written and counted directly against the server. Each run prints the requests it made through the
+ * proxy. Options: {@code --versions N} (appends, default 200), {@code --repeats N} (3),
+ * {@code --latency-ms N} (20), {@code --engines sdk,local}.
  */
 public final class ObjectStoreRunner {
   private static final String BUCKET = "bench";
@@ -34,20 +37,23 @@ public final class ObjectStoreRunner {
     int versions = 200;
     int repeats = 3;
     long latencyMs = 20;
+    List<String> engines = List.of("sdk", "local");
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--versions" -> versions = Integer.parseInt(args[i + 1]);
         case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
         case "--latency-ms" -> latencyMs = Long.parseLong(args[i + 1]);
+        case "--engines" -> engines = List.of(args[i + 1].split(","));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    try (S3ProxyServer server = S3ProxyServer.start()) {
+    try (S3ProxyServer server = S3ProxyServer.start();
+        LatencyProxy proxy = LatencyProxy.start(server.endpoint(), Duration.ofMillis(latencyMs))) {
       server.createBucket(BUCKET);
       ResultTable results = new ResultTable(String.format(
-          "s3proxy on 127.0.0.1, %d SDK appends + compaction, %d runs each after 1 warm-up, +%d ms per request for ours",
-          versions, repeats, latencyMs));
-      List<Contender> contenders = List.of(new SdkCleanup(), new LocalEngineCleanup(Duration.ofMillis(latencyMs)));
+          "s3proxy on 127.0.0.1 behind a +%d ms per request proxy (both contenders), %d SDK appends + compaction,"
+              + " %d runs each after 1 warm-up", latencyMs, versions, repeats));
+      List<Contender> contenders = engines.stream().map(ObjectStoreRunner::contender).toList();
       int run = 0;
       for (Contender contender : contenders) {
         for (int i = 0; i <= repeats; i++) {
@@ -55,15 +61,17 @@ public final class ObjectStoreRunner {
           Table table = written.table();
           long latest = written.latestVersion();
           long before = count(table);
-          RunSample measured = Measure.run(contender, table, latest);
+          long requestsBefore = proxy.requests();
+          RunSample measured = Measure.run(contender, behind(proxy, table), latest);
+          long requests = proxy.requests() - requestsBefore;
           long after = count(table);
           RunSample sample = new RunSample(measured.wallNanos(), before - after, measured.metadataBytes(),
               measured.processReadBytes(), measured.peakHeapBytes(), measured.peakRssBytes(),
               // Every copy is written afresh (other random names), so compare counts: the files of
               // every version but the latest go, i.e. all but its manifest, transaction, data file.
               after == before - (2 * (latest - 1) + versions));
-          System.out.printf("  %s run %d: %d ms, %d files deleted%s%n", contender.name(), i + 1,
-              sample.wallNanos() / 1_000_000, sample.filesDeleted(), i == 0 ? " (warm-up)" : "");
+          System.out.printf("  %s run %d: %d ms, %d files deleted, %d requests%s%n", contender.name(), i + 1,
+              sample.wallNanos() / 1_000_000, sample.filesDeleted(), requests, i == 0 ? " (warm-up)" : "");
           if (i > 0) {
             results.add(contender.name(), sample);
           }
@@ -72,6 +80,14 @@ public final class ObjectStoreRunner {
       results.print(System.out);
     }
     System.exit(0);
+  }
+
+  private static Contender contender(String name) {
+    return switch (name) {
+      case "sdk" -> new SdkCleanup();
+      case "local" -> new LocalEngineCleanup();
+      default -> throw new IllegalArgumentException("unknown engine " + name + " (sdk, local)");
+    };
   }
 
   /** Writes a fresh {@code large}-shaped table with the SDK itself, so object mtimes are real. */
@@ -85,6 +101,16 @@ public final class ObjectStoreRunner {
     long latest = fixture.compact();
     return new WrittenTable(new Table(Optional.empty(), lanceUri, server.lanceStorageOptions(),
         S3ProxyServer.s3aUri(BUCKET, key), server.hadoopSettings()), latest);
+  }
+
+  /** The same table, reached through {@code proxy} by both the SDK and s3a. */
+  private static Table behind(LatencyProxy proxy, Table table) {
+    String endpoint = proxy.endpoint().toString();
+    Map<String, String> lance = new LinkedHashMap<>(table.lanceOptions());
+    lance.put("aws_endpoint", endpoint);
+    Map<String, String> hadoop = new LinkedHashMap<>(table.hadoopOptions());
+    hadoop.put("fs.s3a.endpoint", endpoint);
+    return new Table(table.localRoot(), table.lanceUri(), lance, table.hadoopUri(), hadoop);
   }
 
   private record WrittenTable(Table table, long latestVersion) {}

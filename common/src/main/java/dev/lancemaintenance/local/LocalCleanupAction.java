@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -55,7 +56,12 @@ import org.slf4j.LoggerFactory;
  * other delete of the run succeeded, so a run that dies or fails half way leaves every retained
  * version readable and the next run finishes the job.
  *
- * <p>Memory, at most {@link #parallelism} tasks at a time: the plan (one manifest location per
+ * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
+ * default the store's {@link TableStorage#suggestedConcurrency()} (a few on local disk, 64 on
+ * object stores, where each request mostly waits for the network); decide tasks, pure CPU and
+ * memory, run at most {@link #CPU_THREADS} at a time whatever the pool size.
+ *
+ * <p>Memory, at most {@link #parallelism} mark tasks at a time: the plan (one manifest location per
  * version of the table and of each branch, plus tags and fork points); per mark task, one decoded
  * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
  * manifests); per decide task, the distinct reference keys of one partition (about the table's
@@ -69,7 +75,10 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   private static final int SWEEP_BUFFER = 1000;
 
   private final TableStorageFactory storageFactory;
-  private int parallelism = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  /** Concurrent decide tasks: each holds one partition's reference keys, so memory grows with it. */
+  private static final int CPU_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
+  private OptionalInt parallelism = OptionalInt.empty();
   private int partitions = DEFAULT_PARTITIONS;
   private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
   private Path spillDirectory = Paths.get(System.getProperty("java.io.tmpdir"));
@@ -79,12 +88,15 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     this.storageFactory = storageFactory;
   }
 
-  /** Threads for manifest decoding, listing, deciding and deleting. */
+  /**
+   * Threads for reading and decoding manifests, listing and deleting (default: the store's
+   * suggested concurrency); decide tasks use at most this many too.
+   */
   public LocalCleanupAction parallelism(int threads) {
     if (threads < 1) {
       throw new IllegalArgumentException("parallelism must be > 0: " + threads);
     }
-    this.parallelism = threads;
+    this.parallelism = OptionalInt.of(threads);
     return this;
   }
 
@@ -116,13 +128,12 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
     CleanupPolicy policy = cleanup.policy();
-    ExecutorService pool = Executors.newFixedThreadPool(parallelism, DaemonThreads.named("lance-cleanup"));
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
         Spills spills = new Spills(spillDirectory, partitions);
-        StoppedOnExit stopped = new StoppedOnExit(pool)) {
-      Run run = new Run(storage, spills, pool);
+        StoppedOnExit stopped = new StoppedOnExit(newPool(storage))) {
+      Run run = new Run(storage, spills, stopped.pool());
       CleanupPlan plan =
           new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
       LOG.info(
@@ -134,6 +145,11 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       return new CleanupResult(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
     }
+  }
+
+  private ExecutorService newPool(TableStorage storage) {
+    int threads = parallelism.orElseGet(storage::suggestedConcurrency);
+    return Executors.newFixedThreadPool(threads, DaemonThreads.named("lance-cleanup"));
   }
 
   /**
@@ -169,6 +185,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     private final Spills spills;
     private final ExecutorService pool;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
+    private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
 
     Run(TableStorage storage, Spills spills, ExecutorService pool) {
@@ -191,7 +208,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       Sweeper sweeper = new Sweeper();
-      runAll(partitionIds, p -> decideInto(p, context, sweeper), (a, b) -> null, null);
+      runAll(partitionIds, p -> decideBounded(p, context, sweeper), (a, b) -> null, null);
       CleanupCounters counters = sweeper.finish();
       LOG.info("lance cleanup {} [4/5 decide, {}]: {}", table(),
           settings().mode() == CleanupMode.DRY_RUN ? "would delete" : "delete", counters);
@@ -221,6 +238,16 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       }
       LOG.debug("lance cleanup {} [3/5 list]: {} files under {}/", table(), count, task.dir());
       return count;
+    }
+
+    /** Decides one partition once a decide slot is free: the pool may be sized for I/O, not memory. */
+    private Void decideBounded(int partition, DecisionContext context, Sweeper sweeper) {
+      decideSlots.acquireUninterruptibly();
+      try {
+        return decideInto(partition, context, sweeper);
+      } finally {
+        decideSlots.release();
+      }
     }
 
     private Void decideInto(int partition, DecisionContext context, Sweeper sweeper) {

@@ -50,6 +50,16 @@ public interface TableStorage extends Closeable {
    */
   List<DeleteFailure> deleteBatch(List<String> paths);
 
+  /**
+   * How many requests a run should keep in flight against this store when its caller does not say:
+   * few where a request costs CPU and answers at once (local disk), many where it mostly waits for
+   * a network round trip (object stores, tens of ms each). Engines on one machine size their I/O
+   * thread pools with it.
+   */
+  default int suggestedConcurrency() {
+    return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  }
+
   /** The largest batch {@link #deleteBatch} takes in one request (1 where the store has no bulk delete). */
   int maxDeleteBatchSize();
 

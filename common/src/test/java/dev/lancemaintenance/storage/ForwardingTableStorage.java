@@ -50,6 +50,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public int suggestedConcurrency() {
+    return delegate.suggestedConcurrency();
+  }
+
+  @Override
   public int maxDeleteBatchSize() {
     return delegate.maxDeleteBatchSize();
   }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
@@ -9,6 +10,7 @@ import dev.lancemaintenance.cleanup.ContractPolicy;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -165,6 +167,32 @@ class S3CleanupIT {
       assertThat(s3.calls().singleDeleteKeys()).isEmpty();
       assertThat(objects("bulk")).isEmpty();
       assertThat(storage.deleteBatch(keys)).as("deleting missing keys is not a failure").isEmpty();
+    }
+  }
+
+  /**
+   * Every request costs a round trip on an object store: a ranged read is one GET (no HEAD first),
+   * a whole-file read one HEAD and one GET, and the store asks for many requests in flight.
+   */
+  @Test
+  void readsARangeInOneRequest() {
+    TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "reads"));
+    try (TableStorage storage = new HadoopTableStorage(location, s3.storageConf())) {
+      byte[] content = "0123456789abcdefghij".getBytes(StandardCharsets.UTF_8);
+      storage.write("_versions/1.manifest", content);
+      s3.calls().reset();
+
+      assertThat(storage.read("_versions/1.manifest", 3, 5)).asString(StandardCharsets.UTF_8).isEqualTo("34567");
+      assertThat(s3.calls().count("getBlob")).as("GET requests").isEqualTo(1);
+      assertThat(s3.calls().count("blobMetadata")).as("HEAD requests").isZero();
+
+      assertThat(storage.readFully("_versions/1.manifest")).isEqualTo(content);
+      assertThat(s3.calls().count("getBlob")).as("GET requests").isEqualTo(2);
+      assertThat(s3.calls().count("blobMetadata")).as("HEAD requests").isEqualTo(1);
+
+      assertThatThrownBy(() -> storage.read("_versions/1.manifest", 15, 10))
+          .as("a range past the end").isInstanceOf(StorageException.class);
+      assertThat(storage.suggestedConcurrency()).isGreaterThanOrEqualTo(32);
     }
   }
 }

@@ -1,0 +1,156 @@
+package dev.lancemaintenance.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy on 127.0.0.1 that adds a fixed delay to every HTTP request it forwards, so that every
+ * client of an object store on the loopback (the SDK's native client and our s3a client alike) pays
+ * the same round trip. The kernel here has no {@code netem}, and a storage wrapper can only slow
+ * down our own engine.
+ *
+ * <p>A request is the first bytes a client sends on a connection, or the first it sends after the
+ * server has answered: those bytes wait {@code delay} before they go on, so keep-alive connections
+ * pay per request, not per connection, and parallel connections pay in parallel as they would
+ * against a distant store. The body of a request that arrives in several reads pays once; bytes
+ * are forwarded unchanged in both directions. HTTP/1.1 clients do not pipeline, which this relies
+ * on.
+ */
+final class LatencyProxy implements AutoCloseable {
+  private static final int BUFFER = 64 * 1024;
+
+  private final ServerSocket listener;
+  private final InetSocketAddress target;
+  private final Duration delay;
+  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final AtomicLong requests = new AtomicLong();
+  private final Thread acceptor;
+
+  private LatencyProxy(ServerSocket listener, InetSocketAddress target, Duration delay) {
+    this.listener = listener;
+    this.target = target;
+    this.delay = delay;
+    this.acceptor = daemon("latency-proxy-accept", this::acceptLoop);
+  }
+
+  /** Starts forwarding from a free port on 127.0.0.1 to {@code target} ({@code http://host:port}). */
+  static LatencyProxy start(URI target, Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must be >= 0: " + delay);
+    }
+    try {
+      ServerSocket listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+      LatencyProxy proxy =
+          new LatencyProxy(listener, new InetSocketAddress(target.getHost(), target.getPort()), delay);
+      proxy.acceptor.start();
+      return proxy;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on 127.0.0.1 for a proxy to " + target, e);
+    }
+  }
+
+  /** {@code http://127.0.0.1:<port>}: give this to clients instead of the target. */
+  URI endpoint() {
+    return URI.create("http://127.0.0.1:" + listener.getLocalPort());
+  }
+
+  Duration delay() {
+    return delay;
+  }
+
+  /** Requests forwarded so far (each paid the delay once). */
+  long requests() {
+    return requests.get();
+  }
+
+  private void acceptLoop() {
+    while (!listener.isClosed()) {
+      try {
+        Socket client = listener.accept();
+        client.setTcpNoDelay(true);
+        Socket server = new Socket();
+        server.setTcpNoDelay(true);
+        server.connect(target);
+        open.add(client);
+        open.add(server);
+        // Set by the answer pump whenever the server sends, read by the request pump: the next
+        // bytes from the client start a new request.
+        AtomicBoolean awaitingRequest = new AtomicBoolean(true);
+        daemon("latency-proxy-request", () -> pump(client, server, awaitingRequest, true)).start();
+        daemon("latency-proxy-answer", () -> pump(server, client, awaitingRequest, false)).start();
+      } catch (SocketException closed) {
+        return;
+      } catch (IOException e) {
+        // One failed connection (the target refused it, say) must not stop the proxy; the client
+        // sees its connection closed and retries or fails on its own.
+      }
+    }
+  }
+
+  /** Copies {@code from} to {@code to} until either side closes, then closes both. */
+  private void pump(Socket from, Socket to, AtomicBoolean awaitingRequest, boolean fromClient) {
+    byte[] buffer = new byte[BUFFER];
+    try (from; to) {
+      InputStream in = from.getInputStream();
+      OutputStream out = to.getOutputStream();
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        if (fromClient) {
+          if (awaitingRequest.getAndSet(false)) {
+            requests.incrementAndGet();
+            pause();
+          }
+        } else {
+          awaitingRequest.set(true);
+        }
+        out.write(buffer, 0, n);
+        out.flush();
+      }
+    } catch (IOException | InterruptedException e) {
+      // A closed or reset connection ends this pump; closing both sockets ends the other one.
+    } finally {
+      open.remove(from);
+      open.remove(to);
+    }
+  }
+
+  private void pause() throws InterruptedException {
+    if (!delay.isZero()) {
+      Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+    }
+  }
+
+  private static Thread daemon(String name, Runnable body) {
+    Thread thread = new Thread(body, name);
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  @Override
+  public void close() {
+    try {
+      listener.close();
+    } catch (IOException e) {
+      // Closing anyway.
+    }
+    for (Socket socket : open) {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // Closing anyway.
+      }
+    }
+  }
+}
