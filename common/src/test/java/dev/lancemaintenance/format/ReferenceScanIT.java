@@ -106,4 +106,30 @@ class ReferenceScanIT {
       assertThat(later.groups().get(i)).isSameAs(earlier.groups().get(i));
     }
   }
+
+  @Test
+  void readsManifestsLargerThanTheFirstRead() {
+    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("large-manifest"));
+    table.append(2);
+    table.append(2);
+    // A config value Lance carries in every later manifest, larger than the first ranged read, so
+    // the rest of the manifest comes from a second read reaching back to its start.
+    table.updateConfig(Map.of("bench.padding", "x".repeat(ManifestFile.TAIL_READ + 4096)));
+    table.append(2);
+    TableLocation root = TableLocation.of(table.root().toString());
+    try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
+      ReferenceScanner scanner = new ReferenceScanner(root, "");
+      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, ""));
+      locations.sort(Comparator.comparingLong(ManifestLocation::version));
+      ManifestLocation latest = locations.get(locations.size() - 1);
+      assertThat(latest.size()).isGreaterThan(ManifestFile.TAIL_READ);
+      for (ManifestLocation location : locations) {
+        Manifest full = ManifestReader.read(storage, location);
+        ScannedManifest scanned = ManifestReader.scan(storage, location, scanner);
+        assertThat(scanned.references()).as("%s references", location.path()).isEqualTo(full.references(root, ""));
+        assertThat(scanned.timestampNanos()).isEqualTo(full.timestampNanos());
+      }
+      assertThat(ManifestReader.read(storage, latest).config()).containsKey("bench.padding");
+    }
+  }
 }
