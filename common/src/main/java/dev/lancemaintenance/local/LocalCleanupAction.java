@@ -80,7 +80,8 @@ public final class LocalCleanupAction extends BaseCleanupAction {
 
   private OptionalInt parallelism = OptionalInt.empty();
   private int partitions = DEFAULT_PARTITIONS;
-  private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
+  /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
+  private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = Paths.get(System.getProperty("java.io.tmpdir"));
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
@@ -109,12 +110,15 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     return this;
   }
 
-  /** Manifests per mark task. */
+  /**
+   * Manifests per mark task. By default up to {@value CleanupPlanner#DEFAULT_SLICE_SIZE}, fewer when
+   * that would leave threads without a slice.
+   */
   public LocalCleanupAction sliceSize(int manifests) {
     if (manifests < 1) {
       throw new IllegalArgumentException("slice size must be > 0: " + manifests);
     }
-    this.sliceSize = manifests;
+    this.sliceSize = OptionalInt.of(manifests);
     return this;
   }
 
@@ -132,10 +136,12 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
         Spills spills = new Spills(spillDirectory, partitions);
-        StoppedOnExit stopped = new StoppedOnExit(newPool(storage))) {
+        StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       Run run = new Run(storage, spills, stopped.pool());
-      CleanupPlan plan =
-          new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
+      CleanupPlanner planner = sliceSize.isPresent()
+          ? new CleanupPlanner(sliceSize.getAsInt())
+          : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
+      CleanupPlan plan = planner.plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
       LOG.info(
           "lance cleanup {} [1/5 plan]: latest version {}, {} manifests, {} mark tasks; policy {}",
           plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
@@ -147,8 +153,11 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     }
   }
 
-  private ExecutorService newPool(TableStorage storage) {
-    int threads = parallelism.orElseGet(storage::suggestedConcurrency);
+  private int threadsFor(TableStorage storage) {
+    return parallelism.orElseGet(storage::suggestedConcurrency);
+  }
+
+  private static ExecutorService newPool(int threads) {
     return Executors.newFixedThreadPool(threads, DaemonThreads.named("lance-cleanup"));
   }
 

@@ -34,12 +34,24 @@ public final class CleanupPlanner {
   private static final String TREE_PREFIX = "tree/";
 
   private final int sliceSize;
+  private final int minSlices;
 
   public CleanupPlanner(int sliceSize) {
-    if (sliceSize < 1) {
-      throw new IllegalArgumentException("slice size must be >= 1: " + sliceSize);
+    this(sliceSize, 1);
+  }
+
+  /**
+   * Slices of at most {@code maxSliceSize} manifests, but small enough that a dataset's versions
+   * make at least {@code minSlices} of them when it has that many: an engine that keeps many
+   * requests in flight (an object store, where each read waits on the network) needs as many mark
+   * tasks, since a task reads its slice one manifest after the other.
+   */
+  public CleanupPlanner(int maxSliceSize, int minSlices) {
+    if (maxSliceSize < 1 || minSlices < 1) {
+      throw new IllegalArgumentException("slice size and slice count must be >= 1: " + maxSliceSize + ", " + minSlices);
     }
-    this.sliceSize = sliceSize;
+    this.sliceSize = maxSliceSize;
+    this.minSlices = minSlices;
   }
 
   public CleanupPlanner() {
@@ -106,6 +118,7 @@ public final class CleanupPlanner {
   }
 
   private List<ManifestSlice> slicesOf(ManifestSlice.SliceRole role, String dir, List<ManifestLocation> manifests) {
+    int sliceSize = Math.max(1, Math.min(this.sliceSize, (manifests.size() + minSlices - 1) / minSlices));
     List<ManifestSlice> slices = new ArrayList<>();
     for (int start = 0; start < manifests.size(); start += sliceSize) {
       slices.add(new ManifestSlice(role, dir, manifests.subList(start, Math.min(manifests.size(), start + sliceSize))));
