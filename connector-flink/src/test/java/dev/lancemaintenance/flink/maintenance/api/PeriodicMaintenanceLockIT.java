@@ -55,6 +55,11 @@ class PeriodicMaintenanceLockIT {
       }
     } finally {
       job.cancel().get();
+      // cancel() returns once the request is taken; the operators release the lock as they stop,
+      // writing into the table, and must be done before the temporary directory goes.
+      while (!job.getJobStatus().get().isGloballyTerminalState()) {
+        Thread.sleep(20);
+      }
     }
 
     List<Run> runs = new ArrayList<>(RUNS);
