@@ -128,6 +128,14 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     return this;
   }
 
+  /**
+   * Cleans one dataset as another engine's action resolved it (dataset, policy and "now" fixed),
+   * with this action's settings: how a distributed engine cleans a small table in its driver.
+   */
+  public CleanupResult clean(DatasetCleanup cleanup) {
+    return cleanDataset(cleanup);
+  }
+
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();

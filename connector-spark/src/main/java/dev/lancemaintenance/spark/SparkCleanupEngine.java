@@ -8,7 +8,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The {@code spark} engine of the command line: a {@link SparkCleanupAction} in a Spark session of
  * this JVM. Engine options: {@code master} (default {@code local[*]}), {@code partitions} (of the
- * decision), and Spark settings, which are keys starting with {@code spark.} ({@code
+ * decision), {@code distribute_above} (tables with at most this many versions are cleaned in the
+ * driver; 0 distributes every table), and Spark settings, which are keys starting with {@code spark.} ({@code
  * spark.driver.memory=2g}); other keys are ignored.
  */
 public final class SparkCleanupEngine implements CleanupEngine {
@@ -23,6 +24,10 @@ public final class SparkCleanupEngine implements CleanupEngine {
     String partitions = engineOptions.get("partitions");
     if (partitions != null) {
       action.partitions(Integer.parseInt(partitions));
+    }
+    String distributeAbove = engineOptions.get("distribute_above");
+    if (distributeAbove != null) {
+      action.distributeAbove(Integer.parseInt(distributeAbove));
     }
     return action;
   }

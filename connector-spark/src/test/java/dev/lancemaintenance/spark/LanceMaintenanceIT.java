@@ -8,7 +8,13 @@ import dev.lancemaintenance.spark.procedures.ResultRows;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -99,5 +105,79 @@ class LanceMaintenanceIT {
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0).<Long>getAs("old_versions")).isEqualTo(3L);
     assertThat(table.versions()).containsExactly(4L);
+  }
+
+  @Test
+  void smallTablesAreCleanedInTheDriverLikeTheJobsCleanThem() throws InterruptedException {
+    LanceTableFixture inDriver = tableAt("in-driver");
+    LanceTableFixture asJobs = tableAt("as-jobs");
+    JobDescriptions jobs = new JobDescriptions();
+    spark.sparkContext().addSparkListener(jobs);
+    try {
+      CleanupResult driverResult =
+          LanceMaintenance.of(spark).cleanup(inDriver.uri()).olderThan(Duration.ZERO).distributeAbove(4).execute();
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a cleanup in the driver").isEmpty();
+
+      CleanupResult jobsResult =
+          LanceMaintenance.of(spark).cleanup(asJobs.uri()).olderThan(Duration.ZERO).distributeAbove(3).execute();
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a distributed cleanup").isNotEmpty();
+
+      assertThat(driverResult.counters().oldVersions()).isEqualTo(3);
+      // Twin tables of the same recipe: the same files go, though their names and sizes differ.
+      assertThat(filesRemovedByKind(driverResult)).isEqualTo(filesRemovedByKind(jobsResult));
+      assertThat(inDriver.versions()).containsExactly(4L);
+      assertThat(asJobs.versions()).containsExactly(4L);
+      assertThat(inDriver.listFiles()).hasSameSizeAs(asJobs.listFiles());
+    } finally {
+      spark.sparkContext().removeSparkListener(jobs);
+    }
+  }
+
+  private LanceTableFixture tableAt(String name) {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve(name));
+    for (int i = 0; i < 3; i++) {
+      table.append(10);
+    }
+    table.overwrite(10);
+    return table;
+  }
+
+  private static Map<String, Long> filesRemovedByKind(CleanupResult result) {
+    Map<String, Long> counters = new HashMap<>(result.counters().named());
+    counters.remove("bytes_removed");
+    return counters;
+  }
+
+  /** The descriptions of the jobs Spark started, read up to a barrier job of our own. */
+  private static final class JobDescriptions extends SparkListener {
+    private static final String BARRIER = "lance-maintenance test barrier";
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void onJobStart(SparkListenerJobStart start) {
+      seen.add(String.valueOf(start.properties().getProperty("spark.job.description")));
+    }
+
+    /**
+     * Jobs seen since the last call, without the barrier: listeners hear events in order, so once
+     * the barrier job is heard, every job started before it has been heard too.
+     */
+    List<String> seenUntilBarrier(SparkSession spark) throws InterruptedException {
+      spark.sparkContext().setJobDescription(BARRIER);
+      try {
+        spark.range(1).count();
+      } finally {
+        spark.sparkContext().setJobDescription(null);
+      }
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (!seen.contains(BARRIER)) {
+        assertThat(System.currentTimeMillis()).as("barrier job heard").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      List<String> jobs = new ArrayList<>(seen);
+      seen.clear();
+      jobs.removeIf(BARRIER::equals);
+      return jobs;
+    }
   }
 }

@@ -2,7 +2,11 @@ package dev.lancemaintenance.spark;
 
 import org.apache.spark.sql.SparkSession;
 
-/** The Spark session of one test class: local mode, no UI, few shuffle partitions, the lance catalog. */
+/**
+ * The Spark session of one test class: local mode, no UI, few shuffle partitions, the lance catalog,
+ * and every cleanup distributed as Spark jobs (test tables are small enough for the driver path,
+ * which {@code LanceMaintenanceIT} covers on its own).
+ */
 public final class SparkTestSession {
   private SparkTestSession() {}
 
@@ -20,6 +24,7 @@ public final class SparkTestSession {
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
         .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog")
+        .config(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0")
         .getOrCreate();
   }
 }
