@@ -1,6 +1,7 @@
 package dev.lancemaintenance.examples;
 
 import dev.lancemaintenance.cli.MaintenanceCli;
+import dev.lancemaintenance.spark.SparkCleanupAction;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -33,8 +34,10 @@ public final class Demo {
     }
     long before = bytesOnDisk(root);
     String call = "CALL lance.cleanup(table => '" + uri.replace("'", "\\'") + "', older_than => '0s')";
-    out.printf("%nCleaning up every version but the latest in Spark local mode:%n  %s%n%n", call);
-    SparkSession spark = SparkSql.session("local[2]", Map.of());
+    // A table this small would be cleaned in the Spark driver; the demo shows the Spark jobs.
+    out.printf("%nCleaning up every version but the latest as Spark jobs in local mode (%s=0):%n  %s%n%n",
+        SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, call);
+    SparkSession spark = SparkSql.session("local[2]", Map.of(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0"));
     try {
       SparkSql.print(spark.sql(call), out);
     } finally {
