@@ -41,12 +41,7 @@ class LanceMaintenanceIT {
   }
 
   private LanceTableFixture table() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    for (int i = 0; i < 3; i++) {
-      table.append(10);
-    }
-    table.overwrite(10);
-    return table;
+    return tableAt("t.lance");
   }
 
   @Test
@@ -133,6 +128,7 @@ class LanceMaintenanceIT {
     }
   }
 
+  /** Three appends and an overwrite: versions 1-3 expire, version 4 stays. */
   private LanceTableFixture tableAt(String name) {
     LanceTableFixture table = LanceTableFixture.create(dir.resolve(name));
     for (int i = 0; i < 3; i++) {
