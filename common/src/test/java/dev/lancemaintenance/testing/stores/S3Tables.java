@@ -1,9 +1,16 @@
 package dev.lancemaintenance.testing.stores;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.cleanup.CleanupContractTest;
+import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.testing.FixtureOptions;
 import dev.lancemaintenance.testing.FixtureRows;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleStats;
+import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.ScalarIndexKind;
+import dev.lancemaintenance.testing.TableSnapshot;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -49,5 +56,30 @@ public final class S3Tables {
     return files.stream()
         .collect(Collectors.groupingBy(
             f -> f.contains("/") ? f.substring(0, f.indexOf('/')) : "", TreeMap::new, Collectors.counting()));
+  }
+
+  /**
+   * Twin tables of the same recipe, one cleaned by us ({@code ours}) and one by the SDK, end alike:
+   * the SDK's counters but bytes (the twins' manifests and transactions encode different UUIDs and
+   * timestamps), the same number of objects per top-level directory, and the same two versions,
+   * every one still readable.
+   */
+  public static void assertEndsLikeTheSdk(
+      CleanupResult ours,
+      OracleStats reference,
+      SortedMap<String, Long> ourAfter,
+      SortedMap<String, Long> sdkAfter,
+      LanceTableFixture ourTable,
+      LanceTableFixture sdkTable) {
+    assertThat(CleanupContractTest.countersOf(ours))
+        .as("counters")
+        .usingRecursiveComparison()
+        .ignoringFields("bytesRemoved")
+        .isEqualTo(reference);
+    assertThat(countsByTopDirectory(ourAfter.keySet())).isEqualTo(countsByTopDirectory(sdkAfter.keySet()));
+    TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
+    assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
+    assertThat(ourVersions.entries()).hasSize(2);
+    assertThat(ourVersions).isEqualTo(ReadBack.snapshot(sdkTable.uri(), sdkTable.storageOptions()));
   }
 }

@@ -12,7 +12,6 @@ import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
 import dev.lancemaintenance.testing.stores.S3Tables;
 import dev.lancemaintenance.testing.stores.TableCopies;
@@ -106,16 +105,7 @@ class SparkS3CleanupIT {
     assertThat(ours.counters().failedDeletes()).isZero();
 
     // (3) The twins end alike.
-    assertThat(CleanupContractTest.countersOf(ours))
-        .as("counters")
-        .usingRecursiveComparison()
-        .ignoringFields("bytesRemoved")
-        .isEqualTo(reference);
-    assertThat(S3Tables.countsByTopDirectory(ourAfter.keySet())).isEqualTo(S3Tables.countsByTopDirectory(sdkAfter.keySet()));
-    TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
-    assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
-    assertThat(ourVersions.entries()).hasSize(2);
-    assertThat(ourVersions).isEqualTo(ReadBack.snapshot(sdkTable.uri(), sdkTable.storageOptions()));
+    S3Tables.assertEndsLikeTheSdk(ours, reference, ourAfter, sdkAfter, ourTable, sdkTable);
   }
 
   @Test
