@@ -140,25 +140,8 @@ public final class HadoopTableStorage implements TableStorage {
    * more system calls per file (its listFiles even forks {@code ls} for permissions).
    */
   private Iterator<FileEntry> localFiles(String dir, boolean recursive) {
-    LocalFileWalk walk = new LocalFileWalk(localRoot, dir.isEmpty() ? localRoot : localRoot.resolve(dir), recursive);
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        try {
-          return walk.hasNext();
-        } catch (UncheckedIOException e) {
-          throw new StorageException("list", location.resolveRedacted(dir), e.getCause());
-        }
-      }
-
-      @Override
-      public FileEntry next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return walk.next();
-      }
-    };
+    return new LocalFileWalk(localRoot, dir.isEmpty() ? localRoot : localRoot.resolve(dir), recursive,
+        e -> new StorageException("list", location.resolveRedacted(dir), e));
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.lancemaintenance.storage;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -13,26 +12,33 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 
 /**
  * Lists the files below a local directory, depth first, with one {@code stat} per entry and one
  * open directory stream per level. Hadoop's local file system costs far more per file (its
  * listFiles forks {@code ls} for permissions; even its listStatus builds a Hadoop path and stats
  * each file twice), which is most of a local cleanup's listing time. Files and directories that
- * vanish while the walk runs are skipped, as a listing that started a moment later would.
+ * vanish while the walk runs are skipped, as a listing that started a moment later would; other
+ * I/O errors end the walk with the caller's exception.
  */
 final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
   private final Path root;
   private final boolean recursive;
+  private final Function<IOException, RuntimeException> failure;
   private final Deque<Level> open = new ArrayDeque<>();
   private FileEntry next;
 
   private record Level(DirectoryStream<Path> stream, Iterator<Path> entries) {}
 
-  /** Walks {@code dir} (below {@code root}); paths come out relative to {@code root}. */
-  LocalFileWalk(Path root, Path dir, boolean recursive) {
+  /**
+   * Walks {@code dir} (below {@code root}); paths come out relative to {@code root}, and an I/O
+   * error is thrown as {@code failure} makes it.
+   */
+  LocalFileWalk(Path root, Path dir, boolean recursive, Function<IOException, RuntimeException> failure) {
     this.root = root;
     this.recursive = recursive;
+    this.failure = failure;
     push(dir);
   }
 
@@ -48,7 +54,7 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
         }
         entry = level.entries().next();
       } catch (DirectoryIteratorException e) {
-        throw new UncheckedIOException(e.getCause());
+        throw failure.apply(e.getCause());
       }
       BasicFileAttributes attributes;
       try {
@@ -56,7 +62,7 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
       } catch (NoSuchFileException removedMeanwhile) {
         continue;
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw failure.apply(e);
       }
       if (attributes.isDirectory()) {
         if (recursive) {
@@ -86,7 +92,7 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
     } catch (NoSuchFileException | NotDirectoryException missing) {
       // A directory that does not exist (or went away) has no files to report.
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw failure.apply(e);
     }
   }
 
