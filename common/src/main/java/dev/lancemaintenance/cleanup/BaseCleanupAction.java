@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -19,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * fixes "now" once from the injected clock, and runs {@code clean_referenced_branches} as a sequence
  * of dataset cleanups. Engines implement {@link #cleanDataset} (the stages for one dataset); the
  * semantics live in the stages.
+ *
+ * <p>A run that deletes holds the table's {@link TableLease} from before it reads the table until
+ * it returns or fails, here, so that no engine can forget it: a second run on the table fails at
+ * once, naming the holder, with nothing deleted. A dry run takes none.
  */
 public abstract class BaseCleanupAction implements CleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCleanupAction.class);
@@ -32,6 +37,8 @@ public abstract class BaseCleanupAction implements CleanupAction {
   private Instant beforeTimestamp;
   private CleanupSettings settings = CleanupSettings.DEFAULT;
   private Consumer<CandidateFile> removedFileListener = file -> {};
+  /** The lease of the run under way, null in a dry run or between runs. */
+  private volatile TableLease lease;
 
   protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     this.table = Objects.requireNonNull(table, "table");
@@ -47,6 +54,33 @@ public abstract class BaseCleanupAction implements CleanupAction {
    */
   @Override
   public final CleanupResult execute() {
+    if (settings.mode() == CleanupMode.DRY_RUN) {
+      return executeHoldingLease();
+    }
+    try (TableStorage leaseStorage = storageFactory.open(table);
+        TableLease held = TableLease.acquire(leaseStorage, "clean")) {
+      lease = held;
+      try {
+        return executeHoldingLease();
+      } finally {
+        lease = null;
+      }
+    }
+  }
+
+  /**
+   * Fails when this run lost the table's lease (it stalled past the lease's timeout and another run
+   * took over): engines call it before each delete request they send from the driver, so a run that
+   * lost the lease stops instead of deleting alongside the new holder.
+   */
+  protected void ensureLeaseHeld() {
+    TableLease held = lease;
+    if (held != null) {
+      held.ensureHeld();
+    }
+  }
+
+  private CleanupResult executeHoldingLease() {
     long startNanos = System.nanoTime();
     DatasetCleanup requested = requestedCleanup();
     List<DatasetCleanup> cascade;
@@ -54,11 +88,13 @@ public abstract class BaseCleanupAction implements CleanupAction {
       cascade = ReferencedBranches.cascadeOf(storage, requested);
     }
     for (DatasetCleanup branchCleanup : cascade) {
+      ensureLeaseHeld();
       LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.datasetDir(), branchCleanup.policy());
       CleanupResult branchResult = cleanDataset(branchCleanup);
       LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
           table, branchCleanup.datasetDir(), branchResult.counters());
     }
+    ensureLeaseHeld();
     CleanupResult own = cleanDataset(requested);
     if (cascade.isEmpty()) {
       return own;

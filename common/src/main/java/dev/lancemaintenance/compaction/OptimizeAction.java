@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -94,7 +95,21 @@ public final class OptimizeAction {
     return this;
   }
 
+  /**
+   * Runs the optimize. A real one holds the table's {@link TableLease} throughout, so the
+   * compaction's commits and the cleanup (which take it too, nested) run as one turn on the table.
+   */
   public OptimizeResult execute() {
+    if (mode == CleanupMode.DRY_RUN) {
+      return run();
+    }
+    try (TableStorage leaseStorage = storageFactory.open(table);
+        TableLease held = TableLease.acquire(leaseStorage, "optimize")) {
+      return run();
+    }
+  }
+
+  private OptimizeResult run() {
     long startNanos = System.nanoTime();
     Instant now = clock.instant();
     CleanupPolicy policy =

@@ -320,6 +320,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
 
       private void delete(List<CandidateFile> batch) {
         stopIfInterrupted();
+        ensureLeaseHeld();
         deleteSlots.acquireUninterruptibly();
         try {
           CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch);

@@ -44,6 +44,16 @@ public interface TableStorage extends Closeable {
   void write(String path, byte[] content);
 
   /**
+   * Creates {@code path} with {@code content} unless a file is already there, as one atomic step
+   * where the store has one: of two callers racing for one path, exactly one gets {@code true}.
+   * What each store offers, and what happens where it offers nothing, is {@link
+   * HadoopTableStorage#createIfAbsent}'s to say; {@link TableLease} is built on it.
+   *
+   * @return true when this call created the file; false when one was there
+   */
+  boolean createIfAbsent(String path, byte[] content);
+
+  /**
    * Deletes a batch of at most {@link #maxDeleteBatchSize()} files. A file that is already gone
    * counts as deleted. Failures are returned, not thrown, so that one bad key does not hide the
    * outcome of the others.

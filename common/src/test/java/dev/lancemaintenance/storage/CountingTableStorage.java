@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Records what a run asked of the store: every path read (ranged reads and lengths), every
  * directory listed, and every path deleted, in request order. One {@link Log} is shared by all
- * the storages a factory opens during a run.
+ * the storages a factory opens during a run. The table's lease files are not recorded: they are
+ * the lease's, not the cleanup's.
  */
 public final class CountingTableStorage extends ForwardingTableStorage {
   private final Log log;
@@ -24,19 +25,25 @@ public final class CountingTableStorage extends ForwardingTableStorage {
 
   @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-    log.add(log.listed, dir);
+    if (!TableLease.isLeaseFile(dir)) {
+      log.add(log.listed, dir);
+    }
     return super.listFiles(dir, recursive);
   }
 
   @Override
   public byte[] read(String path, long offset, int length) {
-    log.add(log.read, path);
+    if (!TableLease.isLeaseFile(path)) {
+      log.add(log.read, path);
+    }
     return super.read(path, offset, length);
   }
 
   @Override
   public long length(String path) {
-    log.add(log.read, path);
+    if (!TableLease.isLeaseFile(path)) {
+      log.add(log.read, path);
+    }
     return super.length(path);
   }
 
@@ -45,7 +52,7 @@ public final class CountingTableStorage extends ForwardingTableStorage {
     List<DeleteFailure> failures = super.deleteBatch(paths);
     List<String> failed = failures.stream().map(DeleteFailure::path).toList();
     for (String path : paths) {
-      if (!failed.contains(path)) {
+      if (!failed.contains(path) && !TableLease.isLeaseFile(path)) {
         log.add(log.deleted, path);
       }
     }

@@ -45,6 +45,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public boolean createIfAbsent(String path, byte[] content) {
+    return delegate.createIfAbsent(path, content);
+  }
+
+  @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
     return delegate.deleteBatch(paths);
   }

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.testing;
 
+import dev.lancemaintenance.storage.TableLease;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,10 +21,15 @@ import java.util.stream.Stream;
 public final class FileTimes {
   private FileTimes() {}
 
-  /** Sorted root-relative paths of every regular file under {@code root}, with {@code /}. */
+  /**
+   * Sorted root-relative paths of every regular file under {@code root}, with {@code /}; not the
+   * table's maintenance lease ({@code _maintenance/}, which every real run leaves released and
+   * Lance never sees), so a cleaned table compares with the SDK's twin file for file.
+   */
   public static List<String> listFiles(Path root) {
     try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile).map(p -> relative(root, p)).sorted().toList();
+      return walk.filter(Files::isRegularFile).map(p -> relative(root, p))
+          .filter(path -> !TableLease.isLeaseFile(path)).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);
     }

@@ -371,6 +371,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     }
 
     private CleanupCounters sweep(JavaRDD<CandidateFile> files, int tasks) {
+      ensureLeaseHeld();
       double perTask = settings().deleteRateLimit() / (double) tasks;
       return files
           .coalesce(tasks)

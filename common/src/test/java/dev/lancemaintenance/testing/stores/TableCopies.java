@@ -1,5 +1,7 @@
 package dev.lancemaintenance.testing.stores;
 
+import dev.lancemaintenance.storage.TableLease;
+
 import dev.lancemaintenance.testing.FileTimes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +60,10 @@ public final class TableCopies {
     }
   }
 
-  /** Table-relative paths of every file under {@code rootUri} with their mtimes (ms), sorted. */
+  /**
+   * Table-relative paths of every file under {@code rootUri} with their mtimes (ms), sorted; not the
+   * table's maintenance lease (see {@code FileTimes.listFiles}).
+   */
   public static SortedMap<String, Long> listFiles(String rootUri, Configuration conf) {
     org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(rootUri);
     try (FileSystem fs = FileSystem.newInstance(root.toUri(), conf)) {
@@ -83,7 +88,10 @@ public final class TableCopies {
       if (!path.startsWith(prefix)) {
         throw new IllegalStateException(path + " listed outside " + root);
       }
-      files.put(path.substring(prefix.length()), status.getModificationTime());
+      String relative = path.substring(prefix.length());
+      if (!TableLease.isLeaseFile(relative)) {
+        files.put(relative, status.getModificationTime());
+      }
     }
     return files;
   }

@@ -6,6 +6,8 @@ import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHolder;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.Optional;
@@ -22,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Periodic cleanup of one table (parallelism 1, one key): on every tick, checks whether a run is
- * due (time since the last run, or versions committed since), takes the table's {@link TableLock},
- * runs the cleanup and emits its result.
+ * due (time since the last run, or versions committed since), takes the table's {@link TableLease}
+ * (the one every engine's cleanup takes; renewed while the run goes on, so a lease of
+ * {@link PeriodicCleanupSpec#lease()} only has to outlive a stalled holder), runs the cleanup and
+ * emits its result; a run that finds the lease held skips its turn.
  *
  * <p>The run executes the engine's stages inside this task with the reference engine: a streaming
  * job cannot start a nested batch job from an operator. It is synchronous, so a checkpoint barrier
@@ -80,15 +84,15 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
     if (!spec.due(lastRun.value(), now, latest)) {
       return;
     }
-    long expires = now + spec.lease().toMillis();
-    Optional<TableLock> lock = TableLock.tryAcquire(spec.table(), spec.storage(), owner, now, expires);
+    Optional<TableLease> lock = TableLease.tryAcquire(storage, LeaseHolder.ofOwner(owner), spec.lease(), Clock.systemUTC());
     if (lock.isEmpty()) {
       LOG.info("lance cleanup {}: another run holds the lock; skipping this one", spec.table());
       skippedRuns.inc();
       return;
     }
     lastRun.update(new LastRun(now, latest));
-    try (TableLock held = lock.get()) {
+    // The cleanup below runs on this thread, so its own lease is this one, nested.
+    try (TableLease held = lock.get()) {
       CleanupResult result = run();
       runs.inc();
       filesDeleted.inc(MaintenanceMetrics.filesRemoved(result.counters()));

@@ -1,0 +1,407 @@
+package dev.lancemaintenance.storage;
+
+import dev.lancemaintenance.DaemonThreads;
+import dev.lancemaintenance.MaintenanceException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The table's maintenance lease: at most one run that deletes (cleanup on any engine, optimize,
+ * compaction's commits, periodic Flink maintenance) works on a table at a time. It lives in the
+ * table's own store, under {@code _maintenance/}, a directory Lance never reads, lists or cleans.
+ *
+ * <p><b>Protocol.</b> The lease is a chain of numbered files, {@code cleanup.lease.<generation>};
+ * the highest generation says who holds the table, since when and until when. To take it, a run
+ * reads the highest and, when it is released or expired (or its holder is a dead process on this
+ * machine, see {@link LeaseHolder#diedOnThisMachine}), creates the next generation with {@link
+ * TableStorage#createIfAbsent}: of all runs that read the same generation, exactly one creates the
+ * next. The holder renews by creating one more generation with a later expiry (a heartbeat thread,
+ * every third of the timeout), and releases by creating one that is already expired. No lease file
+ * is renamed or overwritten, and none is deleted while it is the highest, so a slow contender that
+ * acts on a stale read can never remove a lease someone else just took: compare-and-swap is never
+ * needed, only create-if-absent. Older generations are pruned; as a slow contender may re-create a
+ * pruned number, a new lease holds only if it is still the highest right after its creation. A
+ * lease file that cannot be parsed (its writer is writing it, or died mid-write on a store without
+ * atomic publication) counts as held until {@link #UNREADABLE_GRACE_MILLIS} after it was written.
+ *
+ * <p><b>Where it is exact.</b> Exactly as strong as the store's create-if-absent: a hard link on
+ * local disks, the NameNode on HDFS, a conditional PUT ({@code If-None-Match: *}) on S3; on a
+ * store without such a primitive it is best effort and says so in a warning (see {@link
+ * HadoopTableStorage#createIfAbsent}). Expiry compares the holder's clock with the contender's:
+ * clocks must agree to well within the timeout.
+ *
+ * <p><b>Losing it.</b> A holder that cannot renew in time (stalled for two thirds of the timeout)
+ * can be taken over; its heartbeat then finds the next generation taken, logs who took it, and
+ * {@link #ensureHeld} fails from then on, so the run stops at its next check instead of deleting
+ * alongside the new holder.
+ *
+ * <p>One thread that already holds a table's lease gets a nested handle for it (an optimize holds
+ * it across its compaction and its cleanup); another thread, even in the same process, contends
+ * like any other run.
+ */
+public final class TableLease implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TableLease.class);
+
+  /** The directory of maintenance's own files in the table. */
+  public static final String DIR = "_maintenance";
+  static final String PREFIX = "cleanup.lease.";
+  /** How long a lease outlives its holder's last renewal. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+  static final long UNREADABLE_GRACE_MILLIS = 60_000;
+  private static final int ATTEMPTS = 5;
+  private static final ThreadLocal<Map<String, TableLease>> HELD_BY_THIS_THREAD = ThreadLocal.withInitial(HashMap::new);
+
+  private final TableStorage storage;
+  private final LeaseHolder holder;
+  private final long sinceMillis;
+  private final Duration timeout;
+  private final Clock clock;
+  /** The lease a nested handle stands for; null for the lease itself. */
+  private final TableLease outer;
+  private final Thread takenBy;
+  private long generation;
+  private boolean closed;
+  private volatile String lostTo;
+  private ScheduledExecutorService heartbeat;
+
+  private TableLease(TableStorage storage, LeaseHolder holder, long sinceMillis, Duration timeout, Clock clock,
+      long generation, TableLease outer) {
+    this.storage = storage;
+    this.holder = holder;
+    this.sinceMillis = sinceMillis;
+    this.timeout = timeout;
+    this.clock = clock;
+    this.generation = generation;
+    this.outer = outer;
+    this.takenBy = Thread.currentThread();
+  }
+
+  /** True for the lease's own files: test wrappers that count or break a run's requests pass them by. */
+  public static boolean isLeaseFile(String path) {
+    return path.equals(DIR) || path.startsWith(DIR + "/");
+  }
+
+  /**
+   * Takes the table's lease for a new run of this process, renewed until {@link #close}, or throws
+   * {@link LeaseHeldException} naming the holder.
+   *
+   * @param action what the run does, for the message ({@code "clean"}, {@code "optimize"})
+   */
+  public static TableLease acquire(TableStorage storage, String action) {
+    return acquire(storage, action, LeaseHolder.newRun(action), DEFAULT_TIMEOUT, Clock.systemUTC());
+  }
+
+  /** As {@link #acquire(TableStorage, String)}, with the holder, timeout and clock given. */
+  public static TableLease acquire(TableStorage storage, String action, LeaseHolder holder, Duration timeout, Clock clock) {
+    Taken taken = take(storage, holder, timeout, clock);
+    if (taken.lease != null) {
+      return taken.lease;
+    }
+    throw new LeaseHeldException(action, storage.location(), taken.heldBy, taken.heldPath);
+  }
+
+  /** Takes the lease, or returns empty when another run holds it (periodic runs just skip a turn). */
+  public static Optional<TableLease> tryAcquire(TableStorage storage, LeaseHolder holder, Duration timeout, Clock clock) {
+    return Optional.ofNullable(take(storage, holder, timeout, clock).lease);
+  }
+
+  private static Taken take(TableStorage storage, LeaseHolder holder, Duration timeout, Clock clock) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("lease timeout must be positive: " + timeout);
+    }
+    String key = storage.location().uri();
+    TableLease held = HELD_BY_THIS_THREAD.get().get(key);
+    if (held != null && !held.closed) {
+      return new Taken(new TableLease(storage, holder, held.sinceMillis, timeout, clock, -1, held), null, null);
+    }
+    Lease lastSeen = null;
+    String lastSeenPath = null;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      long now = clock.millis();
+      Optional<FileEntry> head = head(storage);
+      long next = 1;
+      if (head.isPresent()) {
+        Optional<Lease> current = read(storage, head.get());
+        if (current.isEmpty()) {
+          continue; // pruned between listing and reading: a renewal or a release just happened
+        }
+        if (!current.get().free(holder, now)) {
+          lastSeen = current.get();
+          lastSeenPath = head.get().path();
+          break;
+        }
+        next = generationOf(head.get().path()).orElseThrow() + 1;
+      }
+      Lease wanted = new Lease(holder, now, now + timeout.toMillis(), false);
+      if (!storage.createIfAbsent(pathOf(next), wanted.encode())) {
+        continue; // another run won this generation; the next look shows whom
+      }
+      // A contender that read a pruned generation can create it again, below the real head. Holding
+      // needs our lease to be the head; if it is not, it is an orphan that a later prune removes.
+      Optional<FileEntry> after = head(storage);
+      if (after.isPresent() && after.get().path().equals(pathOf(next))) {
+        TableLease lease = new TableLease(storage, holder, now, timeout, clock, next, null);
+        lease.startHeartbeat();
+        HELD_BY_THIS_THREAD.get().put(key, lease);
+        LOG.info("lance maintenance {}: took the table's lease ({}, generation {})", storage.location(), holder.describe(), next);
+        return new Taken(lease, null, null);
+      }
+    }
+    if (lastSeen == null) {
+      // Lost every race: someone is taking and releasing it right now.
+      Optional<FileEntry> head = head(storage);
+      lastSeenPath = head.map(FileEntry::path).orElse(DIR);
+      lastSeen = head.flatMap(entry -> read(storage, entry))
+          .orElse(new Lease(new LeaseHolder("unknown", "unknown", 0, 0, ""), 0, clock.millis(), false));
+    }
+    return new Taken(null, lastSeen, lastSeenPath);
+  }
+
+  private record Taken(TableLease lease, Lease heldBy, String heldPath) {}
+
+  /** The holder of this lease. */
+  public LeaseHolder holder() {
+    return outer != null ? outer.holder : holder;
+  }
+
+  /** Throws when the lease was taken over (its holder stalled past the timeout): stop deleting. */
+  public void ensureHeld() {
+    TableLease lease = outer != null ? outer : this;
+    String lost = lease.lostTo;
+    if (lost != null) {
+      throw new MaintenanceException("Stopped maintenance of " + storage.location() + ": this run ("
+          + lease.holder.describe() + ") lost the table's lease to " + lost
+          + " after failing to renew it for " + timeout + "; the rest is left for the next run");
+    }
+  }
+
+  private void startHeartbeat() {
+    long periodMillis = Math.max(1, timeout.toMillis() / 3);
+    heartbeat = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lance-lease-heartbeat"));
+    heartbeat.scheduleWithFixedDelay(this::renewQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void renewQuietly() {
+    try {
+      renew();
+    } catch (RuntimeException e) {
+      // A store hiccup: the next beat tries again, well before the lease runs out.
+      LOG.warn("lance maintenance {}: could not renew the table's lease: {}", storage.location(), e.getMessage());
+    }
+  }
+
+  /** Extends the lease by one timeout from now: one more generation. */
+  synchronized void renew() {
+    if (closed || lostTo != null) {
+      return;
+    }
+    long now = clock.millis();
+    Lease renewed = new Lease(holder, sinceMillis, now + timeout.toMillis(), false);
+    if (storage.createIfAbsent(pathOf(generation + 1), renewed.encode())) {
+      generation++;
+      prune(generation);
+      return;
+    }
+    lostTo = head(storage).flatMap(entry -> read(storage, entry)).map(lease -> lease.holder().describe())
+        .orElse("another run");
+    LOG.error("lance maintenance {}: {} lost the table's lease to {}; stopping at the next check",
+        storage.location(), holder.describe(), lostTo);
+  }
+
+  /** Releases the lease (a nested handle leaves it to the outer one). Never throws for the store. */
+  @Override
+  public void close() {
+    if (outer != null) {
+      return;
+    }
+    if (heartbeat != null) {
+      heartbeat.shutdownNow();
+      try {
+        heartbeat.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (takenBy == Thread.currentThread()) {
+        HELD_BY_THIS_THREAD.get().remove(storage.location().uri());
+      }
+      if (lostTo != null) {
+        return;
+      }
+      try {
+        Lease released = new Lease(holder, sinceMillis, 0, true);
+        if (storage.createIfAbsent(pathOf(generation + 1), released.encode())) {
+          prune(generation + 1);
+          LOG.info("lance maintenance {}: released the table's lease", storage.location());
+        } else {
+          LOG.warn("lance maintenance {}: the table's lease had expired and was taken over before this run released it",
+              storage.location());
+        }
+      } catch (RuntimeException e) {
+        // Not released: the lease expires after its timeout, or is taken at once by a run on this machine.
+        LOG.warn("lance maintenance {}: could not release the table's lease (it expires by itself): {}",
+            storage.location(), e.getMessage());
+      }
+    }
+  }
+
+  /** Deletes the generations below {@code keep}, and staging leftovers of writers that died. */
+  private void prune(long keep) {
+    long staleBefore = clock.millis() - UNREADABLE_GRACE_MILLIS;
+    List<String> old = new ArrayList<>();
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      OptionalLong found = generationOf(file.path());
+      boolean staged = fileName(file.path()).startsWith(".staged-") && file.modificationTimeMillis() < staleBefore;
+      if ((found.isPresent() && found.getAsLong() < keep) || staged) {
+        old.add(file.path());
+      }
+    }
+    int batch = Math.max(1, storage.maxDeleteBatchSize());
+    for (int from = 0; from < old.size(); from += batch) {
+      List<TableStorage.DeleteFailure> failures = storage.deleteBatch(old.subList(from, Math.min(old.size(), from + batch)));
+      // Harmless: an older generation never decides anything; the next prune tries again.
+      failures.forEach(f -> LOG.debug("lance maintenance: could not prune {}: {}", f.path(), f.reason()));
+    }
+  }
+
+  private static Optional<FileEntry> head(TableStorage storage) {
+    FileEntry head = null;
+    long highest = -1;
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      OptionalLong found = generationOf(file.path());
+      if (found.isPresent() && found.getAsLong() > highest) {
+        highest = found.getAsLong();
+        head = file;
+      }
+    }
+    return Optional.ofNullable(head);
+  }
+
+  private static OptionalLong generationOf(String path) {
+    String name = fileName(path);
+    if (!name.startsWith(PREFIX)) {
+      return OptionalLong.empty();
+    }
+    String digits = name.substring(PREFIX.length());
+    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(Long.parseLong(digits));
+  }
+
+  private static String fileName(String path) {
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  static String pathOf(long generation) {
+    return DIR + "/" + PREFIX + String.format("%019d", generation);
+  }
+
+  /** The lease in a file; empty when the file went away between listing and reading. */
+  private static Optional<Lease> read(TableStorage storage, FileEntry file) {
+    byte[] content;
+    try {
+      content = storage.readFully(file.path());
+    } catch (StorageException e) {
+      if (isMissing(e)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+    return Optional.of(Lease.decode(new String(content, StandardCharsets.UTF_8))
+        .orElseGet(() -> Lease.unreadable(file.modificationTimeMillis() + UNREADABLE_GRACE_MILLIS)));
+  }
+
+  private static boolean isMissing(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.io.FileNotFoundException || cause instanceof java.nio.file.NoSuchFileException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * One lease file: its holder, since when the holder has held the table, and until when this
+   * generation holds. Written as {@code key=value} lines ending with {@code end}, so that a file cut
+   * short by a dying writer never parses.
+   */
+  record Lease(LeaseHolder holder, long sinceMillis, long expiresAtMillis, boolean released) {
+    private static final String END = "end";
+
+    static Lease unreadable(long untilMillis) {
+      return new Lease(new LeaseHolder("unknown", "unknown", 0, 0, ""), untilMillis, untilMillis, false);
+    }
+
+    boolean unreadable() {
+      return holder.owner().equals("unknown") && holder.pid() == 0;
+    }
+
+    /** Whether {@code contender} may take the table over this lease at {@code nowMillis}. */
+    boolean free(LeaseHolder contender, long nowMillis) {
+      return released
+          || expiresAtMillis <= nowMillis
+          || holder.owner().equals(contender.owner())
+          || holder.diedOnThisMachine();
+    }
+
+    byte[] encode() {
+      Map<String, String> fields = new LinkedHashMap<>();
+      fields.put("owner", holder.owner());
+      fields.put("host", holder.host());
+      fields.put("pid", Long.toString(holder.pid()));
+      fields.put("process_start", Long.toString(holder.processStartMillis()));
+      fields.put("machine", holder.machine());
+      fields.put("since", Long.toString(sinceMillis));
+      fields.put("expires", Long.toString(expiresAtMillis));
+      fields.put("released", Boolean.toString(released));
+      StringBuilder text = new StringBuilder();
+      fields.forEach((key, value) -> text.append(key).append('=').append(value.replace('\n', ' ')).append('\n'));
+      return text.append(END).append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    static Optional<Lease> decode(String text) {
+      if (!text.endsWith("\n" + END + "\n")) {
+        return Optional.empty();
+      }
+      Map<String, String> fields = new HashMap<>();
+      for (String line : text.split("\n")) {
+        int eq = line.indexOf('=');
+        if (eq > 0) {
+          fields.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+      }
+      try {
+        LeaseHolder holder = new LeaseHolder(
+            java.util.Objects.requireNonNull(fields.get("owner")), java.util.Objects.requireNonNull(fields.get("host")), Long.parseLong(fields.get("pid")),
+            Long.parseLong(fields.get("process_start")), fields.getOrDefault("machine", ""));
+        return Optional.of(new Lease(
+            holder, Long.parseLong(fields.get("since")), Long.parseLong(fields.get("expires")),
+            Boolean.parseBoolean(fields.get("released"))));
+      } catch (RuntimeException garbled) {
+        return Optional.empty();
+      }
+    }
+  }
+}
