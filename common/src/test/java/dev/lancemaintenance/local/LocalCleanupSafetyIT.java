@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.CorruptTableException;
@@ -13,9 +14,13 @@ import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
 import dev.lancemaintenance.storage.FaultyTableStorage.SimulatedCrash;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHeldException;
+import dev.lancemaintenance.storage.LeaseHolder;
 import dev.lancemaintenance.storage.PathEscapeException;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.FixtureRows;
@@ -186,6 +191,109 @@ class LocalCleanupSafetyIT {
     Thread.sleep(500);
 
     assertThat(files(table)).as("files 500 ms after execute() threw").isEqualTo(whenTheRunEnded);
+  }
+
+  // ---------------------------------------------------------------- the table lease
+
+  @Test
+  void aSecondRunWhileTheFirstDeletesFailsNamingTheHolderAndDeletesNothing() {
+    Path table = copyOfPristine();
+    List<Throwable> second = Collections.synchronizedList(new ArrayList<>());
+    List<TreeSet<String>> filesAfterSecond = Collections.synchronizedList(new ArrayList<>());
+    // The second run starts when the first is about to send its first delete: both have planned.
+    Faults faults = new Faults().beforeFirstDelete(() -> {
+      try {
+        onAnotherThread(() -> cleanup(table, plainStorage()).execute());
+      } catch (Throwable refused) {
+        second.add(refused);
+      }
+      filesAfterSecond.add(files(table));
+    });
+
+    CleanupResult first = cleanup(table, faulty(faults)).execute();
+
+    assertThat(second).as("the second run's failure").singleElement()
+        .isInstanceOf(LeaseHeldException.class)
+        .extracting(Throwable::getMessage).asString()
+        .contains("Cannot clean " + TableLocation.of(table.toString()))
+        .contains("holds the table's lease: run clean-")
+        .contains("(pid " + ProcessHandle.current().pid() + ")")
+        .contains(", since ")
+        .contains("Nothing was deleted");
+    assertThat(filesAfterSecond).as("files once the second run failed").containsExactly(pristineFiles);
+    assertThat(files(table)).as("files after the first run vs Lance's cleanup").isEqualTo(lanceFiles);
+    CleanupCounters c = first.counters();
+    assertThat(c.dataFilesRemoved() + c.deletionFilesRemoved() + c.indexFilesRemoved() + c.transactionFilesRemoved()
+            + c.manifestFilesRemoved() + c.otherFilesRemoved())
+        .as("the first run reports every file it removed, none left to the other").isEqualTo(removedByLance().size());
+  }
+
+  @Test
+  void aDryRunTakesNoLeaseAndARealRunWaitsForTheHolder() throws Exception {
+    Path table = copyOfPristine();
+    TableLease other = holdLeaseElsewhere(table, Instant.now(), Duration.ofDays(1));
+
+    CleanupResult dry = cleanup(table, plainStorage()).dryRun(true).execute();
+    assertThat(dry.counters().oldVersions()).as("the dry run ran, beside the holder").isEqualTo(expiredManifests().size());
+    assertThatThrownBy(() -> cleanup(table, plainStorage()).execute())
+        .isInstanceOf(LeaseHeldException.class)
+        .hasMessageContaining("run elsewhere on host other-host (pid 4242)");
+    assertThat(files(table)).as("files: neither run deleted").isEqualTo(pristineFiles);
+    assertThat(leaseFiles(table)).as("the dry run wrote no lease").hasSize(1);
+    other.close();
+  }
+
+  @Test
+  void anExpiredLeaseIsTakenOverByTheNextRun() throws Exception {
+    Path table = copyOfPristine();
+    // A holder on another machine that stopped renewing an hour ago.
+    holdLeaseElsewhere(table, Instant.now().minus(Duration.ofHours(1)), Duration.ofMinutes(5));
+
+    cleanup(table, plainStorage()).execute();
+
+    assertThat(files(table)).isEqualTo(lanceFiles);
+  }
+
+  @Test
+  void theLeaseIsReleasedWhenARunEndsAndWhenItFails() {
+    Path done = copyOfPristine();
+    cleanup(done, plainStorage()).execute();
+    assertThat(leaseFiles(done)).as("after a run: one released lease").singleElement().satisfies(file ->
+        assertThat(java.nio.file.Files.readString(done.resolve(TableLease.DIR).resolve(file))).contains("released=true"));
+
+    Path failed = copyOfPristine();
+    ManifestEdits.truncateToHalf(failed.resolve(expiredManifests().last()));
+    assertThatThrownBy(() -> cleanup(failed, plainStorage()).execute()).isInstanceOf(CorruptTableException.class);
+    assertThat(leaseFiles(failed)).as("after a failed run: one released lease").singleElement().satisfies(file ->
+        assertThat(java.nio.file.Files.readString(failed.resolve(TableLease.DIR).resolve(file))).contains("released=true"));
+  }
+
+  /** A lease held by a run of another machine, taken at {@code since}, on its own thread. */
+  private static TableLease holdLeaseElsewhere(Path table, Instant since, Duration timeout) throws Exception {
+    TableStorage storage = plainStorage().open(TableLocation.of(table.toString()));
+    return onAnotherThread(() -> TableLease.acquire(storage, "clean",
+        new LeaseHolder("elsewhere", "other-host", 4242, 1, "other-machine"), timeout,
+        Clock.fixed(since, java.time.ZoneOffset.UTC)));
+  }
+
+  private static List<String> leaseFiles(Path table) {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(table.resolve(TableLease.DIR))) {
+      return files.map(file -> file.getFileName().toString()).toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Another run of this process: one thread that holds a table's lease gets a nested handle. */
+  private static <T> T onAnotherThread(java.util.concurrent.Callable<T> task) throws Exception {
+    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      return thread.submit(task).get(5, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    } finally {
+      thread.shutdown();
+    }
   }
 
   // ---------------------------------------------------------------- delete failures
