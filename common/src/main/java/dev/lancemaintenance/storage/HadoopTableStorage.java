@@ -204,8 +204,11 @@ public final class HadoopTableStorage implements TableStorage {
    *   <li>S3 (s3a): a conditional PUT, {@code If-None-Match: *} (hadoop-aws 3.4.2:
    *       {@code createFile().must("fs.option.create.conditional.overwrite", true)}, with {@code
    *       fs.s3a.create.conditional.enabled}, on by default); the store answers 412 when the key
-   *       exists. AWS S3 has honoured it since August 2024, s3proxy 2.6.0 does too ({@code
-   *       S3LeaseIT}). A store that ignores the header cannot be detected here;
+   *       exists. AWS S3 has honoured it since August 2024. s3proxy 2.6.0 does not: its PUT
+   *       handler reads no conditional header and the last writer wins ({@code S3LeaseIT} pins
+   *       this); nor may other S3-compatible stores. A store that ignores the header cannot be
+   *       detected here, so {@link TableLease} reads its lease back after creating it, which
+   *       narrows (not closes) the window in which two racers both win on such a store;
    *   <li>ABFS and GCS: {@code create(overwrite=false)}, which their connectors send as a
    *       conditional create ({@code If-None-Match: *}, {@code ifGenerationMatch=0});
    *   <li>any other store, and s3a with {@code fs.s3a.create.conditional.enabled=false}: there is
@@ -258,7 +261,27 @@ public final class HadoopTableStorage implements TableStorage {
       return true;
     } catch (org.apache.hadoop.fs.FileAlreadyExistsException raced) {
       return false;
+    } catch (IOException e) {
+      if (beingCreatedByAnother(e)) {
+        return false;
+      }
+      throw e;
     }
+  }
+
+  /**
+   * HDFS: another client is creating the same file right now and holds its NameNode lease
+   * ({@code AlreadyBeingCreatedException}): that client won the race (HdfsLeaseIT).
+   */
+  private static boolean beingCreatedByAnother(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause.getClass().getSimpleName().equals("AlreadyBeingCreatedException")
+          || (cause instanceof org.apache.hadoop.ipc.RemoteException remote
+              && remote.getClassName().endsWith(".AlreadyBeingCreatedException"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean conditionalPut(String path, byte[] content) throws IOException {

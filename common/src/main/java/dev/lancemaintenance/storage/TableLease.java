@@ -153,7 +153,10 @@ public final class TableLease implements AutoCloseable {
       // A contender that read a pruned generation can create it again, below the real head. Holding
       // needs our lease to be the head; if it is not, it is an orphan that a later prune removes.
       Optional<FileEntry> after = head(storage);
-      if (after.isPresent() && after.get().path().equals(pathOf(next))) {
+      // Read back: on a store that ignores the conditional header (s3proxy 2.6.0) the last writer
+      // of a generation wins, and this tells the earlier one that it lost.
+      if (after.isPresent() && after.get().path().equals(pathOf(next))
+          && read(storage, after.get()).filter(lease -> lease.holder().equals(holder)).isPresent()) {
         TableLease lease = new TableLease(storage, holder, now, timeout, clock, next, null);
         lease.startHeartbeat();
         HELD_BY_THIS_THREAD.get().put(key, lease);

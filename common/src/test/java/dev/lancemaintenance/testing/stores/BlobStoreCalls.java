@@ -1,5 +1,7 @@
 package dev.lancemaintenance.testing.stores;
 
+import dev.lancemaintenance.storage.TableLease;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -15,7 +17,8 @@ import org.jclouds.blobstore.BlobStore;
  * Counts what s3proxy asks of its blob store, which is what S3 clients asked of the server: one
  * {@code removeBlob} per DeleteObject request, one {@code removeBlobs} per DeleteObjects (bulk)
  * request with the number of keys it carried. Seen from the server, so it proves what went over
- * the wire whatever the client claims.
+ * the wire whatever the client claims. Requests for the table's maintenance lease (keys under
+ * {@code _maintenance/}) are not counted: they are the lease's, not the cleanup's.
  */
 public final class BlobStoreCalls {
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
@@ -38,6 +41,9 @@ public final class BlobStoreCalls {
   }
 
   private void record(Method method, Object[] args) {
+    if (args != null && args.length > 1 && isLeaseKey(args[1])) {
+      return;
+    }
     calls.computeIfAbsent(method.getName(), name -> new AtomicLong()).incrementAndGet();
     if (method.getName().equals("removeBlobs") && args[1] instanceof Iterable<?> keys) {
       int size = 0;
@@ -49,6 +55,24 @@ public final class BlobStoreCalls {
     if (method.getName().equals("removeBlob")) {
       singleDeleteKeys.add(String.valueOf(args[1]));
     }
+  }
+
+  private static boolean isLeaseKey(Object arg) {
+    if (arg instanceof String key) {
+      return key.contains(TableLease.DIR + "/");
+    }
+    if (arg instanceof org.jclouds.blobstore.domain.Blob blob) {
+      return isLeaseKey(blob.getMetadata().getName());
+    }
+    if (arg instanceof Iterable<?> keys) {
+      for (Object key : keys) {
+        if (!isLeaseKey(key)) {
+          return false;
+        }
+      }
+      return keys.iterator().hasNext();
+    }
+    return false;
   }
 
   /** Calls of the blob-store method {@code name} so far. */
