@@ -82,7 +82,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   private int partitions = DEFAULT_PARTITIONS;
   /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
   private OptionalInt sliceSize = OptionalInt.empty();
-  private Path spillDirectory = Paths.get(System.getProperty("java.io.tmpdir"));
+  private Path spillDirectory = defaultSpillDirectory();
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock);
@@ -122,7 +122,17 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     return this;
   }
 
-  /** Where the spill files go (default: java.io.tmpdir). */
+  /** The system property that moves every local run's spill; default: {@code java.io.tmpdir}. */
+  public static final String SPILL_DIR_PROPERTY = "lance.maintenance.spill.dir";
+
+  private static Path defaultSpillDirectory() {
+    return Paths.get(System.getProperty(SPILL_DIR_PROPERTY, System.getProperty("java.io.tmpdir")));
+  }
+
+  /**
+   * Where the spill files go (default: the {@value #SPILL_DIR_PROPERTY} system property, else
+   * java.io.tmpdir). They hold the table's paths; a run removes the spills of dead runs here first.
+   */
   public LocalCleanupAction spillDirectory(Path directory) {
     this.spillDirectory = directory;
     return this;

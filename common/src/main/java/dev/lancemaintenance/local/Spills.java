@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.LeaseHolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,16 +16,32 @@ import java.util.List;
  * The local engine's shuffle: marks and listed files hash-partitioned by reference key into files
  * under one temporary directory, plus the expired manifests. The decision then holds one
  * partition's marks in memory at a time, so memory grows with files / partitions, not with files.
+ *
+ * <p>The directory, {@code lance-cleanup-<random>}, holds the table's path lists, so a run that is
+ * killed ({@code kill -9}) would leave it behind for good. Each run therefore marks its directory
+ * with its process ({@value #OWNER_FILE}: a {@link LeaseHolder}'s pid, start time and machine), and
+ * removes, before it spills, the directories of runs whose process is known to be dead on this
+ * machine. Directories of live runs, of other machines (a shared temp directory) and unmarked ones
+ * are left alone.
  */
 final class Spills implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Spills.class);
   private final Path directory;
   private final List<SpillFile<ReferenceMark>> marks = new ArrayList<>();
   private final List<SpillFile<FileEntry>> files = new ArrayList<>();
   private final SpillFile<CandidateFile> expiredManifests;
 
+  static final String PREFIX = "lance-cleanup-";
+  static final String OWNER_FILE = "owner";
+
   Spills(Path parent, int partitions) {
+    removeSpillsOfDeadRuns(parent);
     try {
-      this.directory = Files.createTempDirectory(parent, "lance-cleanup-");
+      Files.createDirectories(parent);
+      this.directory = Files.createTempDirectory(parent, PREFIX);
+      LeaseHolder self = LeaseHolder.ofOwner("spill");
+      Files.writeString(directory.resolve(OWNER_FILE),
+          self.pid() + "\n" + self.processStartMillis() + "\n" + self.machine() + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create a spill directory under " + parent, e);
     }
@@ -33,6 +50,46 @@ final class Spills implements AutoCloseable {
       files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE));
     }
     expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE);
+  }
+
+  /** Deletes the spill directories under {@code parent} whose run's process died on this machine. */
+  static void removeSpillsOfDeadRuns(Path parent) {
+    if (!Files.isDirectory(parent)) {
+      return;
+    }
+    List<Path> candidates;
+    try (java.util.stream.Stream<Path> entries = Files.list(parent)) {
+      candidates = entries.filter(p -> p.getFileName().toString().startsWith(PREFIX) && Files.isDirectory(p)).toList();
+    } catch (IOException e) {
+      LOG.warn("lance cleanup: cannot look for spills of dead runs in {}: {}", parent, e.getMessage());
+      return;
+    }
+    for (Path candidate : candidates) {
+      if (ownerDied(candidate)) {
+        try (java.util.stream.Stream<Path> files = Files.list(candidate)) {
+          for (Path file : files.toList()) {
+            Files.deleteIfExists(file);
+          }
+          Files.deleteIfExists(candidate);
+          LOG.info("lance cleanup: removed the spill directory {} of a run that died", candidate);
+        } catch (IOException e) {
+          LOG.warn("lance cleanup: cannot remove the spill directory {} of a dead run: {}", candidate, e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static boolean ownerDied(Path spill) {
+    try {
+      String[] lines = Files.readString(spill.resolve(OWNER_FILE)).split("\n");
+      if (lines.length < 3) {
+        return false;
+      }
+      LeaseHolder owner = new LeaseHolder("spill", "", Long.parseLong(lines[0].trim()), Long.parseLong(lines[1].trim()), lines[2].trim());
+      return owner.diedOnThisMachine();
+    } catch (IOException | RuntimeException unmarked) {
+      return false;
+    }
   }
 
   int partitions() {
@@ -70,6 +127,7 @@ final class Spills implements AutoCloseable {
     files.forEach(SpillFile::close);
     expiredManifests.close();
     try {
+      Files.deleteIfExists(directory.resolve(OWNER_FILE));
       Files.deleteIfExists(directory);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete spill directory " + directory, e);
