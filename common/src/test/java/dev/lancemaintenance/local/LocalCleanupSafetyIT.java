@@ -50,6 +50,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.lance.Ref;
 
 /**
@@ -296,6 +298,68 @@ class LocalCleanupSafetyIT {
     }
   }
 
+  // ---------------------------------------------------------------- kill -9 of a child JVM
+
+  @Test
+  void theCrashMatrixCoversEveryCrashPoint() {
+    assertThat(CrashPoint.values()).hasSize(CrashPoint.COUNT);
+  }
+
+  @ParameterizedTest(name = "crash point {index} of " + CrashPoint.COUNT + ": kill -9 {0}, then a rerun ends like Lance")
+  @EnumSource(CrashPoint.class)
+  void aRunKilledAtACrashPointLeavesRetainedVersionsReadableAndTheRerunFinishesLikeLance(CrashPoint point)
+      throws Exception {
+    Path table = copyOfPristine();
+    Path spills = workDir.resolve("spills-" + point.name());
+    java.nio.file.Files.createDirectories(spills);
+
+    killedAt(point, table, spills);
+
+    assertRetainedVersionsReadBack(table);
+    if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
+      assertThat(files(table)).as("files after a crash before any delete").isEqualTo(pristineFiles);
+    }
+    if (point.compareTo(CrashPoint.BEFORE_THE_MANIFESTS) <= 0) {
+      assertThat(files(table)).as("expired manifests survive a crash before their turn").containsAll(expiredManifests());
+    }
+    try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
+      // The spill goes when the stages end, just before the lease is released.
+      assertThat(left.toList()).as("the killed run's spill folder")
+          .hasSize(point == CrashPoint.BEFORE_RELEASING_THE_LEASE ? 0 : 1);
+    }
+
+    // The killed run's lease is still there, unreleased and unexpired: its holder is a dead process
+    // of this machine, so the rerun takes it over at once.
+    cleanup(table, plainStorage(), spills).execute();
+
+    assertThat(files(table)).as("files after the rerun vs Lance's cleanup").isEqualTo(lanceFiles);
+    assertRetainedVersionsReadBack(table);
+    try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
+      assertThat(left.toList()).as("spill folders after the rerun (the dead run's removed)").isEmpty();
+    }
+  }
+
+  private static void killedAt(CrashPoint point, Path table, Path spills) throws Exception {
+    Process child = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            CrashPoint.Child.class.getName(), table.toString(), Long.toString(cutoff.toEpochMilli()), point.name(),
+            spills.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try (java.io.BufferedReader out = new java.io.BufferedReader(
+        new java.io.InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null && !line.equals(CrashPoint.FreezingStorage.FROZEN)) {
+        assertThat(line).as("the child's output before it froze").doesNotContain("finished without freezing");
+      }
+      assertThat(line).as("the child reached " + point).isEqualTo(CrashPoint.FreezingStorage.FROZEN);
+    } finally {
+      child.destroyForcibly();
+      assertThat(child.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).as("the child died").isTrue();
+    }
+  }
+
   // ---------------------------------------------------------------- delete failures
 
   @Test
@@ -456,7 +520,12 @@ class LocalCleanupSafetyIT {
   // ---------------------------------------------------------------- helpers
 
   private static CleanupAction cleanup(Path table, TableStorageFactory storage) {
+    return cleanup(table, storage, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  private static CleanupAction cleanup(Path table, TableStorageFactory storage, Path spills) {
     return new LocalCleanupAction(TableLocation.of(table.toString()), storage, Clock.systemUTC())
+        .spillDirectory(spills)
         .parallelism(4)
         .partitions(5)
         .sliceSize(2)

@@ -1,0 +1,139 @@
+package dev.lancemaintenance.local;
+
+import dev.lancemaintenance.storage.ForwardingTableStorage;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The places where the crash matrix kills a child JVM's cleanup ({@code kill -9}): every stage
+ * boundary of the local engine and two points inside a stage. Each is recognised by the request
+ * the run sends to the store there; {@link FreezingStorage} stops the run at that request, the
+ * test kills the process.
+ */
+enum CrashPoint {
+  AFTER_TAKING_THE_LEASE("after taking the lease, before the plan reads anything"),
+  WHILE_READING_MANIFESTS("while reading manifests, at the third one"),
+  BEFORE_LISTING("after marking, at the first listing of the list stage"),
+  BEFORE_THE_FIRST_DELETE("after deciding, before the first delete"),
+  INSIDE_THE_SWEEP("inside the sweep, after three deleted files"),
+  BEFORE_THE_MANIFESTS("before the first expired manifest is deleted"),
+  BEFORE_RELEASING_THE_LEASE("after the last delete, before the lease is released");
+
+  /** How many there are, for test names (checked against {@code values()}). */
+  static final int COUNT = 7;
+
+  private final String description;
+
+  CrashPoint(String description) {
+    this.description = description;
+  }
+
+  @Override
+  public String toString() {
+    return description;
+  }
+
+  /** Storage that freezes the run (prints {@value #FROZEN}, then sleeps) when it reaches {@code point}. */
+  static final class FreezingStorage extends ForwardingTableStorage {
+    static final String FROZEN = "frozen";
+    private static final AtomicInteger MANIFEST_READS = new AtomicInteger();
+    private static final AtomicInteger DELETED = new AtomicInteger();
+    private final CrashPoint point;
+
+    FreezingStorage(TableStorage delegate, CrashPoint point) {
+      super(delegate);
+      this.point = point;
+    }
+
+    @Override
+    public Iterator<dev.lancemaintenance.storage.FileEntry> listFiles(String dir, boolean recursive) {
+      if (!TableLease.isLeaseFile(dir)) {
+        freezeAt(CrashPoint.AFTER_TAKING_THE_LEASE);
+        if (dir.equals("_transactions")) {
+          freezeAt(CrashPoint.BEFORE_LISTING);
+        }
+      }
+      return super.listFiles(dir, recursive);
+    }
+
+    @Override
+    public byte[] readFully(String path) {
+      return read(path, 0, (int) length(path));
+    }
+
+    @Override
+    public byte[] read(String path, long offset, int length) {
+      if (!TableLease.isLeaseFile(path)) {
+        freezeAt(CrashPoint.AFTER_TAKING_THE_LEASE);
+        if (path.endsWith(".manifest") && MANIFEST_READS.incrementAndGet() == 3) {
+          freezeAt(CrashPoint.WHILE_READING_MANIFESTS);
+        }
+      }
+      return super.read(path, offset, length);
+    }
+
+    @Override
+    public List<DeleteFailure> deleteBatch(List<String> paths) {
+      if (paths.stream().allMatch(TableLease::isLeaseFile)) {
+        return super.deleteBatch(paths);
+      }
+      freezeAt(CrashPoint.BEFORE_THE_FIRST_DELETE);
+      if (DELETED.get() >= 3) {
+        freezeAt(CrashPoint.INSIDE_THE_SWEEP);
+      }
+      if (paths.stream().anyMatch(path -> path.startsWith("_versions/"))) {
+        freezeAt(CrashPoint.BEFORE_THE_MANIFESTS);
+      }
+      List<DeleteFailure> failures = super.deleteBatch(paths);
+      DELETED.addAndGet(paths.size() - failures.size());
+      return failures;
+    }
+
+    @Override
+    public boolean createIfAbsent(String path, byte[] content) {
+      if (DELETED.get() > 0 && new String(content, java.nio.charset.StandardCharsets.UTF_8).contains("released=true")) {
+        freezeAt(CrashPoint.BEFORE_RELEASING_THE_LEASE);
+      }
+      return super.createIfAbsent(path, content);
+    }
+
+    private void freezeAt(CrashPoint reached) {
+      if (reached != point) {
+        return;
+      }
+      System.out.println(FROZEN);
+      System.out.flush();
+      try {
+        Thread.sleep(Long.MAX_VALUE);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while frozen", e);
+      }
+    }
+  }
+
+  /**
+   * The child JVM: {@code <table> <cutoff epoch ms> <crash point> <spill dir>}; runs the local
+   * engine single-threaded (so the frozen request stops the whole run) until it is killed.
+   */
+  static final class Child {
+    public static void main(String[] args) {
+      CrashPoint point = CrashPoint.valueOf(args[2]);
+      dev.lancemaintenance.storage.StorageConf conf = dev.lancemaintenance.storage.StorageConf.defaults();
+      new LocalCleanupAction(
+              dev.lancemaintenance.storage.TableLocation.of(args[0]),
+              location -> new FreezingStorage(new dev.lancemaintenance.storage.HadoopTableStorage(location, conf), point),
+              java.time.Clock.systemUTC())
+          .parallelism(1)
+          .partitions(5)
+          .sliceSize(2)
+          .spillDirectory(java.nio.file.Path.of(args[3]))
+          .beforeTimestamp(java.time.Instant.ofEpochMilli(Long.parseLong(args[1])))
+          .execute();
+      System.out.println("finished without freezing");
+    }
+  }
+}
