@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import dev.lancemaintenance.local.LocalCleanupEngine;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
@@ -31,14 +32,15 @@ final class CleanupCommand {
           + "        [--before-version N] [--delete-unverified] [--no-error-if-tagged-old-versions]\n"
           + "        [--clean-referenced-branches] [--dry-run] [--json] [--engine local|spark|flink]\n"
           + "        [--max-concurrent-deletes N] [--delete-rate-limit FILES_PER_SECOND]\n"
-          + "        [--conf HADOOP_KEY=VALUE]... [--engine-option KEY=VALUE]... [--master URL] [--parallelism N]";
+          + "        [--conf HADOOP_KEY=VALUE]... [--engine-option KEY=VALUE]... [--master URL] [--parallelism N]\n"
+          + "        [--spill-dir DIR]";
 
   private static final Set<String> FLAGS =
       Set.of("delete-unverified", "no-error-if-tagged-old-versions", "clean-referenced-branches", "dry-run", "json");
   private static final Set<String> VALUED =
       Set.of(
           "branch", "older-than", "before-timestamp-millis", "before-version", "engine", "max-concurrent-deletes",
-          "delete-rate-limit", "conf", "engine-option", "master", "parallelism");
+          "delete-rate-limit", "conf", "engine-option", "master", "parallelism", "spill-dir");
 
   private final Clock clock;
 
@@ -78,6 +80,9 @@ final class CleanupCommand {
     }
     if (parsed.value("parallelism") != null) {
       engineOptions.put("parallelism", parsed.value("parallelism"));
+    }
+    if (parsed.value("spill-dir") != null) {
+      engineOptions.put(LocalCleanupEngine.SPILL_DIR, parsed.value("spill-dir"));
     }
     CleanupAction action = engine(parsed.value("engine")).cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
     try {

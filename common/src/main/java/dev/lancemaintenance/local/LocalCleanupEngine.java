@@ -8,8 +8,15 @@ import dev.lancemaintenance.storage.TableLocation;
 import java.time.Clock;
 import java.util.Map;
 
-/** The {@code local} engine: {@link LocalCleanupAction} on this machine. Engine option: {@code parallelism}. */
+/**
+ * The {@code local} engine: {@link LocalCleanupAction} on this machine. Engine options: {@code
+ * parallelism}, and {@value #SPILL_DIR} (CLI {@code --spill-dir}; default the {@value
+ * LocalCleanupAction#SPILL_DIR_PROPERTY} system property, else java.io.tmpdir).
+ */
 public final class LocalCleanupEngine implements CleanupEngine {
+  /** Where the run's spill of the table's path lists goes. */
+  public static final String SPILL_DIR = "spill_dir";
+
   @Override
   public String name() {
     return "local";
@@ -23,6 +30,10 @@ public final class LocalCleanupEngine implements CleanupEngine {
     String parallelism = engineOptions.get("parallelism");
     if (parallelism != null) {
       action.parallelism(Integer.parseInt(parallelism));
+    }
+    String spillDir = engineOptions.get(SPILL_DIR);
+    if (spillDir != null) {
+      action.spillDirectory(java.nio.file.Path.of(spillDir));
     }
     return action;
   }

@@ -3,9 +3,17 @@ package dev.lancemaintenance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHolder;
+import dev.lancemaintenance.storage.Leases;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -151,6 +159,42 @@ class CleanupCommandIT {
 
     assertThat(both.json().get("old_versions").asLong()).as("below v3 and older than now").isEqualTo(2);
     assertThat(defaultWindow.json().get("old_versions").asLong()).as("below v3 but within the default 7 days").isZero();
+  }
+
+  @Test
+  void aCleanupWhileAnotherRunHoldsTheLeaseExitsOneWithOneLineNamingTheHolder() throws Exception {
+    Path table = copy();
+    TreeSet<String> before = files(table);
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.toString()), StorageConf.defaults());
+        TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
+
+      CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
+
+      assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
+      assertThat(run.err().strip().lines()).as("stderr").singleElement().asString()
+          .contains(table.toString())
+          .contains("run elsewhere on host other-host (pid 4242)");
+      assertThat(run.json().get("error").asText()).contains("holds the table's lease");
+      assertThat(files(table)).as("nothing deleted").isEqualTo(before);
+      assertThat(CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--dry-run").exitCode())
+          .as("a dry run beside the holder").isZero();
+    }
+  }
+
+  @Test
+  void spillDirTakesTheRunsSpillAndTheNextRunThereRemovesTheSpillOfADeadRun() throws Exception {
+    Path spills = workDir.resolve("spills");
+    Path dead = java.nio.file.Files.createDirectories(spills.resolve("lance-cleanup-dead"));
+    LeaseHolder self = LeaseHolder.ofOwner("spill");
+    java.nio.file.Files.writeString(dead.resolve("owner"),
+        Leases.deadPid() + "\n" + self.processStartMillis() + "\n" + self.machine() + "\n");
+
+    CliRun run = CliRun.of("cleanup", copy().toString(), "--older-than", "0s", "--spill-dir", spills.toString());
+
+    assertThat(run.exitCode()).as("%s", run).isZero();
+    try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
+      assertThat(left.toList()).as("the dead run's spill went, and this run's own").isEmpty();
+    }
   }
 
   private static Path copy() {

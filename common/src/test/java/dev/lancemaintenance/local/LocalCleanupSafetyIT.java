@@ -2,6 +2,7 @@ package dev.lancemaintenance.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.lancemaintenance.storage.Leases.onAnotherThread;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
@@ -15,7 +16,7 @@ import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
 import dev.lancemaintenance.storage.FaultyTableStorage.SimulatedCrash;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.LeaseHeldException;
-import dev.lancemaintenance.storage.LeaseHolder;
+import dev.lancemaintenance.storage.Leases;
 import dev.lancemaintenance.storage.PathEscapeException;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
@@ -272,10 +273,7 @@ class LocalCleanupSafetyIT {
 
   /** A lease held by a run of another machine, taken at {@code since}, on its own thread. */
   private static TableLease holdLeaseElsewhere(Path table, Instant since, Duration timeout) throws Exception {
-    TableStorage storage = plainStorage().open(TableLocation.of(table.toString()));
-    return onAnotherThread(() -> TableLease.acquire(storage, "clean",
-        new LeaseHolder("elsewhere", "other-host", 4242, 1, "other-machine"), timeout,
-        Clock.fixed(since, java.time.ZoneOffset.UTC)));
+    return Leases.holdElsewhere(plainStorage().open(TableLocation.of(table.toString())), since, timeout);
   }
 
   private static List<String> leaseFiles(Path table) {
@@ -283,18 +281,6 @@ class LocalCleanupSafetyIT {
       return files.map(file -> file.getFileName().toString()).toList();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  /** Another run of this process: one thread that holds a table's lease gets a nested handle. */
-  private static <T> T onAnotherThread(java.util.concurrent.Callable<T> task) throws Exception {
-    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
-    try {
-      return thread.submit(task).get(5, java.util.concurrent.TimeUnit.MINUTES);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    } finally {
-      thread.shutdown();
     }
   }
 

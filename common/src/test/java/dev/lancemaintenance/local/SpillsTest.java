@@ -1,5 +1,6 @@
 package dev.lancemaintenance.local;
 
+import static dev.lancemaintenance.storage.Leases.deadPid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.storage.LeaseHolder;
@@ -77,11 +78,4 @@ class SpillsTest {
     return dir;
   }
 
-  private static long deadPid() {
-    long pid = 4_000_000;
-    while (ProcessHandle.of(pid).isPresent()) {
-      pid++;
-    }
-    return pid;
-  }
 }

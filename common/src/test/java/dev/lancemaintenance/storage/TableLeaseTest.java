@@ -2,6 +2,8 @@ package dev.lancemaintenance.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.lancemaintenance.storage.Leases.deadPid;
+import static dev.lancemaintenance.storage.Leases.onAnotherThread;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -180,28 +182,8 @@ class TableLeaseTest {
     return new LeaseHolder(owner, "other-host", 4242, 1, "other-machine");
   }
 
-  private static long deadPid() {
-    long pid = 4_000_000;
-    while (ProcessHandle.of(pid).isPresent()) {
-      pid++;
-    }
-    return pid;
-  }
-
   private static Clock at(Instant instant) {
     return Clock.fixed(instant, ZoneOffset.UTC);
-  }
-
-  /** Contenders run on other threads: one thread that holds a table's lease gets a nested handle. */
-  private static <T> T onAnotherThread(java.util.concurrent.Callable<T> task) throws Exception {
-    ExecutorService thread = Executors.newSingleThreadExecutor();
-    try {
-      return thread.submit(task).get(1, TimeUnit.MINUTES);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    } finally {
-      thread.shutdown();
-    }
   }
 
   private TableStorage storage() {

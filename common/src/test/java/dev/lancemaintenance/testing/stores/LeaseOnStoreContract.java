@@ -2,6 +2,7 @@ package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.lancemaintenance.storage.Leases.onAnotherThread;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
@@ -11,6 +12,7 @@ import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.LeaseHeldException;
 import dev.lancemaintenance.storage.LeaseHolder;
+import dev.lancemaintenance.storage.Leases;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
@@ -41,8 +43,6 @@ import org.junit.jupiter.api.Test;
  * says how to reach the store and how to make a table there.
  */
 abstract class LeaseOnStoreContract {
-  private static final LeaseHolder ELSEWHERE = new LeaseHolder("elsewhere", "other-host", 4242, 1, "other-machine");
-
   /** The store's settings. */
   abstract StorageConf storageConf();
 
@@ -163,9 +163,7 @@ abstract class LeaseOnStoreContract {
   }
 
   private TableLease holdElsewhere(String table, Instant since, Duration timeout) throws Exception {
-    TableStorage storage = open(table);
-    return onAnotherThread(() ->
-        TableLease.acquire(storage, "clean", ELSEWHERE, timeout, Clock.fixed(since, ZoneOffset.UTC)));
+    return Leases.holdElsewhere(open(table), since, timeout);
   }
 
   private boolean tryLease(String table) {
@@ -180,15 +178,4 @@ abstract class LeaseOnStoreContract {
     }
   }
 
-  /** Another run of this process: one thread that holds a table's lease gets a nested handle. */
-  static <T> T onAnotherThread(Callable<T> task) throws Exception {
-    ExecutorService thread = Executors.newSingleThreadExecutor();
-    try {
-      return thread.submit(task).get(5, TimeUnit.MINUTES);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    } finally {
-      thread.shutdown();
-    }
-  }
 }
