@@ -1,6 +1,12 @@
 package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -16,6 +22,8 @@ public abstract class BaseCompactAction implements CompactAction {
 
   private final CompactionTable table;
   private CompactionPolicy policy = CompactionPolicy.DEFAULT;
+  private TableLocation leaseLocation;
+  private TableStorageFactory leaseStorage;
 
   protected BaseCompactAction(CompactionTable table) {
     this.table = Objects.requireNonNull(table, "table");
@@ -110,7 +118,36 @@ public abstract class BaseCompactAction implements CompactAction {
   }
 
   @Override
+  public CompactAction leaseThrough(TableLocation location, TableStorageFactory storage) {
+    this.leaseLocation = Objects.requireNonNull(location, "location");
+    this.leaseStorage = Objects.requireNonNull(storage, "storage");
+    return this;
+  }
+
+  /** Runs the plan holding the table's lease (see {@link #leaseThrough}); an empty plan takes none. */
+  @Override
   public CompactResult execute(CompactionPlan plan) {
+    if (plan.isEmpty()) {
+      return executeHoldingLease(plan);
+    }
+    TableLocation location = leaseLocation;
+    TableStorageFactory storage = leaseStorage;
+    if (location == null) {
+      location = TableLocation.of(table.uri());
+      String scheme = location.uri().substring(0, location.uri().indexOf(':'));
+      if (!scheme.equals("file") && !scheme.equals("hdfs")) {
+        LOG.warn("lance compact {}: takes no table lease: no Hadoop settings for its store were given", table);
+        return executeHoldingLease(plan);
+      }
+      storage = HadoopTableStorage.factory(StorageConf.defaults());
+    }
+    try (TableStorage leaseStorage = storage.open(location);
+        TableLease held = TableLease.acquire(leaseStorage, "compact")) {
+      return executeHoldingLease(plan);
+    }
+  }
+
+  private CompactResult executeHoldingLease(CompactionPlan plan) {
     long startNanos = System.nanoTime();
     CompactionPolicy runPolicy = policy;
     CompactionCommitter committer = new CompactionCommitter(table, runPolicy, plan);

@@ -43,6 +43,16 @@ public interface CompactAction {
   /** Replaces every setting above at once. */
   CompactAction policy(CompactionPolicy policy);
 
+  /**
+   * Where the compaction takes the table's {@link dev.lancemaintenance.storage.TableLease} while it
+   * rewrites and commits (so a cleanup cannot remove files it has written but not committed yet):
+   * the table as Hadoop storage sees it, with the store's Hadoop settings. By default local and
+   * HDFS tables take it with default settings; on other stores it is taken only once this is set
+   * (an optimize sets it; a compaction alone without it logs that it takes none).
+   */
+  CompactAction leaseThrough(
+      dev.lancemaintenance.storage.TableLocation location, dev.lancemaintenance.storage.TableStorageFactory storage);
+
   /** The settings as they are now. */
   CompactionPolicy policy();
 

@@ -48,7 +48,8 @@ public final class OptimizeAction {
       TableLocation table, TableStorageFactory storageFactory, CompactAction compact, CleanupAction cleanup, Clock clock) {
     this.table = Objects.requireNonNull(table, "table");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
-    this.compact = Objects.requireNonNull(compact, "compact");
+    // The compaction's lease is the optimize's own, nested: the same table, the same storage.
+    this.compact = Objects.requireNonNull(compact, "compact").leaseThrough(table, storageFactory);
     this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
     this.clock = Objects.requireNonNull(clock, "clock");
   }

@@ -63,7 +63,7 @@ public final class TableLease implements AutoCloseable {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
   static final long UNREADABLE_GRACE_MILLIS = 60_000;
   private static final int ATTEMPTS = 5;
-  private static final ThreadLocal<Map<String, TableLease>> HELD_BY_THIS_THREAD = ThreadLocal.withInitial(HashMap::new);
+  private static final ThreadLocal<Map<TableLocation, TableLease>> HELD_BY_THIS_THREAD = ThreadLocal.withInitial(HashMap::new);
 
   private final TableStorage storage;
   private final LeaseHolder holder;
@@ -123,7 +123,7 @@ public final class TableLease implements AutoCloseable {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("lease timeout must be positive: " + timeout);
     }
-    String key = storage.location().uri();
+    TableLocation key = storage.location();
     TableLease held = HELD_BY_THIS_THREAD.get().get(key);
     if (held != null && !held.closed) {
       return new Taken(new TableLease(storage, holder, held.sinceMillis, timeout, clock, -1, held), null, null);
@@ -245,7 +245,7 @@ public final class TableLease implements AutoCloseable {
       }
       closed = true;
       if (takenBy == Thread.currentThread()) {
-        HELD_BY_THIS_THREAD.get().remove(storage.location().uri());
+        HELD_BY_THIS_THREAD.get().remove(storage.location());
       }
       if (lostTo != null) {
         return;

@@ -1,5 +1,14 @@
 package dev.lancemaintenance.compaction;
 
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHeldException;
+import dev.lancemaintenance.storage.Leases;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import java.time.Duration;
+import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -95,6 +104,22 @@ class LocalCompactIT {
     assertThat(SmallFragmentsTable.fragmentLayout(ours))
         .as("fragment layout after compacting, ours against Dataset.compact")
         .isEqualTo(SmallFragmentsTable.fragmentLayout(lance));
+  }
+
+  @Test
+  void aCompactionWhileAnotherRunHoldsTheTableLeaseFailsNamingItAndCommitsNothing() throws Exception {
+    LanceTableFixture table = copy("t");
+    long before = table.latestVersion();
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.root().toString()), StorageConf.defaults());
+        TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
+
+      assertThatThrownBy(() -> compactOf(table).execute())
+          .isInstanceOf(LeaseHeldException.class)
+          .hasMessageContaining("Cannot compact")
+          .hasMessageContaining("run elsewhere on host other-host (pid 4242)");
+    }
+    assertThat(table.latestVersion()).as("latest version").isEqualTo(before);
+    assertThat(compactOf(table).execute().newVersion()).as("once the lease is free").isGreaterThan(before);
   }
 
   @Test

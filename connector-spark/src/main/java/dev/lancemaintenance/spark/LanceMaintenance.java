@@ -80,7 +80,12 @@ public final class LanceMaintenance {
    * object-store options (such as {@code aws_region}), not Hadoop keys; they may hold secrets.
    */
   public SparkCompactAction compact(String tableUri, Map<String, String> sdkStorageOptions) {
-    return new SparkCompactAction(spark, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+    SparkCompactAction action =
+        new SparkCompactAction(spark, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+    // The table's lease goes through the session's Hadoop settings, as a cleanup's does.
+    action.leaseThrough(
+        TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(spark.sessionState().newHadoopConf())));
+    return action;
   }
 
   /** Optimize: the tag pre-flight, a Spark compaction, then a Spark cleanup. */
