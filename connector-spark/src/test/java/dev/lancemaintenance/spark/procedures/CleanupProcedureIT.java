@@ -4,8 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.Leases;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -66,6 +73,23 @@ class CleanupProcedureIT {
     assertThat(row.<Long>getAs("failed_deletes")).isZero();
     assertThat(row.<Long>getAs("read_version")).isEqualTo(5L);
     assertThat(table.versions()).containsExactly(5L);
+  }
+
+  @Test
+  void aCallWhileAnotherRunHoldsTheTableLeaseFailsNamingItAndDeletesNothing() throws Exception {
+    LanceTableFixture table = table();
+    List<String> before = table.listFiles();
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
+        TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
+
+      assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").collect())
+          .hasMessageContaining("holds the table's lease: run elsewhere on host other-host (pid 4242)");
+      assertThat(table.listFiles()).as("files").isEqualTo(before);
+      assertThat(spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)")
+              .collectAsList()).as("a dry run beside the holder").isNotEmpty();
+    }
+    assertThat(single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").<Long>getAs("old_versions"))
+        .as("once the lease is free").isEqualTo(4L);
   }
 
   @Test
