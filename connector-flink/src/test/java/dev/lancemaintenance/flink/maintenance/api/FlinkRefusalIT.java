@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.flink.FlinkTestCluster;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHeldException;
+import dev.lancemaintenance.storage.Leases;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A refused cleanup (a tagged version is old) is not a transient fault: the job fails on its first
- * attempt, whatever restart strategy the environment has, and deletes nothing.
+ * attempt, whatever restart strategy the environment has, and deletes nothing. A cleanup of a
+ * table whose lease another run holds is refused before any job starts.
  */
 class FlinkRefusalIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
@@ -54,5 +62,26 @@ class FlinkRefusalIT {
 
     assertThat(took).as("failed before the first %s restart delay elapsed", RESTART_DELAY).isLessThan(RESTART_DELAY);
     assertThat(table.listFiles()).as("files after the refusal").isEqualTo(before);
+  }
+
+  @Test
+  void aBatchCleanupWhileAnotherRunHoldsTheTableLeaseFailsNamingItAndDeletesNothing() throws Exception {
+    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("leased"));
+    table.append(10);
+    table.append(10);
+    table.deleteWhere("id % 2 = 0");
+    List<String> before = table.listFiles();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(FlinkTestCluster.PARALLELISM);
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
+        TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
+      FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, table.uri());
+      cleanup.beforeTimestamp(Instant.now().plus(Duration.ofMinutes(1)));
+
+      assertThatThrownBy(cleanup::execute)
+          .isInstanceOf(LeaseHeldException.class)
+          .hasMessageContaining("run elsewhere on host other-host (pid 4242)");
+    }
+    assertThat(table.listFiles()).as("files").isEqualTo(before);
   }
 }
