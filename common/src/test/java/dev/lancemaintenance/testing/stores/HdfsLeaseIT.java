@@ -1,7 +1,6 @@
 package dev.lancemaintenance.testing.stores;
 
 import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -18,16 +17,9 @@ class HdfsLeaseIT extends LeaseOnStoreContract {
   private static Path pristine;
 
   @BeforeAll
-  static void startHdfsAndWriteTable() throws InterruptedException {
+  static void startHdfsAndWriteTable() {
     hdfs = MiniHdfs.start(work.resolve("hdfs"));
-    LanceTableFixture table = LanceTableFixture.create(work.resolve("pristine"));
-    table.append(20);
-    table.append(20);
-    table.deleteWhere("id % 3 = 0");
-    table.compact();
-    Thread.sleep(5);
-    table.append(5);
-    pristine = table.root();
+    pristine = writeLocalTable(work.resolve("pristine"));
   }
 
   @AfterAll

@@ -18,6 +18,8 @@ import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,6 +47,17 @@ import org.junit.jupiter.api.Test;
 abstract class LeaseOnStoreContract {
   /** The store's settings. */
   abstract StorageConf storageConf();
+
+  /** Appends, a delete, a compaction and an append: what a cleanup before now + 1 min cleans. */
+  static Path writeLocalTable(Path root) {
+    LanceTableFixture table = LanceTableFixture.create(root);
+    table.append(20);
+    table.append(20);
+    table.deleteWhere("id % 3 = 0");
+    table.compact();
+    table.append(5);
+    return table.root();
+  }
 
   /** A fresh table on the store with versions and files that a cleanup before now + 1 min removes. */
   abstract String freshTable(String name);
