@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the run sends to the store there; {@link FreezingStorage} stops the run at that request, the
  * test kills the process.
  */
-enum CrashPoint {
+public enum CrashPoint {
   AFTER_TAKING_THE_LEASE("after taking the lease, before the plan reads anything"),
   WHILE_READING_MANIFESTS("while reading manifests, at the third one"),
   BEFORE_LISTING("after marking, at the first listing of the list stage"),
@@ -23,7 +23,7 @@ enum CrashPoint {
   BEFORE_RELEASING_THE_LEASE("after the last delete, before the lease is released");
 
   /** How many there are, for test names (checked against {@code values()}). */
-  static final int COUNT = 7;
+  public static final int COUNT = 7;
 
   private final String description;
 
@@ -37,13 +37,13 @@ enum CrashPoint {
   }
 
   /** Storage that freezes the run (prints {@value #FROZEN}, then sleeps) when it reaches {@code point}. */
-  static final class FreezingStorage extends ForwardingTableStorage {
-    static final String FROZEN = "frozen";
+  public static final class FreezingStorage extends ForwardingTableStorage {
+    public static final String FROZEN = "frozen";
     private static final AtomicInteger MANIFEST_READS = new AtomicInteger();
     private static final AtomicInteger DELETED = new AtomicInteger();
     private final CrashPoint point;
 
-    FreezingStorage(TableStorage delegate, CrashPoint point) {
+    public FreezingStorage(TableStorage delegate, CrashPoint point) {
       super(delegate);
       this.point = point;
     }

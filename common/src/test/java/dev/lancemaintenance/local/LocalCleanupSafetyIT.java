@@ -21,16 +21,10 @@ import dev.lancemaintenance.storage.PathEscapeException;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.testing.ConformanceScenarios;
-import dev.lancemaintenance.testing.FixtureRows;
-import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ManifestEdits;
-import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.ByteArrayOutputStream;
@@ -45,7 +39,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,29 +71,12 @@ class LocalCleanupSafetyIT {
 
   @BeforeAll
   static void writeTableAndCleanATwinWithLance() throws InterruptedException {
-    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("pristine"));
-    table.append(30);
-    table.append(30);
-    table.deleteWhere("id % 4 = 0");
-    long indexed = table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
-    cutoff = table.manifestTimestamp(indexed).plusMillis(1);
-    Thread.sleep(5);
-    table.append(30);
-    table.compact();
-    table.update(LanceTableFixture.firstId(1), 5);
-    Instant old = Instant.now().minus(ConformanceScenarios.OLD);
-    table.plant("data/orphan-old.lance", new byte[] {1, 2, 3}, old);
-    table.plant("_transactions/orphan-old.txn", new byte[] {4, 5}, old);
-    pristine = table.root();
-    pristineFiles = files(pristine);
-
-    Path lanceTwin = copyOfPristine();
-    LanceOracle.cleanup(lanceTwin, OraclePolicy.builder().beforeTimestamp(cutoff).build());
-    lanceFiles = files(lanceTwin);
-    retained = new TreeMap<>();
-    for (long version : LanceTableFixture.open(lanceTwin).versions()) {
-      retained.put(version, ReadBack.read(lanceTwin, Ref.ofMain(version)));
-    }
+    CrashTable table = CrashTable.write(workDir);
+    pristine = table.pristine();
+    cutoff = table.cutoff();
+    pristineFiles = table.pristineFiles();
+    lanceFiles = table.lanceFiles();
+    retained = table.retained();
     assertThat(expiredManifests()).as("the policy expires some versions").hasSizeGreaterThan(2);
     assertThat(retained).as("and keeps some").hasSizeGreaterThan(2);
   }

@@ -1,0 +1,79 @@
+package dev.lancemaintenance.local;
+
+import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.FixtureRows;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OraclePolicy;
+import dev.lancemaintenance.testing.ReadBack;
+import dev.lancemaintenance.testing.ScalarIndexKind;
+import dev.lancemaintenance.testing.TableContent;
+import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.lance.Ref;
+
+/**
+ * The table the crash suites clean, on every engine: appends, a delete, an index, compaction, an
+ * update, two old orphans (no branches or clones, so a byte copy is a faithful twin), and what
+ * Lance's own cleanup of a twin leaves with {@link #cutoff}: its files, and the content of every
+ * version it keeps (what must read back after any crash).
+ */
+public record CrashTable(
+    Path pristine, Instant cutoff, TreeSet<String> pristineFiles, TreeSet<String> lanceFiles,
+    Map<Long, TableContent> retained) {
+
+  /** Writes the table under {@code dir} and cleans a twin with Lance. */
+  public static CrashTable write(Path dir) throws InterruptedException {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("pristine"));
+    table.append(30);
+    table.append(30);
+    table.deleteWhere("id % 4 = 0");
+    long indexed = table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
+    Instant cutoff = table.manifestTimestamp(indexed).plusMillis(1);
+    Thread.sleep(5);
+    table.append(30);
+    table.compact();
+    table.update(LanceTableFixture.firstId(1), 5);
+    Instant old = Instant.now().minus(ConformanceScenarios.OLD);
+    table.plant("data/orphan-old.lance", new byte[] {1, 2, 3}, old);
+    table.plant("_transactions/orphan-old.txn", new byte[] {4, 5}, old);
+
+    Path lanceTwin = dir.resolve("lance-twin");
+    TableTwins.copy(table.root(), lanceTwin);
+    LanceOracle.cleanup(lanceTwin, OraclePolicy.builder().beforeTimestamp(cutoff).build());
+    Map<Long, TableContent> retained = new TreeMap<>();
+    for (long version : LanceTableFixture.open(lanceTwin).versions()) {
+      retained.put(version, ReadBack.read(lanceTwin, Ref.ofMain(version)));
+    }
+    return new CrashTable(table.root(), cutoff, files(table.root()), files(lanceTwin), retained);
+  }
+
+  /** The files of the table at {@code root}, table-relative. */
+  public static TreeSet<String> files(Path root) {
+    return new TreeSet<>(LanceTableFixture.open(root).listFiles());
+  }
+
+  /** The files Lance's cleanup removes. */
+  public TreeSet<String> removedByLance() {
+    TreeSet<String> removed = new TreeSet<>(pristineFiles);
+    removed.removeAll(lanceFiles);
+    return removed;
+  }
+
+  /** The manifests Lance's cleanup removes. */
+  public TreeSet<String> expiredManifests() {
+    TreeSet<String> manifests = new TreeSet<>();
+    removedByLance().stream().filter(p -> p.endsWith(".manifest")).forEach(manifests::add);
+    return manifests;
+  }
+
+  /** Every version Lance keeps reads back from {@code table} as it read from Lance's twin. */
+  public boolean retainedVersionsReadBack(Path table) {
+    return retained.entrySet().stream()
+        .allMatch(e -> ReadBack.read(table, Ref.ofMain(e.getKey())).equals(e.getValue()));
+  }
+}
