@@ -36,6 +36,43 @@ public enum CrashPoint {
     return description;
   }
 
+  /**
+   * Starts {@code main} in a child JVM with this JVM's classpath and module openings, waits until its
+   * run reports that it froze at this point, and kills it ({@code kill -9}).
+   */
+  public void killChildAt(Class<?> main, String... args) throws Exception {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports"))
+        .forEach(command::add);
+    command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(java.util.List.of(args));
+    command.add(name());
+    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try (java.io.BufferedReader out = new java.io.BufferedReader(
+        new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null && !line.equals(FreezingStorage.FROZEN)) {
+        if (line.contains(FINISHED)) {
+          throw new AssertionError("the child finished without reaching " + this);
+        }
+      }
+      if (line == null) {
+        throw new AssertionError("the child ended without reaching " + this);
+      }
+    } finally {
+      child.destroyForcibly();
+      if (!child.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)) {
+        throw new AssertionError("the killed child is still running");
+      }
+    }
+  }
+
+  /** What a child prints when its run ended without freezing. */
+  public static final String FINISHED = "finished without freezing";
+
   /** Storage that freezes the run (prints {@value #FROZEN}, then sleeps) when it reaches {@code point}. */
   public static final class FreezingStorage extends ForwardingTableStorage {
     public static final String FROZEN = "frozen";
@@ -116,12 +153,12 @@ public enum CrashPoint {
   }
 
   /**
-   * The child JVM: {@code <table> <cutoff epoch ms> <crash point> <spill dir>}; runs the local
+   * The child JVM: {@code <table> <cutoff epoch ms> <spill dir> <crash point>}; runs the local
    * engine single-threaded (so the frozen request stops the whole run) until it is killed.
    */
   static final class Child {
     public static void main(String[] args) {
-      CrashPoint point = CrashPoint.valueOf(args[2]);
+      CrashPoint point = CrashPoint.valueOf(args[3]);
       dev.lancemaintenance.storage.StorageConf conf = dev.lancemaintenance.storage.StorageConf.defaults();
       new LocalCleanupAction(
               dev.lancemaintenance.storage.TableLocation.of(args[0]),
@@ -130,10 +167,10 @@ public enum CrashPoint {
           .parallelism(1)
           .partitions(5)
           .sliceSize(2)
-          .spillDirectory(java.nio.file.Path.of(args[3]))
+          .spillDirectory(java.nio.file.Path.of(args[2]))
           .beforeTimestamp(java.time.Instant.ofEpochMilli(Long.parseLong(args[1])))
           .execute();
-      System.out.println("finished without freezing");
+      System.out.println(FINISHED);
     }
   }
 }

@@ -275,7 +275,7 @@ class LocalCleanupSafetyIT {
     Path spills = workDir.resolve("spills-" + point.name());
     java.nio.file.Files.createDirectories(spills);
 
-    killedAt(point, table, spills);
+    point.killChildAt(CrashPoint.Child.class, table.toString(), Long.toString(cutoff.toEpochMilli()), spills.toString());
 
     assertRetainedVersionsReadBack(table);
     if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
@@ -298,27 +298,6 @@ class LocalCleanupSafetyIT {
     assertRetainedVersionsReadBack(table);
     try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
       assertThat(left.toList()).as("spill folders after the rerun (the dead run's removed)").isEmpty();
-    }
-  }
-
-  private static void killedAt(CrashPoint point, Path table, Path spills) throws Exception {
-    Process child = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"),
-            CrashPoint.Child.class.getName(), table.toString(), Long.toString(cutoff.toEpochMilli()), point.name(),
-            spills.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
-    try (java.io.BufferedReader out = new java.io.BufferedReader(
-        new java.io.InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null && !line.equals(CrashPoint.FreezingStorage.FROZEN)) {
-        assertThat(line).as("the child's output before it froze").doesNotContain("finished without freezing");
-      }
-      assertThat(line).as("the child reached " + point).isEqualTo(CrashPoint.FreezingStorage.FROZEN);
-    } finally {
-      child.destroyForcibly();
-      assertThat(child.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).as("the child died").isTrue();
     }
   }
 

@@ -9,16 +9,9 @@ import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.TableTwins;
-import java.io.BufferedReader;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -57,7 +50,7 @@ class SparkCrashMatrixIT {
     Path table = workDir.resolve("copy-" + copies.incrementAndGet());
     TableTwins.copy(crashTable.pristine(), table);
 
-    killedAt(point, table);
+    point.killChildAt(Child.class, table.toString(), Long.toString(crashTable.cutoff().toEpochMilli()));
 
     assertThat(crashTable.retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
     if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
@@ -77,29 +70,6 @@ class SparkCrashMatrixIT {
     assertThat(crashTable.retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
   }
 
-  private static void killedAt(CrashPoint point, Path table) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    // Spark needs this JVM's --add-opens list.
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports"))
-        .forEach(command::add);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(),
-        table.toString(), Long.toString(crashTable.cutoff().toEpochMilli()), point.name()));
-    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null && !line.equals(CrashPoint.FreezingStorage.FROZEN)) {
-        assertThat(line).as("the child's output before it froze").doesNotContain("finished without freezing");
-      }
-      assertThat(line).as("the child reached " + point).isEqualTo(CrashPoint.FreezingStorage.FROZEN);
-    } finally {
-      child.destroyForcibly();
-      assertThat(child.waitFor(1, TimeUnit.MINUTES)).as("the child died").isTrue();
-    }
-  }
-
   /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Spark job until it is killed. */
   static final class Child {
     public static void main(String[] args) {
@@ -111,7 +81,7 @@ class SparkCrashMatrixIT {
           .distributeAbove(0)
           .beforeTimestamp(Instant.ofEpochMilli(Long.parseLong(args[1])))
           .execute();
-      System.out.println("finished without freezing");
+      System.out.println(CrashPoint.FINISHED);
       spark.stop();
     }
   }
