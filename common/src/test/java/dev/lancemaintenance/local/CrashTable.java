@@ -1,5 +1,7 @@
 package dev.lancemaintenance.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.FixtureRows;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -69,6 +71,26 @@ public record CrashTable(
     TreeSet<String> manifests = new TreeSet<>();
     removedByLance().stream().filter(p -> p.endsWith(".manifest")).forEach(manifests::add);
     return manifests;
+  }
+
+  /**
+   * What a run killed at {@code point} must leave: every version Lance keeps reads back; before any
+   * delete, every file; before the manifests' turn, every expired manifest.
+   */
+  public void assertSafeAfterACrashAt(CrashPoint point, Path table) {
+    assertThat(retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
+    if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
+      assertThat(files(table)).as("files after a crash before any delete").isEqualTo(pristineFiles);
+    }
+    if (point.compareTo(CrashPoint.BEFORE_THE_MANIFESTS) <= 0) {
+      assertThat(files(table)).as("expired manifests survive a crash before their turn").containsAll(expiredManifests());
+    }
+  }
+
+  /** A finished run left what Lance's cleanup leaves, and every version Lance keeps reads back. */
+  public void assertEndsLikeLance(Path table) {
+    assertThat(files(table)).as("files vs Lance's cleanup").isEqualTo(lanceFiles);
+    assertThat(retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
   }
 
   /** Every version Lance keeps reads back from {@code table} as it read from Lance's twin. */

@@ -68,10 +68,12 @@ class LocalCleanupSafetyIT {
   /** Versions Lance's cleanup keeps, with their content: what must read back after any crash. */
   private static Map<Long, TableContent> retained;
   private static final AtomicInteger copies = new AtomicInteger();
+  private static CrashTable crashTable;
 
   @BeforeAll
   static void writeTableAndCleanATwinWithLance() throws InterruptedException {
     CrashTable table = CrashTable.write(workDir);
+    crashTable = table;
     pristine = table.pristine();
     cutoff = table.cutoff();
     pristineFiles = table.pristineFiles();
@@ -277,13 +279,7 @@ class LocalCleanupSafetyIT {
 
     point.killChildAt(CrashPoint.Child.class, table.toString(), Long.toString(cutoff.toEpochMilli()), spills.toString());
 
-    assertRetainedVersionsReadBack(table);
-    if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
-      assertThat(files(table)).as("files after a crash before any delete").isEqualTo(pristineFiles);
-    }
-    if (point.compareTo(CrashPoint.BEFORE_THE_MANIFESTS) <= 0) {
-      assertThat(files(table)).as("expired manifests survive a crash before their turn").containsAll(expiredManifests());
-    }
+    crashTable.assertSafeAfterACrashAt(point, table);
     try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
       // The spill goes when the stages end, just before the lease is released.
       assertThat(left.toList()).as("the killed run's spill folder")
@@ -294,8 +290,7 @@ class LocalCleanupSafetyIT {
     // of this machine, so the rerun takes it over at once.
     cleanup(table, plainStorage(), spills).execute();
 
-    assertThat(files(table)).as("files after the rerun vs Lance's cleanup").isEqualTo(lanceFiles);
-    assertRetainedVersionsReadBack(table);
+    crashTable.assertEndsLikeLance(table);
     try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
       assertThat(left.toList()).as("spill folders after the rerun (the dead run's removed)").isEmpty();
     }

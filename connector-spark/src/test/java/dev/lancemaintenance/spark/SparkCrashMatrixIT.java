@@ -1,7 +1,5 @@
 package dev.lancemaintenance.spark;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.lancemaintenance.local.CrashPoint;
 import dev.lancemaintenance.local.CrashTable;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -52,13 +50,7 @@ class SparkCrashMatrixIT {
 
     point.killChildAt(Child.class, table.toString(), Long.toString(crashTable.cutoff().toEpochMilli()));
 
-    assertThat(crashTable.retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
-    if (point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) <= 0) {
-      assertThat(CrashTable.files(table)).as("files after a crash before any delete").isEqualTo(crashTable.pristineFiles());
-    }
-    if (point.compareTo(CrashPoint.BEFORE_THE_MANIFESTS) <= 0) {
-      assertThat(CrashTable.files(table)).as("expired manifests survive").containsAll(crashTable.expiredManifests());
-    }
+    crashTable.assertSafeAfterACrashAt(point, table);
 
     new SparkCleanupAction(spark, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
             Clock.systemUTC())
@@ -66,8 +58,7 @@ class SparkCrashMatrixIT {
         .beforeTimestamp(crashTable.cutoff())
         .execute();
 
-    assertThat(CrashTable.files(table)).as("files after the rerun vs Lance's cleanup").isEqualTo(crashTable.lanceFiles());
-    assertThat(crashTable.retainedVersionsReadBack(table)).as("every version Lance keeps reads back").isTrue();
+    crashTable.assertEndsLikeLance(table);
   }
 
   /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Spark job until it is killed. */

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.examples;
 
+import dev.lancemaintenance.storage.TableLease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,9 +38,13 @@ final class DemoTables {
     }
   }
 
+  /** The table's files, not its maintenance lease ({@code _maintenance/}, which a real run leaves). */
   static long files(String uri) {
-    try (Stream<Path> files = Files.walk(Path.of(uri))) {
-      return files.filter(Files::isRegularFile).count();
+    Path root = Path.of(uri);
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile)
+          .filter(file -> !TableLease.isLeaseFile(root.relativize(file).toString().replace('\\', '/')))
+          .count();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
