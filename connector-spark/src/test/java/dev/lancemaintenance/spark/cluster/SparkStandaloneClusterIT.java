@@ -2,13 +2,12 @@ package dev.lancemaintenance.spark.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancemaintenance.testing.FixtureRows;
+import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
@@ -56,14 +55,7 @@ class SparkStandaloneClusterIT {
 
   @BeforeAll
   static void cleanTwinsWithTheSdkAndOnTheCluster() {
-    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("pristine.lance"));
-    long v1 = table.append(30);
-    table.append(30);
-    table.deleteWhere("id % 3 = 0");
-    table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
-    table.update(LanceTableFixture.firstId(v1) + 1, 5);
-    table.compact();
-    table.append(10);
+    LanceTableFixture table = CompactedHistory.write(LanceTableFixture.create(workDir.resolve("pristine.lance")));
     // Whole seconds: the procedure takes the cutoff as a SQL TIMESTAMP literal.
     Instant cutoff = Instant.now().plus(Duration.ofMinutes(1)).truncatedTo(ChronoUnit.SECONDS);
     long beforeVersion = table.latestVersion() - 1;
