@@ -4,7 +4,6 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupEngine;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -78,7 +77,7 @@ final class OptimizeCommand {
             clock);
     try {
       if (parsed.value("older-than") != null) {
-        action.beforeTimestamp(OlderThan.beforeTimestamp(parsed.value("older-than"), clock.instant()));
+        action.olderThan(parsed.value("older-than"));
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
