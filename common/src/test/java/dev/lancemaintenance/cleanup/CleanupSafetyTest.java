@@ -175,6 +175,23 @@ public abstract class CleanupSafetyTest {
     assertThat(files(table)).as("files after the refused run").isEqualTo(before);
   }
 
+  @Test
+  void aVersionHintAheadOfTheListingRefusesTheRunAndDeletesNothing() throws IOException {
+    Path table = copyOfPristine();
+    long ahead = LanceTableFixture.open(table).latestVersion() + 5;
+    Files.writeString(table.resolve(HINT), "{\"version\":" + ahead + "}");
+    TreeSet<String> before = files(table);
+
+    assertThatThrownBy(() -> newCleanup(table.toString()).beforeTimestamp(cutoff).execute())
+        .isInstanceOf(MaintenanceException.class)
+        .hasMessageContaining(table.getFileName().toString())
+        .hasMessageContaining(HINT)
+        .hasMessageContaining("version " + ahead)
+        .hasMessageNotContaining("\n");
+
+    assertThat(files(table)).as("files after the refused run").isEqualTo(before);
+  }
+
   /**
    * Changes one hex digit of the first data file the latest manifest names, so that it names a file
    * that does not exist, while older manifests still name the real one. Returns the missing path.
