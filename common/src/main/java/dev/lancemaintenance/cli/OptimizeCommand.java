@@ -56,7 +56,8 @@ final class OptimizeCommand {
       String title = result.mode() == CleanupMode.DRY_RUN
           ? "Dry run of optimize of " + table + " (cleanup counters are for the table as it is now, a lower bound):"
           : "Optimized " + table + ":";
-      return CompactionArguments.print(out, err, json, title, fields);
+      int printed = CompactionArguments.print(out, err, json, title, fields);
+      return printed != 0 ? printed : CleanupCommand.exitCodeOf(result.cleanup().counters().failedDeletes(), table, err);
     } catch (MaintenanceException e) {
       return CompactionArguments.fail(out, err, json, table, e);
     }
