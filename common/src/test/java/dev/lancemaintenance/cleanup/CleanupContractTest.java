@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -35,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The cleanup contract every engine must meet: on real tables written by the official Lance
  * library, with the same policy, our cleanup leaves exactly the files the SDK's {@code
- * cleanupWithPolicy} leaves, reports the same counters, refuses where it refuses, and every version,
- * tag and branch that remains reads back in full with the content it had before.
+ * cleanupWithPolicy} leaves, reports the same counters, refuses where it refuses, and every manifest
+ * left on disk, of main and of every branch, reads back in full with the content it had before
+ * ({@link KeptManifests}, checked after every run).
  *
  * <p>Each case restores the scenario's pristine table at its original path, runs the SDK there,
  * restores it again and runs ours: branch and clone manifests name their parent by absolute path,
@@ -131,6 +133,7 @@ public abstract class CleanupContractTest {
     if (reference instanceof OracleOutcome.Failed failed) {
       assertThat(ours).as("Lance refused (%s); so must we", failed.message()).isEmpty();
       assertThat(ourFiles).as("a refused run deletes nothing").isEqualTo(pristine.files());
+      KeptManifests.assertEveryManifestReadsBack(table);
       return;
     }
     assertThat(ours).as("Lance cleaned up; so must we").isPresent();
@@ -139,7 +142,8 @@ public abstract class CleanupContractTest {
             minus(ourFiles, referenceFiles), minus(referenceFiles, ourFiles))
         .isEqualTo(referenceFiles);
     assertThat(countersOf(ours.get())).as("counters").isEqualTo(reference.stats());
-    assertReadsBackAsBefore(pristine, ReadBack.snapshot(table));
+    // Tags name versions whose manifests are among these, so this covers them too.
+    assertReadsBackAsBefore(pristine, KeptManifests.assertEveryManifestReadsBack(table));
   }
 
   private static void assertReadsBackAsBefore(Pristine pristine, TableSnapshot after) {

@@ -1,0 +1,130 @@
+package dev.lancemaintenance.cleanup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.testing.KeptManifests;
+import dev.lancemaintenance.testing.LanceDbScenarios;
+import dev.lancemaintenance.testing.LanceDbScenarios.LanceDbScenario;
+import dev.lancemaintenance.testing.LanceDbWriter;
+import dev.lancemaintenance.testing.TableContent;
+import dev.lancemaintenance.testing.TableSnapshot;
+import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cleanup contract on tables written by a second real writer, LanceDB (npm 0.39, Rust Lance
+ * 12): with the same cutoff, our cleanup leaves exactly the files LanceDB's own cleanup leaves and
+ * refuses where it refuses, and every manifest left on disk, main and branches, reads back in full
+ * with the content it had before.
+ *
+ * <p>Reads go through LanceDB in the writer's working directory, not through the Java SDK: LanceDB
+ * records branch base paths relative to that directory ({@code ./db/<table>.lance}), which the SDK
+ * resolves against the JVM's working directory and so cannot open (the SDK 7.0.0 does read the main
+ * line of these tables). LanceDB's cleanup is {@code optimize}, which compacts first and always
+ * refuses tagged old versions: it is compared on main with the tagged-version error on; a branch
+ * cleaned on its own is checked with the invariant only, as LanceDB's branch handle compacts the
+ * branch before it prunes. Each table is written once per class and restored before every case.
+ */
+public abstract class LanceDbCleanupContractTest {
+  @TempDir static Path workDir;
+
+  /** A cleanup action of the engine under test, with no policy set yet. */
+  protected abstract CleanupAction newCleanup(String tableUri);
+
+  protected List<Function<Path, LanceDbScenario>> scenarios() {
+    return List.of(LanceDbScenarios::relativeBranch, LanceDbScenarios::historyWithUnverifiedFiles, LanceDbScenarios::tags);
+  }
+
+  @TestFactory
+  Stream<DynamicContainer> leavesTheSameFilesAsLanceDbCleanup() {
+    return scenarios().stream().map(build -> {
+      LanceDbScenario scenario = build.apply(workDir.resolve("tables"));
+      Pristine pristine = Pristine.of(scenario, workDir.resolve("pristine").resolve(scenario.name()));
+      return DynamicContainer.dynamicContainer(
+          "lancedb " + scenario.name(),
+          policiesFor(scenario).stream()
+              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy))));
+    });
+  }
+
+  static List<ContractPolicy> policiesFor(LanceDbScenario scenario) {
+    List<ContractPolicy> policies = new ArrayList<>();
+    scenario.instants().forEach((label, instant) -> policies.add(ContractPolicy.before(label, instant)));
+    ContractPolicy all = ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)));
+    policies.add(all);
+    policies.add(all.withDeleteUnverified());
+    scenario.branches().forEach(branch -> policies.add(all.onBranch(branch)));
+    return policies;
+  }
+
+  private void check(Pristine pristine, ContractPolicy policy) {
+    Path table = pristine.writer().root();
+    Optional<TreeSet<String>> lanceDbFiles = Optional.empty();
+    Optional<String> lanceDbRefused = Optional.empty();
+    if (policy.branch().isEmpty()) {
+      pristine.restore();
+      LanceDbWriter.CleanupOutcome outcome = pristine.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
+      assertThat(outcome.compacted()).as("LanceDB's cleanup compacted: the scenario must end compacted").isFalse();
+      lanceDbRefused = outcome.refused();
+      lanceDbFiles = Optional.of(CleanupContractTest.listFiles(table));
+    }
+
+    pristine.restore();
+    Optional<CleanupResult> ours;
+    try {
+      ours = Optional.of(policy.applyTo(newCleanup(table.toString())).execute());
+    } catch (MaintenanceException refused) {
+      ours = Optional.empty();
+    }
+    TreeSet<String> ourFiles = CleanupContractTest.listFiles(table);
+    TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, pristine.writer()::read);
+    for (Map.Entry<String, TableContent> entry : kept.entries().entrySet()) {
+      assertThat(entry.getValue()).as("%s after our cleanup", entry.getKey()).isEqualTo(pristine.snapshot().get(entry.getKey()));
+    }
+
+    if (lanceDbRefused.isPresent()) {
+      assertThat(ours).as("LanceDB refused (%s); so must we", lanceDbRefused.get()).isEmpty();
+      assertThat(ourFiles).as("a refused run deletes nothing").isEqualTo(pristine.files());
+      return;
+    }
+    assertThat(ours).as("our cleanup ran").isPresent();
+    lanceDbFiles.ifPresent(reference -> assertThat(ourFiles)
+        .as("files left by our cleanup vs LanceDB's (ours minus LanceDB's: %s; LanceDB's minus ours: %s)",
+            minus(ourFiles, reference), minus(reference, ourFiles))
+        .isEqualTo(reference));
+  }
+
+  private static TreeSet<String> minus(TreeSet<String> a, TreeSet<String> b) {
+    TreeSet<String> result = new TreeSet<>(a);
+    result.removeAll(b);
+    return result;
+  }
+
+  /** A scenario's table as written, kept aside so every case starts from it. */
+  record Pristine(LanceDbWriter writer, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
+    static Pristine of(LanceDbScenario scenario, Path copy) {
+      Path table = scenario.writer().root();
+      TableTwins.copy(table, copy);
+      return new Pristine(scenario.writer(), copy, CleanupContractTest.listFiles(table), scenario.writer().readBack());
+    }
+
+    void restore() {
+      CleanupContractTest.deleteRecursively(writer.root());
+      TableTwins.copy(copy, writer.root());
+    }
+  }
+}
