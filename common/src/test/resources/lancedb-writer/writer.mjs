@@ -130,8 +130,12 @@ async function run(recipe) {
         table = await (await table.branches()).create(step.name, step.fromRef ?? "main", step.version);
         break;
       case "compact":
-        // The default prune threshold (7 days) removes nothing from a fresh table.
-        result.stats = await table.optimize();
+        // Until nothing is left to merge (one pass can leave fragments to merge), so that a later
+        // optimize() is a pure cleanup. The default prune threshold (7 days) removes nothing here.
+        for (let pass = 0; pass < 5; pass++) {
+          result.stats = await table.optimize();
+          if (result.stats.compaction.fragmentsRemoved === 0) break;
+        }
         break;
       case "cleanup": {
         const before = await table.version();
