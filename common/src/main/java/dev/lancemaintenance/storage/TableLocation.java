@@ -229,7 +229,8 @@ public final class TableLocation implements Serializable {
   private static Optional<String> canonicalOf(String location) {
     try {
       return Optional.of(TableLocation.of(location).canonical);
-    } catch (IllegalArgumentException | java.nio.file.InvalidPathException e) {
+    } catch (IllegalArgumentException e) {
+      // Includes InvalidPathException: not a path this platform can name.
       return Optional.empty();
     }
   }
