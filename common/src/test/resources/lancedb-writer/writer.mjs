@@ -129,6 +129,14 @@ async function run(recipe) {
       case "branch":
         table = await (await table.branches()).create(step.name, step.fromRef ?? "main", step.version);
         break;
+      case "clone":
+        // A shallow clone of a version of this table, named through the same relative path.
+        await db.cloneTable(step.target, recipe.db + "/" + name + ".lance", { sourceVersion: step.version, isShallow: true });
+        break;
+      case "overwrite":
+        await db.createTable(name, rows(step.rows), { schema: SCHEMA, mode: "overwrite" });
+        table = await onBranch(db, name, step.branch);
+        break;
       case "compact":
         // Until nothing is left to merge (one pass can leave fragments to merge), so that a later
         // optimize() is a pure cleanup. The default prune threshold (7 days) removes nothing here.

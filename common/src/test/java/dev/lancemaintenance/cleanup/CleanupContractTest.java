@@ -14,14 +14,10 @@ import dev.lancemaintenance.testing.Scenario;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.TableTwins;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -186,21 +182,8 @@ public abstract class CleanupContractTest {
     }
 
     void restore() {
-      deleteRecursively(table);
-      TableTwins.copy(copy, table);
+      TableTwins.restore(copy, table);
     }
   }
 
-  static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

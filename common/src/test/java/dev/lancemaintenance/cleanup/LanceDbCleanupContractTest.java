@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.testing.KeptManifests;
+import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceDbScenarios;
 import dev.lancemaintenance.testing.LanceDbScenarios.LanceDbScenario;
 import dev.lancemaintenance.testing.LanceDbWriter;
+import dev.lancemaintenance.testing.OracleOutcome;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.TableTwins;
@@ -27,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cleanup contract on tables written by a second real writer, LanceDB (npm 0.39, Rust Lance
- * 12): with the same cutoff, our cleanup leaves exactly the files LanceDB's own cleanup leaves and
- * refuses where it refuses, and every manifest left on disk, main and branches, reads back in full
- * with the content it had before.
+ * 12): with the same cutoff, our cleanup leaves exactly the files LanceDB's own cleanup and the SDK
+ * 7.0.0's leave (where the two disagree, the side that keeps a file wins) and refuses where they
+ * refuse, and every manifest left on disk, main and branches, reads back in full with the content
+ * it had before.
  *
  * <p>Reads go through LanceDB in the writer's working directory, not through the Java SDK: LanceDB
  * records branch base paths relative to that directory ({@code ./db/<table>.lance}), which the SDK
@@ -46,7 +49,11 @@ public abstract class LanceDbCleanupContractTest {
   protected abstract CleanupAction newCleanup(String tableUri);
 
   protected List<Function<Path, LanceDbScenario>> scenarios() {
-    return List.of(LanceDbScenarios::relativeBranch, LanceDbScenarios::historyWithUnverifiedFiles, LanceDbScenarios::tags);
+    return List.of(
+        LanceDbScenarios::relativeBranch,
+        LanceDbScenarios::historyWithUnverifiedFiles,
+        LanceDbScenarios::tags,
+        LanceDbScenarios::shallowClone);
   }
 
   @TestFactory
@@ -73,15 +80,7 @@ public abstract class LanceDbCleanupContractTest {
 
   private void check(Pristine pristine, ContractPolicy policy) {
     Path table = pristine.writer().root();
-    Optional<TreeSet<String>> lanceDbFiles = Optional.empty();
-    Optional<String> lanceDbRefused = Optional.empty();
-    if (policy.branch().isEmpty()) {
-      pristine.restore();
-      LanceDbWriter.CleanupOutcome outcome = pristine.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
-      assertThat(outcome.compacted()).as("LanceDB's cleanup compacted: the scenario must end compacted").isFalse();
-      lanceDbRefused = outcome.refused();
-      lanceDbFiles = Optional.of(CleanupContractTest.listFiles(table));
-    }
+    Optional<Reference> reference = policy.branch().isEmpty() ? Optional.of(references(pristine, policy)) : Optional.empty();
 
     pristine.restore();
     Optional<CleanupResult> ours;
@@ -95,18 +94,50 @@ public abstract class LanceDbCleanupContractTest {
     for (Map.Entry<String, TableContent> entry : kept.entries().entrySet()) {
       assertThat(entry.getValue()).as("%s after our cleanup", entry.getKey()).isEqualTo(pristine.snapshot().get(entry.getKey()));
     }
-
-    if (lanceDbRefused.isPresent()) {
-      assertThat(ours).as("LanceDB refused (%s); so must we", lanceDbRefused.get()).isEmpty();
+    if (reference.isEmpty()) {
+      return;
+    }
+    if (reference.get().refused().isPresent()) {
+      assertThat(ours).as("the references refused (%s); so must we", reference.get().refused().get()).isEmpty();
       assertThat(ourFiles).as("a refused run deletes nothing").isEqualTo(pristine.files());
       return;
     }
     assertThat(ours).as("our cleanup ran").isPresent();
-    lanceDbFiles.ifPresent(reference -> assertThat(ourFiles)
-        .as("files left by our cleanup vs LanceDB's (ours minus LanceDB's: %s; LanceDB's minus ours: %s)",
-            minus(ourFiles, reference), minus(reference, ourFiles))
-        .isEqualTo(reference));
+    TreeSet<String> expected = reference.get().files();
+    assertThat(ourFiles)
+        .as("files left by our cleanup vs the references' (ours minus theirs: %s; theirs minus ours: %s)",
+            minus(ourFiles, expected), minus(expected, ourFiles))
+        .isEqualTo(expected);
   }
+
+  /**
+   * What the two writers' own cleanups leave, LanceDB's (Rust Lance 12) and the SDK 7.0.0's, each
+   * on the pristine table: where they disagree the side that keeps a file wins (a refusal keeps
+   * everything), so the reference is the union of what they leave. The disagreements are printed
+   * (docs/cleanup-semantics.md, section 11).
+   */
+  private static Reference references(Pristine pristine, ContractPolicy policy) {
+    Path table = pristine.writer().root();
+    pristine.restore();
+    LanceDbWriter.CleanupOutcome lanceDb = pristine.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
+    assertThat(lanceDb.compacted()).as("LanceDB's cleanup compacted: the scenario must end compacted").isFalse();
+    TreeSet<String> lanceDbFiles = CleanupContractTest.listFiles(table);
+    pristine.restore();
+    OracleOutcome sdk = LanceOracle.cleanup(table, policy.toOracle());
+    TreeSet<String> sdkFiles = CleanupContractTest.listFiles(table);
+    Optional<String> refused = lanceDb.refused()
+        .or(() -> sdk instanceof OracleOutcome.Failed failed ? Optional.of(failed.message()) : Optional.empty());
+    if (!lanceDbFiles.equals(sdkFiles)) {
+      System.out.printf("LanceDB vs SDK 7.0.0 on %s, %s: only LanceDB keeps %s; only the SDK keeps %s%n",
+          table.getFileName(), policy.label(), minus(lanceDbFiles, sdkFiles), minus(sdkFiles, lanceDbFiles));
+    }
+    TreeSet<String> union = new TreeSet<>(lanceDbFiles);
+    union.addAll(sdkFiles);
+    return new Reference(refused, union);
+  }
+
+  /** The references' verdict: a refusal, or the files a run must leave. */
+  private record Reference(Optional<String> refused, TreeSet<String> files) {}
 
   private static TreeSet<String> minus(TreeSet<String> a, TreeSet<String> b) {
     TreeSet<String> result = new TreeSet<>(a);
@@ -123,8 +154,7 @@ public abstract class LanceDbCleanupContractTest {
     }
 
     void restore() {
-      CleanupContractTest.deleteRecursively(writer.root());
-      TableTwins.copy(copy, writer.root());
+      TableTwins.restore(copy, writer.root());
     }
   }
 }

@@ -12,17 +12,12 @@ import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableTwins;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -135,13 +130,6 @@ class ForkPointSpellingIT {
   }
 
   private static void restore() {
-    try (Stream<Path> paths = Files.walk(table)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    TableTwins.copy(pristine, table);
+    TableTwins.restore(pristine, table);
   }
 }

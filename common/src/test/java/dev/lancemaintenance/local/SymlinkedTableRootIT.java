@@ -13,14 +13,11 @@ import dev.lancemaintenance.testing.OracleOutcome;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -55,8 +52,7 @@ class SymlinkedTableRootIT {
     }
 
     void restore() {
-      deleteRecursively(recorded);
-      TableTwins.copy(pristine, recorded);
+      TableTwins.restore(pristine, recorded);
     }
   }
 
@@ -80,8 +76,7 @@ class SymlinkedTableRootIT {
 
     assertThat(LanceOracle.cleanup(recorded, everythingOld)).isInstanceOf(OracleOutcome.Removed.class);
     TreeSet<String> lanceMain = files(recorded);
-    deleteRecursively(recorded);
-    TableTwins.copy(pristine, recorded);
+    TableTwins.restore(pristine, recorded);
     assertThat(LanceOracle.cleanupBranch(recorded, "b1", everythingOld)).isInstanceOf(OracleOutcome.Removed.class);
     TreeSet<String> lanceB1 = files(recorded);
     Twin twin = new Twin(name, recorded, other, pristine, lanceMain, lanceB1);
@@ -147,16 +142,4 @@ class SymlinkedTableRootIT {
     return result;
   }
 
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -65,6 +65,24 @@ public final class LanceDbScenarios {
     return scenario;
   }
 
+  /**
+   * A shallow clone ({@code cloneTable(..., isShallow)}) of v1 of a source that is then overwritten;
+   * the clone appends and compacts on its own, and it is the clone that is cleaned. LanceDB records
+   * the clone's base path as the source was named, {@code ./db/clone-source.lance}: relative, and
+   * naming no part of the clone's root, so ours counts it as the clone itself (it cannot tell), which
+   * keeps at most files the clone does not have.
+   */
+  public static LanceDbScenario shallowClone(Path dir) {
+    Path workDir = dir.resolve("shallow-clone");
+    LanceDbWriter.at(workDir, "clone-source").recipe().append(10).shallowClone("clone", 1).overwrite(10).write();
+    LanceDbWriter clone = LanceDbWriter.at(workDir, "clone");
+    History history = new History(clone);
+    history.recipe.append(5);
+    history.cutoff("after-first-append");
+    history.recipe.append(5).delete("id % 2 = 0").compact();
+    return history.write("shallow-clone", List.of());
+  }
+
   /** A tag on an old version: LanceDB's cleanup, like the SDK's by default, refuses to drop it. */
   public static LanceDbScenario tags(Path dir) {
     LanceDbWriter writer = LanceDbWriter.at(dir.resolve("tags"), "tags");

@@ -154,6 +154,16 @@ public final class LanceDbWriter {
       return add(step("branch").put("name", name).put("fromRef", parent).put("version", fromVersion));
     }
 
+    /** Replaces the table's rows with {@code rows} new ones (a new version, as LanceDB's overwrite mode writes). */
+    public Recipe overwrite(int rows) {
+      return add(step("overwrite").put("rows", rows));
+    }
+
+    /** A shallow clone of {@code version} as table {@code target} of the same database. */
+    public Recipe shallowClone(String target, long version) {
+      return add(step("clone").put("target", target).put("version", version));
+    }
+
     /** LanceDB's {@code optimize()}: compaction, index optimisation, no pruning of fresh versions. */
     public Recipe compact() {
       return add(step("compact"));
