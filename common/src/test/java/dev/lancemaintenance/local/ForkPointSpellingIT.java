@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -12,6 +13,9 @@ import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableTwins;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,13 +72,23 @@ class ForkPointSpellingIT {
         .contains(forkPointManifest);
   }
 
-  /** Other spellings of the table's directory than the absolute path the branch recorded. */
-  static List<String> spellings() {
+  /**
+   * Other spellings of the table's directory than the absolute path the branch recorded: a URI, a
+   * trailing slash, {@code /./}, a path relative to the working directory and a symbolic link to
+   * the table's parent directory.
+   */
+  static List<String> spellings() throws IOException {
     Path root = workDir.resolve("forked").toAbsolutePath().normalize();
+    Path link = workDir.resolve("link-to-parent");
+    if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createSymbolicLink(link, root.getParent());
+    }
     return List.of(
         root.toUri().toString(),
         root + "/",
-        root.getParent() + "/./" + root.getFileName());
+        root.getParent() + "/./" + root.getFileName(),
+        Path.of("").toAbsolutePath().relativize(root).toString(),
+        link.resolve(root.getFileName()).toString());
   }
 
   @ParameterizedTest
@@ -90,6 +104,7 @@ class ForkPointSpellingIT {
         .as("ours through %s leaves what Lance leaves through the recorded path", spelling)
         .isEqualTo(lanceFilesThroughTheRecordedSpelling);
     assertThat(ReadBack.read(table, Ref.ofBranch("b1"))).as("branch b1 after our cleanup").isEqualTo(branchBefore);
+    KeptManifests.assertEveryManifestReadsBack(table);
   }
 
   @ParameterizedTest
