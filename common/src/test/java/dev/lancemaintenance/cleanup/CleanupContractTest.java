@@ -118,12 +118,7 @@ public abstract class CleanupContractTest {
     TreeSet<String> referenceFiles = listFiles(table);
 
     pristine.restore();
-    Optional<CleanupResult> ours;
-    try {
-      ours = Optional.of(policy.applyTo(newCleanup(table.toString())).execute());
-    } catch (MaintenanceException refused) {
-      ours = Optional.empty();
-    }
+    Optional<CleanupResult> ours = runOurs(policy, newCleanup(table.toString()));
     TreeSet<String> ourFiles = listFiles(table);
 
     if (reference instanceof OracleOutcome.Failed failed) {
@@ -140,6 +135,25 @@ public abstract class CleanupContractTest {
     assertThat(countersOf(ours.get())).as("counters").isEqualTo(reference.stats());
     // Tags name versions whose manifests are among these, so this covers them too.
     assertReadsBackAsBefore(pristine, KeptManifests.assertEveryManifestReadsBack(table));
+  }
+
+  /** Our cleanup with {@code policy}; empty when it refused. */
+  static Optional<CleanupResult> runOurs(ContractPolicy policy, CleanupAction cleanup) {
+    try {
+      return Optional.of(policy.applyTo(cleanup).execute());
+    } catch (MaintenanceException refused) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The same contract on tables written by the second real writer, LanceDB ({@link
+   * LanceDbContract}): same files left as LanceDB's and the SDK's own cleanups (the side that keeps
+   * a file wins), and every manifest left reads back in full through LanceDB.
+   */
+  @TestFactory
+  Stream<DynamicContainer> leavesWhatLanceDbAndTheSdkLeaveOnTablesLanceDbWrote() {
+    return LanceDbContract.cases(workDir.resolve("lancedb"), this::newCleanup);
   }
 
   private static void assertReadsBackAsBefore(Pristine pristine, TableSnapshot after) {

@@ -2,7 +2,6 @@ package dev.lancemaintenance.cleanup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceDbScenarios;
@@ -24,8 +23,6 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cleanup contract on tables written by a second real writer, LanceDB (npm 0.39, Rust Lance
@@ -41,14 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses tagged old versions: it is compared on main with the tagged-version error on; a branch
  * cleaned on its own is checked with the invariant only, as LanceDB's branch handle compacts the
  * branch before it prunes. Each table is written once per class and restored before every case.
+ * {@link CleanupContractTest} runs these cases on every engine.
  */
-public abstract class LanceDbCleanupContractTest {
-  @TempDir static Path workDir;
+final class LanceDbContract {
+  private LanceDbContract() {}
 
-  /** A cleanup action of the engine under test, with no policy set yet. */
-  protected abstract CleanupAction newCleanup(String tableUri);
-
-  protected List<Function<Path, LanceDbScenario>> scenarios() {
+  static List<Function<Path, LanceDbScenario>> scenarios() {
     return List.of(
         LanceDbScenarios::relativeBranch,
         LanceDbScenarios::historyWithUnverifiedFiles,
@@ -56,15 +51,15 @@ public abstract class LanceDbCleanupContractTest {
         LanceDbScenarios::shallowClone);
   }
 
-  @TestFactory
-  Stream<DynamicContainer> leavesTheSameFilesAsLanceDbCleanup() {
+  /** One container per scenario, one case per policy, cleaned by the engine's {@code newCleanup}. */
+  static Stream<DynamicContainer> cases(Path workDir, Function<String, CleanupAction> newCleanup) {
     return scenarios().stream().map(build -> {
       LanceDbScenario scenario = build.apply(workDir.resolve("tables"));
       Pristine pristine = Pristine.of(scenario, workDir.resolve("pristine").resolve(scenario.name()));
       return DynamicContainer.dynamicContainer(
           "lancedb " + scenario.name(),
           policiesFor(scenario).stream()
-              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy))));
+              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy, newCleanup))));
     });
   }
 
@@ -78,17 +73,12 @@ public abstract class LanceDbCleanupContractTest {
     return policies;
   }
 
-  private void check(Pristine pristine, ContractPolicy policy) {
+  private static void check(Pristine pristine, ContractPolicy policy, Function<String, CleanupAction> newCleanup) {
     Path table = pristine.writer().root();
     Optional<Reference> reference = policy.branch().isEmpty() ? Optional.of(references(pristine, policy)) : Optional.empty();
 
     pristine.restore();
-    Optional<CleanupResult> ours;
-    try {
-      ours = Optional.of(policy.applyTo(newCleanup(table.toString())).execute());
-    } catch (MaintenanceException refused) {
-      ours = Optional.empty();
-    }
+    Optional<CleanupResult> ours = CleanupContractTest.runOurs(policy, newCleanup.apply(table.toString()));
     TreeSet<String> ourFiles = CleanupContractTest.listFiles(table);
     TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, pristine.writer()::read);
     for (Map.Entry<String, TableContent> entry : kept.entries().entrySet()) {
