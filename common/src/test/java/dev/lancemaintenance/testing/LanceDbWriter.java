@@ -11,15 +11,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * LanceDB (npm {@code @lancedb/lancedb} 0.39.0, Rust Lance 12) as a second real writer of test
- * tables, and its own cleanup and reader as a second oracle (/work/shared/docs/lancedb-writer.md).
+ * tables, and its own cleanup and reader as a second oracle (docs/cleanup-semantics.md, section 11).
  *
  * <p>The Node side is {@code lancedb-writer/writer.mjs} with a {@code package.json} and {@code
  * package-lock.json} that pin the versions, all test resources of common (so the connectors get them
@@ -58,10 +61,6 @@ public final class LanceDbWriter {
     return workDir.resolve("db").resolve(table + ".lance");
   }
 
-  public Path workDir() {
-    return workDir;
-  }
-
   /** A recipe of steps to run in one Node process. */
   public Recipe recipe() {
     return new Recipe();
@@ -72,7 +71,7 @@ public final class LanceDbWriter {
    * first, so it is a pure cleanup only on a table with nothing to compact; the outcome says
    * whether it committed anything.
    */
-  public CleanupOutcome cleanup(java.time.Instant olderThan, boolean deleteUnverified) {
+  public CleanupOutcome cleanup(Instant olderThan, boolean deleteUnverified) {
     ObjectNode step = JSON.createObjectNode().put("op", "cleanup").put("olderThan", olderThan.toString())
         .put("deleteUnverified", deleteUnverified);
     JsonNode answer = run(List.of(step), false);
@@ -82,7 +81,12 @@ public final class LanceDbWriter {
     return new CleanupOutcome(Optional.empty(), answer.get("results").get(0).get("compacted").asBoolean());
   }
 
-  /** @param refused LanceDB's error text when it refused; @param compacted it committed a compaction */
+  /**
+   * What LanceDB's cleanup did.
+   *
+   * @param refused its error text when it refused (tagged old versions, say)
+   * @param compacted whether it committed a compaction first (then it was not a pure cleanup)
+   */
   public record CleanupOutcome(Optional<String> refused, boolean compacted) {}
 
   /** Every version of main, every tag and every branch version, read in full by LanceDB. */
@@ -103,7 +107,7 @@ public final class LanceDbWriter {
   }
 
   private static TableSnapshot snapshotOf(JsonNode entries) {
-    java.util.SortedMap<String, TableContent> contents = new java.util.TreeMap<>();
+    SortedMap<String, TableContent> contents = new TreeMap<>();
     entries.fields().forEachRemaining(entry -> {
       JsonNode value = entry.getValue();
       contents.put(entry.getKey(), value.has("error")
