@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
 public final class TableLocation implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  private static final String LANCE_DIR_SUFFIX = ".lance";
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*", Pattern.DOTALL);
 
   private final String uri;
@@ -157,8 +158,10 @@ public final class TableLocation implements Serializable {
    *       relative to a working directory we do not know. It is this table when it resolves to it
    *       from ours; otherwise the part after its leading {@code ..} segments is matched against the
    *       last segments of this root ({@code db/t.lance}), and what follows is the path inside the
-   *       table ({@code tree/b1}). One that matches nothing cannot be resolved with certainty and
-   *       counts as this table.
+   *       table ({@code tree/b1}); a percent-encoded one is tried decoded too. One that matches
+   *       nothing cannot be resolved with certainty and counts as this table, with what follows its
+   *       last {@code *.lance} segment as the path inside ({@code ./old/t.lance/tree/b1} is {@code
+   *       tree/b1}).
    *   <li>A path that cannot be parsed counts as this table.
    * </ul>
    */
@@ -192,21 +195,35 @@ public final class TableLocation implements Serializable {
     if (fromHere.isPresent()) {
       return fromHere;
     }
-    List<String> segments = normalizedSegments(relative);
+    List<List<String>> rootTails = List.of(segmentsOf(pathOf(canonical)), segmentsOf(pathOf(uri)));
+    for (String spelling : spellings(relative)) {
+      List<String> tail = withoutLeadingParents(normalizedSegments(spelling));
+      for (List<String> rootSegments : rootTails) {
+        for (int k = Math.min(tail.size(), rootSegments.size()); k > 0; k--) {
+          if (tail.subList(0, k).equals(rootSegments.subList(rootSegments.size() - k, rootSegments.size()))) {
+            return Optional.of(String.join("/", tail.subList(k, tail.size())));
+          }
+        }
+      }
+    }
+    // Names no part of this root (a renamed or moved table?): the writer's directory is unknown, so
+    // it may still be us. Keep: it counts as this table, and what follows its last *.lance segment
+    // (Lance table directories end so) as the path inside, so a branch stays that branch.
+    List<String> segments = withoutLeadingParents(normalizedSegments(relative));
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      if (segments.get(i).endsWith(LANCE_DIR_SUFFIX)) {
+        return Optional.of(String.join("/", segments.subList(i + 1, segments.size())));
+      }
+    }
+    return Optional.of("");
+  }
+
+  private static List<String> withoutLeadingParents(List<String> segments) {
     int start = 0;
     while (start < segments.size() && segments.get(start).equals("..")) {
       start++;
     }
-    List<String> tail = segments.subList(start, segments.size());
-    for (List<String> rootSegments : List.of(segmentsOf(pathOf(canonical)), segmentsOf(pathOf(uri)))) {
-      for (int k = Math.min(tail.size(), rootSegments.size()); k > 0; k--) {
-        if (tail.subList(0, k).equals(rootSegments.subList(rootSegments.size() - k, rootSegments.size()))) {
-          return Optional.of(String.join("/", tail.subList(k, tail.size())));
-        }
-      }
-    }
-    // Names no part of this root: the writer's directory is unknown, so it may still be us. Keep.
-    return Optional.of("");
+    return segments.subList(start, segments.size());
   }
 
   /** The spellings a base path may mean: as written and, for a local path, percent-decoded. */

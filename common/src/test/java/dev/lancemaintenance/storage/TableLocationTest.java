@@ -47,6 +47,19 @@ class TableLocationTest {
   }
 
   @Test
+  void anUnmatchedRelativeBasePathIntoABranchStaysThatBranch() throws IOException {
+    // Still uncertain, so still this table, but a branch's own directory must not become the root.
+    assertThat(TableLocation.of(table().toString()).relativize("./moved/old.lance/tree/b1")).contains("tree/b1");
+  }
+
+  @Test
+  void aPercentEncodedRelativeBasePathIsMatchedDecoded() throws IOException {
+    Path table = Files.createDirectories(dir.resolve("my db").resolve("t.lance")).toRealPath();
+
+    assertThat(TableLocation.of(table.toString()).relativize("./my%20db/t.lance/tree/b1")).contains("tree/b1");
+  }
+
+  @Test
   void everyAbsoluteSpellingOfTheTableIsTheTable() throws IOException {
     Path table = table();
     TableLocation root = TableLocation.of(table.toString());
