@@ -84,6 +84,9 @@ final class LanceDbContract {
     for (Map.Entry<String, TableContent> entry : kept.entries().entrySet()) {
       assertThat(entry.getValue()).as("%s after our cleanup", entry.getKey()).isEqualTo(pristine.snapshot().get(entry.getKey()));
     }
+    if (!pristine.scenario().mainLineNamesOtherRoots()) {
+      assertMainLineReadsWithTheSdk(table, kept);
+    }
     if (reference.isEmpty()) {
       return;
     }
@@ -98,6 +101,21 @@ final class LanceDbContract {
         .as("files left by our cleanup vs the references' (ours minus theirs: %s; theirs minus ours: %s)",
             minus(ourFiles, expected), minus(expected, ourFiles))
         .isEqualTo(expected);
+  }
+
+  /**
+   * The official Java SDK reads the main line of these tables too (not their branches or a shallow
+   * clone, whose relative base paths it resolves against the JVM's directory): every kept
+   * main-line manifest reads in full through it, with the row count LanceDB read.
+   */
+  private static void assertMainLineReadsWithTheSdk(Path table, TableSnapshot readByLanceDb) {
+    List<KeptManifests.VersionRef> main =
+        KeptManifests.onDisk(table).stream().filter(ref -> ref.branch().isEmpty()).toList();
+    for (Map.Entry<String, TableContent> entry : KeptManifests.readWithSdk(table, main).entries().entrySet()) {
+      assertThat(entry.getValue()).as("%s through the SDK after our cleanup", entry.getKey())
+          .isInstanceOfSatisfying(TableContent.Readable.class, sdk -> assertThat(sdk.rows())
+              .isEqualTo(((TableContent.Readable) readByLanceDb.get(entry.getKey())).rows()));
+    }
   }
 
   /**
@@ -136,15 +154,19 @@ final class LanceDbContract {
   }
 
   /** A scenario's table as written, kept aside so every case starts from it. */
-  record Pristine(LanceDbWriter writer, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
+  record Pristine(LanceDbScenario scenario, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
+    LanceDbWriter writer() {
+      return scenario.writer();
+    }
+
     static Pristine of(LanceDbScenario scenario, Path copy) {
       Path table = scenario.writer().root();
       TableTwins.copy(table, copy);
-      return new Pristine(scenario.writer(), copy, CleanupContractTest.listFiles(table), scenario.writer().readBack());
+      return new Pristine(scenario, copy, CleanupContractTest.listFiles(table), scenario.writer().readBack());
     }
 
     void restore() {
-      TableTwins.restore(copy, writer.root());
+      TableTwins.restore(copy, writer().root());
     }
   }
 }

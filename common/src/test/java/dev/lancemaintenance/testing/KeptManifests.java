@@ -62,13 +62,16 @@ public final class KeptManifests {
    * returns what each read as.
    */
   public static TableSnapshot assertEveryManifestReadsBack(Path table) {
-    return assertEveryManifestReadsBack(table, refs -> {
-      SortedMap<String, TableContent> contents = new TreeMap<>();
-      for (VersionRef ref : refs) {
-        contents.put(ref.key(), ReadBack.read(table, ref.toSdkRef()));
-      }
-      return new TableSnapshot(contents);
-    });
+    return assertEveryManifestReadsBack(table, refs -> readWithSdk(table, refs));
+  }
+
+  /** What each of {@code refs} reads as through the official Java SDK. */
+  public static TableSnapshot readWithSdk(Path table, List<VersionRef> refs) {
+    SortedMap<String, TableContent> contents = new TreeMap<>();
+    for (VersionRef ref : refs) {
+      contents.put(ref.key(), ReadBack.read(table, ref.toSdkRef()));
+    }
+    return new TableSnapshot(contents);
   }
 
   /** The same with another reader (LanceDB's, for tables whose base paths only its working directory resolves). */

@@ -25,8 +25,12 @@ public final class LanceDbScenarios {
    * A LanceDB table and the cutoffs worth cleaning at.
    *
    * @param branches the table's branches (each may be cleaned on its own)
+   * @param mainLineNamesOtherRoots whether main-line manifests read files through (relative) base
+   *     paths, as a shallow clone's do: then only LanceDB, in the writer's directory, reads them
    */
-  public record LanceDbScenario(String name, LanceDbWriter writer, SortedMap<String, Instant> instants, List<String> branches) {}
+  public record LanceDbScenario(
+      String name, LanceDbWriter writer, SortedMap<String, Instant> instants, List<String> branches,
+      boolean mainLineNamesOtherRoots) {}
 
   /**
    * Issue 12, item 1: ten appends, branch {@code feature} from v3 with two commits of its own (an
@@ -43,7 +47,7 @@ public final class LanceDbScenarios {
       }
     }
     history.recipe.branch("feature", 3).appendOn("feature", 5).deleteOn("feature", "id % 2 = 0").compact();
-    return history.write("relative-branch", List.of("feature"));
+    return history.write("relative-branch", List.of("feature"), false);
   }
 
   /**
@@ -58,7 +62,7 @@ public final class LanceDbScenarios {
     history.recipe.update("id % 10 = 3").append(20).index("name", "bitmap").delete("id % 10 = 1");
     history.cutoff("after-second-delete");
     history.recipe.append(20).index("id", "btree").compact();
-    LanceDbScenario scenario = history.write("history", List.of());
+    LanceDbScenario scenario = history.write("history", List.of(), false);
     Instant now = Instant.now();
     plant(writer, "old", now.minus(ConformanceScenarios.OLD));
     plant(writer, "recent", now.minus(ConformanceScenarios.RECENT));
@@ -80,7 +84,7 @@ public final class LanceDbScenarios {
     history.recipe.append(5);
     history.cutoff("after-first-append");
     history.recipe.append(5).delete("id % 2 = 0").compact();
-    return history.write("shallow-clone", List.of());
+    return history.write("shallow-clone", List.of(), true);
   }
 
   /** A tag on an old version: LanceDB's cleanup, like the SDK's by default, refuses to drop it. */
@@ -90,7 +94,7 @@ public final class LanceDbScenarios {
     history.recipe.append(10).append(10).tag("first", 1).delete("id % 2 = 0");
     history.cutoff("after-delete");
     history.recipe.append(10).compact();
-    return history.write("tags", List.of());
+    return history.write("tags", List.of(), false);
   }
 
   private static void plant(LanceDbWriter writer, String age, Instant mtime) {
@@ -119,12 +123,12 @@ public final class LanceDbScenarios {
       recipe.pause(CUTOFF_GAP_MILLIS);
     }
 
-    LanceDbScenario write(String name, List<String> branches) {
+    LanceDbScenario write(String name, List<String> branches, boolean mainLineNamesOtherRoots) {
       List<JsonNode> results = recipe.write();
       SortedMap<String, Instant> instants = new TreeMap<>();
       cutoffSteps.forEach((label, step) ->
           instants.put(label, Instant.ofEpochMilli(results.get(step).get("timestampMillis").asLong() + 1)));
-      return new LanceDbScenario(name, writer, instants, branches);
+      return new LanceDbScenario(name, writer, instants, branches, mainLineNamesOtherRoots);
     }
   }
 }
