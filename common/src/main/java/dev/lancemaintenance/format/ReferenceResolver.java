@@ -16,10 +16,11 @@ import java.util.OptionalInt;
  * <p>An entry without a base id lives in the manifest's own dataset directory ({@code ""} or
  * {@code tree/<branch>}). An entry with one lives under that {@link BasePath}: a dataset root keeps
  * Lance's sub-directories ({@code data/}, {@code _deletions/}, {@code _indices/}), a plain directory
- * holds the file directly. Base paths are absolute and spelled however the writer spelled them, so
- * they are compared with the root in canonical form: a branch's reference into the main table comes
- * out as {@code data/x.lance}. A base outside the root yields an external reference, which
- * maintenance must leave alone.
+ * holds the file directly. Base paths are spelled however the writer spelled them (absolute, a URI,
+ * relative to the writer's working directory, through a symbolic link), so {@link
+ * TableLocation#relativize} decides whether they are this table: a branch's reference into the main
+ * table comes out as {@code data/x.lance}. A base outside the root yields an external reference,
+ * which maintenance must leave alone.
  */
 final class ReferenceResolver {
   private static final String DATA_DIR = "data";
@@ -32,6 +33,8 @@ final class ReferenceResolver {
   private final String datasetDir;
   private final String manifestPath;
   private final Map<Integer, BasePath> bases = new HashMap<>();
+  /** Where each base lies in the table, worked out once per base (it may touch the file system). */
+  private final Map<Integer, Optional<String>> relativeBases = new HashMap<>();
 
   ReferenceResolver(TableLocation root, String datasetDir, String manifestPath, List<BasePath> basePaths) {
     this.root = root;
@@ -101,7 +104,7 @@ final class ReferenceResolver {
           + baseId.getAsInt() + ", which is not among the manifest's base paths " + bases.keySet());
     }
     String below = base.isDatasetRoot() ? standardDir + "/" + file : file;
-    Optional<String> relative = root.relativize(base.path());
+    Optional<String> relative = relativeBases.computeIfAbsent(base.id(), id -> root.relativize(base.path()));
     if (relative.isPresent()) {
       return local(kind, TablePaths.join(relative.get(), below));
     }

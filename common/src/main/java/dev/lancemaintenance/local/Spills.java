@@ -16,6 +16,8 @@ import java.util.List;
  * The local engine's shuffle: marks and listed files hash-partitioned by reference key into files
  * under one temporary directory, plus the expired manifests. The decision then holds one
  * partition's marks in memory at a time, so memory grows with files / partitions, not with files.
+ * Decided files wait in their partition's spill until every partition is decided, so the run can
+ * still refuse before its first delete.
  *
  * <p>The directory, {@code lance-cleanup-<random>}, holds the table's path lists, so a run that is
  * killed ({@code kill -9}) would leave it behind for good. Each run therefore marks its directory
@@ -29,6 +31,7 @@ final class Spills implements AutoCloseable {
   private final Path directory;
   private final List<SpillFile<ReferenceMark>> marks = new ArrayList<>();
   private final List<SpillFile<FileEntry>> files = new ArrayList<>();
+  private final List<SpillFile<CandidateFile>> decided = new ArrayList<>();
   private final SpillFile<CandidateFile> expiredManifests;
 
   static final String PREFIX = "lance-cleanup-";
@@ -48,6 +51,7 @@ final class Spills implements AutoCloseable {
     for (int p = 0; p < partitions; p++) {
       marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK));
       files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE));
+      decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE));
     }
     expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE);
   }
@@ -117,6 +121,11 @@ final class Spills implements AutoCloseable {
     return files.get(partition);
   }
 
+  /** The files the decision selected in one partition. */
+  SpillFile<CandidateFile> decided(int partition) {
+    return decided.get(partition);
+  }
+
   SpillFile<CandidateFile> expiredManifests() {
     return expiredManifests;
   }
@@ -125,6 +134,7 @@ final class Spills implements AutoCloseable {
   public void close() {
     marks.forEach(SpillFile::close);
     files.forEach(SpillFile::close);
+    decided.forEach(SpillFile::close);
     expiredManifests.close();
     try {
       Files.deleteIfExists(directory.resolve(OWNER_FILE));

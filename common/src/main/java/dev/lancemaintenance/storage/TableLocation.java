@@ -1,28 +1,46 @@
 package dev.lancemaintenance.storage;
 
+import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
- * The root of a Lance table, parsed once.
+ * The root of a Lance table, parsed once, and its identity: the one home of "is this path this
+ * table?".
  *
  * <p>Accepts URIs ({@code s3a://bucket/t.lance}, {@code hdfs://nn:8020/t}, {@code file:/tmp/t}) and
  * local paths ({@code /tmp/t}, {@code ./t}), which become absolute {@code file:} URIs. The same
  * directory can be spelled many ways, and Lance records other tables' roots (base paths of branches
- * and shallow clones) in whatever spelling the writer used: {@link #contains} compares canonical
- * forms so that a branch's reference to its parent is recognised however either was spelled (Lance
- * itself compares raw strings and can lose a branch's fork point; see lance-7-observations.md).
+ * and shallow clones) in whatever spelling the writer used. Every location therefore carries a
+ * canonical identity: scheme ({@code s3a}/{@code s3n} are {@code s3}), lower-case host, absolute
+ * path without {@code .}, {@code ..} or trailing slash, and on the local file system the real path
+ * (symbolic links resolved, for the part of the path that exists), so that a table reached through
+ * a link and through its real path is one table. {@link #relativize} compares base paths with this
+ * identity, so a branch's reference to its parent is recognised however either was spelled (Lance
+ * itself compares raw strings and can lose a branch's fork point; see lance-7-observations.md and
+ * docs/cleanup-semantics.md, section 4). A base path that cannot be resolved with certainty counts
+ * as this table: keeping a file too many is safe, deleting one a branch reads is not.
  *
  * <p>{@link #toString()} drops user-info and query strings so that credentials never reach logs,
  * errors or results.
  */
 public final class TableLocation implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  private static final String LANCE_DIR_SUFFIX = ".lance";
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*", Pattern.DOTALL);
 
   private final String uri;
   private final String canonical;
@@ -47,11 +65,34 @@ public final class TableLocation implements Serializable {
       uri.append("//").append(parsed.getRawAuthority());
     }
     uri.append(path);
-    return new TableLocation(uri.toString(), canonicalKey(parsed, path));
+    String identityPath = "file".equalsIgnoreCase(scheme) ? realPath(path) : path;
+    return new TableLocation(uri.toString(), canonicalKey(parsed, identityPath));
+  }
+
+  /**
+   * The real path of a local path: symbolic links resolved in the longest prefix that exists, the
+   * rest appended as given (a table not written yet, a base path that names nothing any more).
+   */
+  private static String realPath(String path) {
+    Path absolute = Paths.get(path);
+    Path existing = absolute;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return path;
+    }
+    try {
+      Path real = existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+      return stripTrailingSlashes(real.toString());
+    } catch (IOException | SecurityException e) {
+      // Unreadable on the way: the lexical path is the best identity there is.
+      return path;
+    }
   }
 
   private static URI toUri(String location) {
-    boolean hasScheme = location.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*") && !isWindowsDrive(location);
+    boolean hasScheme = SCHEME.matcher(location).matches() && !isWindowsDrive(location);
     if (!hasScheme) {
       return Paths.get(location).toAbsolutePath().normalize().toUri();
     }
@@ -106,16 +147,112 @@ public final class TableLocation implements Serializable {
   }
 
   /**
-   * The table-relative path of {@code otherLocation} (a URI or absolute path, as Lance records base
-   * paths) when it lies at or below this root; empty otherwise. The root itself is {@code ""}.
+   * The table-relative path of {@code basePath} (a base path as Lance records it: a URI, an
+   * absolute path or a path relative to the writer's working directory) when it names this root or
+   * a directory below it ({@code ""} for the root itself); empty when it names another place.
+   *
+   * <ul>
+   *   <li>Absolute paths and URIs are compared by identity; a percent-encoded spelling of a local path
+   *       ({@code /t/my%20table}) is tried decoded too.
+   *   <li>A relative path ({@code ./db/t.lance}, {@code ../db/t.lance}, {@code t.lance/tree/b1}) is
+   *       relative to a working directory we do not know. It is this table when it resolves to it
+   *       from ours; otherwise the part after its leading {@code ..} segments is matched against the
+   *       last segments of this root ({@code db/t.lance}), and what follows is the path inside the
+   *       table ({@code tree/b1}); a percent-encoded one is tried decoded too. One that matches
+   *       nothing cannot be resolved with certainty and counts as this table, with what follows its
+   *       last {@code *.lance} segment as the path inside ({@code ./old/t.lance/tree/b1} is {@code
+   *       tree/b1}).
+   *   <li>A path that cannot be parsed counts as this table.
+   * </ul>
    */
-  public Optional<String> relativize(String otherLocation) {
-    String other;
+  public Optional<String> relativize(String basePath) {
+    String trimmed = basePath.trim();
+    if (trimmed.isEmpty()) {
+      return Optional.of("");
+    }
+    boolean hasScheme = SCHEME.matcher(trimmed).matches() && !isWindowsDrive(trimmed);
+    if (!hasScheme && !trimmed.startsWith("/")) {
+      return relativizeRelative(trimmed);
+    }
+    boolean parsedAny = false;
+    for (String spelling : spellings(trimmed)) {
+      Optional<String> other = canonicalOf(spelling);
+      if (other.isEmpty()) {
+        continue;
+      }
+      parsedAny = true;
+      Optional<String> relative = below(other.get());
+      if (relative.isPresent()) {
+        return relative;
+      }
+    }
+    // Unparseable in every spelling: we cannot tell where it points, so it counts as this table.
+    return parsedAny ? Optional.empty() : Optional.of("");
+  }
+
+  private Optional<String> relativizeRelative(String relative) {
+    Optional<String> fromHere = canonicalOf(relative).flatMap(this::below);
+    if (fromHere.isPresent()) {
+      return fromHere;
+    }
+    List<List<String>> rootTails = List.of(segmentsOf(pathOf(canonical)), segmentsOf(pathOf(uri)));
+    for (String spelling : spellings(relative)) {
+      List<String> tail = withoutLeadingParents(normalizedSegments(spelling));
+      for (List<String> rootSegments : rootTails) {
+        for (int k = Math.min(tail.size(), rootSegments.size()); k > 0; k--) {
+          if (tail.subList(0, k).equals(rootSegments.subList(rootSegments.size() - k, rootSegments.size()))) {
+            return Optional.of(String.join("/", tail.subList(k, tail.size())));
+          }
+        }
+      }
+    }
+    // Names no part of this root (a renamed or moved table?): the writer's directory is unknown, so
+    // it may still be us. Keep: it counts as this table, and what follows its last *.lance segment
+    // (Lance table directories end so) as the path inside, so a branch stays that branch.
+    List<String> segments = withoutLeadingParents(normalizedSegments(relative));
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      if (segments.get(i).endsWith(LANCE_DIR_SUFFIX)) {
+        return Optional.of(String.join("/", segments.subList(i + 1, segments.size())));
+      }
+    }
+    return Optional.of("");
+  }
+
+  private static List<String> withoutLeadingParents(List<String> segments) {
+    int start = 0;
+    while (start < segments.size() && segments.get(start).equals("..")) {
+      start++;
+    }
+    return segments.subList(start, segments.size());
+  }
+
+  /** The spellings a base path may mean: as written and, for a local path, percent-decoded. */
+  private static List<String> spellings(String location) {
+    List<String> spellings = new ArrayList<>(List.of(location));
+    if (location.indexOf('%') >= 0 && !SCHEME.matcher(location).matches()) {
+      try {
+        spellings.add(URLDecoder.decode(location.replace("+", "%2B"), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException notEncoded) {
+        // A literal '%': the spelling as written is the only one.
+      }
+    }
+    if (location.regionMatches(true, 0, "file:", 0, 5) && location.indexOf(' ') >= 0) {
+      // A raw space is not legal in a URI, but writers put them there.
+      spellings.add(location.replace(" ", "%20"));
+    }
+    return spellings;
+  }
+
+  private static Optional<String> canonicalOf(String location) {
     try {
-      other = TableLocation.of(otherLocation).canonical;
+      return Optional.of(TableLocation.of(location).canonical);
     } catch (IllegalArgumentException e) {
+      // Includes InvalidPathException: not a path this platform can name.
       return Optional.empty();
     }
+  }
+
+  private Optional<String> below(String other) {
     if (other.equals(canonical)) {
       return Optional.of("");
     }
@@ -124,6 +261,43 @@ public final class TableLocation implements Serializable {
       return Optional.of(other.substring(prefix.length()));
     }
     return Optional.empty();
+  }
+
+  /** The path part of a {@code scheme://authority/path} or {@code scheme:/path} string. */
+  private static String pathOf(String location) {
+    int schemeEnd = location.indexOf(':');
+    String rest = location.substring(schemeEnd + 1);
+    if (rest.startsWith("//")) {
+      int slash = rest.indexOf('/', 2);
+      return slash < 0 ? "" : rest.substring(slash);
+    }
+    return rest;
+  }
+
+  private static List<String> segmentsOf(String path) {
+    List<String> segments = new ArrayList<>();
+    for (String segment : path.split("/")) {
+      if (!segment.isEmpty()) {
+        segments.add(segment);
+      }
+    }
+    return segments;
+  }
+
+  /** Segments without {@code .}, with each {@code x/..} folded; leading {@code ..} stay. */
+  private static List<String> normalizedSegments(String relative) {
+    List<String> segments = new ArrayList<>();
+    for (String segment : relative.split("/")) {
+      if (segment.isEmpty() || segment.equals(".")) {
+        continue;
+      }
+      if (segment.equals("..") && !segments.isEmpty() && !segments.get(segments.size() - 1).equals("..")) {
+        segments.remove(segments.size() - 1);
+      } else {
+        segments.add(segment);
+      }
+    }
+    return segments;
   }
 
   /** The redacted URI of a table-relative path: for messages. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -13,14 +14,10 @@ import dev.lancemaintenance.testing.Scenario;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.TableTwins;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The cleanup contract every engine must meet: on real tables written by the official Lance
  * library, with the same policy, our cleanup leaves exactly the files the SDK's {@code
- * cleanupWithPolicy} leaves, reports the same counters, refuses where it refuses, and every version,
- * tag and branch that remains reads back in full with the content it had before.
+ * cleanupWithPolicy} leaves, reports the same counters, refuses where it refuses, and every manifest
+ * left on disk, of main and of every branch, reads back in full with the content it had before
+ * ({@link KeptManifests}, checked after every run).
  *
  * <p>Each case restores the scenario's pristine table at its original path, runs the SDK there,
  * restores it again and runs ours: branch and clone manifests name their parent by absolute path,
@@ -120,17 +118,13 @@ public abstract class CleanupContractTest {
     TreeSet<String> referenceFiles = listFiles(table);
 
     pristine.restore();
-    Optional<CleanupResult> ours;
-    try {
-      ours = Optional.of(policy.applyTo(newCleanup(table.toString())).execute());
-    } catch (MaintenanceException refused) {
-      ours = Optional.empty();
-    }
+    Optional<CleanupResult> ours = runOurs(policy, newCleanup(table.toString()));
     TreeSet<String> ourFiles = listFiles(table);
 
     if (reference instanceof OracleOutcome.Failed failed) {
       assertThat(ours).as("Lance refused (%s); so must we", failed.message()).isEmpty();
       assertThat(ourFiles).as("a refused run deletes nothing").isEqualTo(pristine.files());
+      KeptManifests.assertEveryManifestReadsBack(table);
       return;
     }
     assertThat(ours).as("Lance cleaned up; so must we").isPresent();
@@ -139,7 +133,27 @@ public abstract class CleanupContractTest {
             minus(ourFiles, referenceFiles), minus(referenceFiles, ourFiles))
         .isEqualTo(referenceFiles);
     assertThat(countersOf(ours.get())).as("counters").isEqualTo(reference.stats());
-    assertReadsBackAsBefore(pristine, ReadBack.snapshot(table));
+    // Tags name versions whose manifests are among these, so this covers them too.
+    assertReadsBackAsBefore(pristine, KeptManifests.assertEveryManifestReadsBack(table));
+  }
+
+  /** Our cleanup with {@code policy}; empty when it refused. */
+  static Optional<CleanupResult> runOurs(ContractPolicy policy, CleanupAction cleanup) {
+    try {
+      return Optional.of(policy.applyTo(cleanup).execute());
+    } catch (MaintenanceException refused) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The same contract on tables written by the second real writer, LanceDB ({@link
+   * LanceDbContract}): same files left as LanceDB's and the SDK's own cleanups (the side that keeps
+   * a file wins), and every manifest left reads back in full through LanceDB.
+   */
+  @TestFactory
+  Stream<DynamicContainer> leavesWhatLanceDbAndTheSdkLeaveOnTablesLanceDbWrote() {
+    return LanceDbContract.cases(workDir.resolve("lancedb"), this::newCleanup);
   }
 
   private static void assertReadsBackAsBefore(Pristine pristine, TableSnapshot after) {
@@ -182,21 +196,8 @@ public abstract class CleanupContractTest {
     }
 
     void restore() {
-      deleteRecursively(table);
-      TableTwins.copy(copy, table);
+      TableTwins.restore(copy, table);
     }
   }
 
-  static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -13,16 +14,14 @@ import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -73,13 +72,23 @@ class ForkPointSpellingIT {
         .contains(forkPointManifest);
   }
 
-  /** Other spellings of the table's directory than the absolute path the branch recorded. */
-  static List<String> spellings() {
+  /**
+   * Other spellings of the table's directory than the absolute path the branch recorded: a URI, a
+   * trailing slash, {@code /./}, a path relative to the working directory and a symbolic link to
+   * the table's parent directory.
+   */
+  static List<String> spellings() throws IOException {
     Path root = workDir.resolve("forked").toAbsolutePath().normalize();
+    Path link = workDir.resolve("link-to-parent");
+    if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createSymbolicLink(link, root.getParent());
+    }
     return List.of(
         root.toUri().toString(),
         root + "/",
-        root.getParent() + "/./" + root.getFileName());
+        root.getParent() + "/./" + root.getFileName(),
+        Path.of("").toAbsolutePath().relativize(root).toString(),
+        link.resolve(root.getFileName()).toString());
   }
 
   @ParameterizedTest
@@ -95,6 +104,7 @@ class ForkPointSpellingIT {
         .as("ours through %s leaves what Lance leaves through the recorded path", spelling)
         .isEqualTo(lanceFilesThroughTheRecordedSpelling);
     assertThat(ReadBack.read(table, Ref.ofBranch("b1"))).as("branch b1 after our cleanup").isEqualTo(branchBefore);
+    KeptManifests.assertEveryManifestReadsBack(table);
   }
 
   @ParameterizedTest
@@ -135,13 +145,6 @@ class ForkPointSpellingIT {
   }
 
   private static void restore() {
-    try (Stream<Path> paths = Files.walk(table)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    TableTwins.copy(pristine, table);
+    TableTwins.restore(pristine, table);
   }
 }

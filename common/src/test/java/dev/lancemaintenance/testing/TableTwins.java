@@ -3,8 +3,10 @@ package dev.lancemaintenance.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -32,6 +34,30 @@ public final class TableTwins {
     }
     for (Path entry : entries) {
       copyEntry(entry, target.resolve(FileTimes.relative(source, entry)));
+    }
+  }
+
+  /**
+   * Puts {@code pristine}'s copy back at {@code table}'s own path (branches name their parent by
+   * path, so a restored table is a twin only there): removes whatever is at {@code table}, then
+   * copies.
+   */
+  public static void restore(Path pristine, Path table) {
+    deleteRecursively(table);
+    copy(pristine, table);
+  }
+
+  /** Removes a directory tree; nothing there is fine. */
+  public static void deleteRecursively(Path root) {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + root, e);
     }
   }
 
