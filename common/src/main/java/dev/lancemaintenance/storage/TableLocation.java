@@ -166,13 +166,23 @@ public final class TableLocation implements Serializable {
    * </ul>
    */
   public Optional<String> relativize(String basePath) {
+    return locate(basePath).map(PathInTable::path);
+  }
+
+  /**
+   * Where {@code basePath} lies in this table, as {@link #relativize}, and whether that is certain.
+   * It is not when the base path counts as this table only because it cannot be resolved (a relative
+   * path naming no part of this root, a path that does not parse): its files are then kept if this
+   * table has them, but a file it names that this table lacks is no sign of damage here.
+   */
+  public Optional<PathInTable> locate(String basePath) {
     String trimmed = basePath.trim();
     if (trimmed.isEmpty()) {
-      return Optional.of("");
+      return Optional.of(PathInTable.certain(""));
     }
     boolean hasScheme = SCHEME.matcher(trimmed).matches() && !isWindowsDrive(trimmed);
     if (!hasScheme && !trimmed.startsWith("/")) {
-      return relativizeRelative(trimmed);
+      return Optional.of(locateRelative(trimmed));
     }
     boolean parsedAny = false;
     for (String spelling : spellings(trimmed)) {
@@ -183,17 +193,17 @@ public final class TableLocation implements Serializable {
       parsedAny = true;
       Optional<String> relative = below(other.get());
       if (relative.isPresent()) {
-        return relative;
+        return relative.map(PathInTable::certain);
       }
     }
     // Unparseable in every spelling: we cannot tell where it points, so it counts as this table.
-    return parsedAny ? Optional.empty() : Optional.of("");
+    return parsedAny ? Optional.empty() : Optional.of(PathInTable.uncertain(""));
   }
 
-  private Optional<String> relativizeRelative(String relative) {
+  private PathInTable locateRelative(String relative) {
     Optional<String> fromHere = canonicalOf(relative).flatMap(this::below);
     if (fromHere.isPresent()) {
-      return fromHere;
+      return PathInTable.certain(fromHere.get());
     }
     List<List<String>> rootTails = List.of(segmentsOf(pathOf(canonical)), segmentsOf(pathOf(uri)));
     for (String spelling : spellings(relative)) {
@@ -201,7 +211,7 @@ public final class TableLocation implements Serializable {
       for (List<String> rootSegments : rootTails) {
         for (int k = Math.min(tail.size(), rootSegments.size()); k > 0; k--) {
           if (tail.subList(0, k).equals(rootSegments.subList(rootSegments.size() - k, rootSegments.size()))) {
-            return Optional.of(String.join("/", tail.subList(k, tail.size())));
+            return PathInTable.certain(String.join("/", tail.subList(k, tail.size())));
           }
         }
       }
@@ -212,10 +222,27 @@ public final class TableLocation implements Serializable {
     List<String> segments = withoutLeadingParents(normalizedSegments(relative));
     for (int i = segments.size() - 1; i >= 0; i--) {
       if (segments.get(i).endsWith(LANCE_DIR_SUFFIX)) {
-        return Optional.of(String.join("/", segments.subList(i + 1, segments.size())));
+        return PathInTable.uncertain(String.join("/", segments.subList(i + 1, segments.size())));
       }
     }
-    return Optional.of("");
+    return PathInTable.uncertain("");
+  }
+
+  /**
+   * A directory of this table that a base path names.
+   *
+   * @param path relative to the root ({@code ""} for the root)
+   * @param certain false when the base path only counts as this table because it cannot be
+   *     resolved (see {@link #locate})
+   */
+  public record PathInTable(String path, boolean certain) {
+    static PathInTable certain(String path) {
+      return new PathInTable(path, true);
+    }
+
+    static PathInTable uncertain(String path) {
+      return new PathInTable(path, false);
+    }
   }
 
   private static List<String> withoutLeadingParents(List<String> segments) {
