@@ -10,10 +10,13 @@ import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster of separate JobManager and TaskManager processes whose classpath is Flink's own jars only
  * (no Hadoop, no Jackson, no protobuf, none of our modules), {@code flink run -c
  * dev.lancemaintenance.flink.FlinkCleanupJob <jar> cleanup ...} submitted through the REST endpoint,
- * and the SQL catalog {@code 'type' = 'lance-maintenance'} found in the jar by a SQL client, each
+ * and a SQL program whose catalog {@code 'type' = 'lance-maintenance'} is found in the jar, each
  * clean a twin of a table exactly as the official Lance cleanup cleans the other twin.
  */
 class FlinkJobJarIT {
@@ -105,24 +108,40 @@ class FlinkJobJarIT {
     assertCleanedLikeTheSdk(ours, sdk, before);
   }
 
+  /**
+   * Flink SQL with the jar on the user classpath ({@code flink run -C}, as {@code ADD JAR} or
+   * {@code pipeline.jars} would put it): {@code CREATE CATALOG ... 'type' = 'lance-maintenance'}
+   * finds the factory through the jar's META-INF/services, and the procedure's job runs on the cluster.
+   */
   @Test
-  void sqlCatalogOfTheJobJarCleansLikeTheSdk(@TempDir Path dir) {
+  void sqlCatalogOfTheJobJarCleansLikeTheSdk(@TempDir Path dir) throws IOException {
     Path ours = writeTable(dir);
     List<String> before = FileTimes.listFiles(ours);
     ContractPolicy policy = ContractPolicy.before("everything old", Instant.now());
     Path sdk = sdkTwin(ours, policy);
     int finished = finishedJobs();
 
-    FlinkSessionCluster.Run run = cluster.client(
-        SqlOnCluster.class.getName(),
-        List.of(JOB_JAR, Path.of(SqlOnCluster.class.getProtectionDomain().getCodeSource().getLocation().getPath())),
-        List.of(Integer.toString(cluster.restPort()), JOB_JAR.toString(),
-            "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
-            "CALL lance.sys.cleanup(`table` => '" + ours + "', older_than => '" + policy.beforeTimestamp() + "')"))
+    FlinkSessionCluster.Run run = cluster.flink(List.of(
+        "run", "-C", JOB_JAR.toUri().toString(), "-c", SqlOnCluster.class.getName(), programJar(dir).toString(),
+        "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
+        "CALL lance.sys.cleanup(`table` => '" + ours + "', older_than => '" + policy.beforeTimestamp() + "')"))
         .assertSucceeded();
 
     assertThat(run.out()).as("the procedure's row of counters").contains("+I[");
     assertThat(finishedJobs()).as("jobs the cluster finished").isGreaterThan(finished);
     assertCleanedLikeTheSdk(ours, sdk, before);
+  }
+
+  /** A jar of {@link SqlOnCluster} alone: the SQL program a user would submit. */
+  private static Path programJar(Path dir) throws IOException {
+    String entry = SqlOnCluster.class.getName().replace('.', '/') + ".class";
+    Path jar = dir.resolve("sql-program.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+        InputStream in = SqlOnCluster.class.getClassLoader().getResourceAsStream(entry)) {
+      out.putNextEntry(new JarEntry(entry));
+      in.transferTo(out);
+      out.closeEntry();
+    }
+    return jar;
   }
 }

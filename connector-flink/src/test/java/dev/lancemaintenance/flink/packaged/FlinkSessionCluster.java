@@ -55,7 +55,7 @@ final class FlinkSessionCluster implements AutoCloseable {
       cluster.processes.add(cluster.startDaemon(
           "jobmanager", "-Xmx512m", "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint"));
       cluster.processes.add(cluster.startDaemon(
-          "taskmanager", "-Xmx640m", "org.apache.flink.runtime.taskexecutor.TaskManagerRunner"));
+          "taskmanager", "-Xmx512m", "org.apache.flink.runtime.taskexecutor.TaskManagerRunner"));
       cluster.awaitTaskManager();
       return cluster;
     } catch (RuntimeException | Error e) {
@@ -97,8 +97,9 @@ final class FlinkSessionCluster implements AutoCloseable {
     try {
       Process process = builder.start();
       if (!process.waitFor(5, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw new AssertionError("client still running after 5 minutes: " + command);
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        throw new AssertionError("client still running after 5 minutes: " + command + "\nstdout:\n"
+            + Files.readString(out) + "\nstderr:\n" + Files.readString(err) + logs());
       }
       return new Run(process.exitValue(), Files.readString(out), Files.readString(err) + logs());
     } catch (IOException e) {
@@ -165,8 +166,8 @@ final class FlinkSessionCluster implements AutoCloseable {
       conf.put("taskmanager.memory.task.off-heap.size", "0m");
       conf.put("taskmanager.memory.task.heap.size", "256m");
       conf.put("taskmanager.memory.managed.size", "32m");
-      conf.put("taskmanager.memory.network.min", "32m");
-      conf.put("taskmanager.memory.network.max", "32m");
+      conf.put("taskmanager.memory.network.min", "128m");
+      conf.put("taskmanager.memory.network.max", "128m");
       conf.put("taskmanager.memory.jvm-metaspace.size", "256m");
       conf.put("taskmanager.memory.jvm-overhead.min", "192m");
       conf.put("taskmanager.memory.jvm-overhead.max", "192m");
