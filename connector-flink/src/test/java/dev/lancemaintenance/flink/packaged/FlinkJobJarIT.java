@@ -69,19 +69,29 @@ class FlinkJobJarIT {
     return table.root();
   }
 
-  /** Runs the SDK's cleanup on a twin of {@code ours} (made now, before ours is cleaned). */
-  private static Path sdkTwin(Path ours, ContractPolicy policy) {
-    Path sdk = ours.resolveSibling("sdk.lance");
-    TableTwins.copy(ours, sdk);
-    OracleStats reference = LanceOracle.cleanup(sdk, policy.toOracle()).stats();
-    assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
-    return sdk;
-  }
+  /**
+   * A freshly written table ({@code ours}) and its twin that the SDK's cleanup already cleaned with
+   * {@code policy}; {@code finishedBefore} is the cluster's count before ours runs.
+   */
+  private record Twins(Path ours, Path sdk, List<String> before, ContractPolicy policy, int finishedBefore) {
+    static Twins cleanedBySdk(Path dir) {
+      Path ours = writeTable(dir);
+      List<String> before = FileTimes.listFiles(ours);
+      ContractPolicy policy = ContractPolicy.before("everything old", Instant.now());
+      Path sdk = ours.resolveSibling("sdk.lance");
+      TableTwins.copy(ours, sdk);
+      OracleStats reference = LanceOracle.cleanup(sdk, policy.toOracle()).stats();
+      assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
+      return new Twins(ours, sdk, before, policy, finishedJobs());
+    }
 
-  private static void assertCleanedLikeTheSdk(Path ours, Path sdk, List<String> before) {
-    assertThat(FileTimes.listFiles(ours)).as("files left by our run vs the SDK's").isEqualTo(FileTimes.listFiles(sdk));
-    assertThat(FileTimes.listFiles(ours)).as("something was removed").hasSizeLessThan(before.size());
-    assertThat(ReadBack.snapshot(ours)).isEqualTo(ReadBack.snapshot(sdk));
+    /** Ours ran on the cluster and left exactly the SDK's files, every version reading the same. */
+    void assertOursCleanedLikeTheSdk() {
+      assertThat(finishedJobs()).as("jobs the cluster finished").isGreaterThan(finishedBefore);
+      assertThat(FileTimes.listFiles(ours)).as("files left by our run vs the SDK's").isEqualTo(FileTimes.listFiles(sdk));
+      assertThat(FileTimes.listFiles(ours)).as("something was removed").hasSizeLessThan(before.size());
+      assertThat(ReadBack.snapshot(ours)).isEqualTo(ReadBack.snapshot(sdk));
+    }
   }
 
   private static int finishedJobs() {
@@ -91,21 +101,16 @@ class FlinkJobJarIT {
 
   @Test
   void flinkRunOfTheJobJarCleansLikeTheSdk(@TempDir Path dir) {
-    Path ours = writeTable(dir);
-    List<String> before = FileTimes.listFiles(ours);
-    ContractPolicy policy = ContractPolicy.before("everything old", Instant.now());
-    Path sdk = sdkTwin(ours, policy);
-    int finished = finishedJobs();
+    Twins twins = Twins.cleanedBySdk(dir);
 
     FlinkSessionCluster.Run run = cluster.flink(List.of(
         "run", "-c", "dev.lancemaintenance.flink.FlinkCleanupJob", JOB_JAR.toString(),
-        "cleanup", ours.toString(),
-        "--before-timestamp-millis", Long.toString(policy.beforeTimestamp().toEpochMilli()),
+        "cleanup", twins.ours().toString(),
+        "--before-timestamp-millis", Long.toString(twins.policy().beforeTimestamp().toEpochMilli()),
         "--json")).assertSucceeded();
 
     assertThat(run.out()).contains("Job has been submitted with JobID").contains("\"old_versions\"");
-    assertThat(finishedJobs()).as("jobs the cluster finished").isEqualTo(finished + 1);
-    assertCleanedLikeTheSdk(ours, sdk, before);
+    twins.assertOursCleanedLikeTheSdk();
   }
 
   /**
@@ -115,21 +120,16 @@ class FlinkJobJarIT {
    */
   @Test
   void sqlCatalogOfTheJobJarCleansLikeTheSdk(@TempDir Path dir) throws IOException {
-    Path ours = writeTable(dir);
-    List<String> before = FileTimes.listFiles(ours);
-    ContractPolicy policy = ContractPolicy.before("everything old", Instant.now());
-    Path sdk = sdkTwin(ours, policy);
-    int finished = finishedJobs();
+    Twins twins = Twins.cleanedBySdk(dir);
 
     FlinkSessionCluster.Run run = cluster.flink(List.of(
         "run", "-C", JOB_JAR.toUri().toString(), "-c", SqlOnCluster.class.getName(), programJar(dir).toString(),
         "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
-        "CALL lance.sys.cleanup(`table` => '" + ours + "', older_than => '" + policy.beforeTimestamp() + "')"))
+        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "')"))
         .assertSucceeded();
 
     assertThat(run.out()).as("the procedure's row of counters").contains("+I[");
-    assertThat(finishedJobs()).as("jobs the cluster finished").isGreaterThan(finished);
-    assertCleanedLikeTheSdk(ours, sdk, before);
+    twins.assertOursCleanedLikeTheSdk();
   }
 
   /** A jar of {@link SqlOnCluster} alone: the SQL program a user would submit. */
