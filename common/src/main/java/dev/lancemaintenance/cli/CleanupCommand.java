@@ -61,14 +61,28 @@ final class CleanupCommand {
         action.onRemovedFile(output::file);
       }
       try {
-        output.result(action.execute());
-        return 0;
+        CleanupResult result = action.execute();
+        output.result(result);
+        return exitCodeOf(result.counters().failedDeletes(), table, err);
       } catch (MaintenanceException | IllegalStateException e) {
         output.error(e.getMessage());
         err.println("lance-maintenance: " + e.getMessage());
         return 1;
       }
     }
+  }
+
+  /**
+   * 0, or {@link MaintenanceCli#EXIT_FAILED_DELETES} when a delete failed: the run kept the expired
+   * manifests, so a script must learn that the table is not clean yet.
+   */
+  static int exitCodeOf(long failedDeletes, String table, PrintStream err) {
+    if (failedDeletes == 0) {
+      return 0;
+    }
+    err.println("lance-maintenance: " + failedDeletes + " deletes failed in " + table
+        + " (logged with their paths); the expired manifests were kept, so the next run retries them");
+    return MaintenanceCli.EXIT_FAILED_DELETES;
   }
 
   private CleanupAction configure(CliArguments parsed, String tableUri) {

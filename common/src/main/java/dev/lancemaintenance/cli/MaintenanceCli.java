@@ -9,9 +9,13 @@ import java.util.List;
  * {@code bin/lance-maintenance}: maintenance of Lance tables from a shell.
  *
  * <p>Exit codes: 0 success, 1 the run refused or failed (the reason, naming the table, is on
- * stderr), 2 the command line was not understood.
+ * stderr), 2 the command line was not understood, 3 the run finished but some deletes failed
+ * ({@code failed_deletes > 0}: those files and the expired manifests stay for the next run).
  */
 public final class MaintenanceCli {
+  /** The run completed, but some files could not be deleted; a rerun retries them. */
+  static final int EXIT_FAILED_DELETES = 3;
+
   static final String USAGE =
       "usage: lance-maintenance <command> ...\n\n"
           + "  " + InspectCommand.USAGE + "\n"

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.flink.procedures;
 
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
@@ -73,7 +72,7 @@ public final class FlinkOptimizeProcedure implements Procedure {
             materializeDeletionsThreshold, numThreads, batchSize, maxConcurrentTasks, partialProgress)
         .applyTo(action.compaction());
     if (olderThan != null) {
-      action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, clock.instant()));
+      action.olderThan(olderThan);
     }
     if (deleteUnverified != null) {
       action.deleteUnverified(deleteUnverified);

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import java.time.Clock;
@@ -95,7 +94,7 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
         LanceMaintenance.of(SparkSession.active(), clock)
             .optimize(table, CompactionParameters.storageOptions(args), args.stringMap(HADOOP_OPTIONS));
     CompactionParameters.applyTo(args, action.compaction());
-    args.string(OLDER_THAN).ifPresent(value -> action.beforeTimestamp(OlderThan.beforeTimestamp(value, clock.instant())));
+    args.string(OLDER_THAN).ifPresent(action::olderThan);
     args.bool(DELETE_UNVERIFIED).ifPresent(action::deleteUnverified);
     args.bool(ERROR_IF_TAGGED_OLD_VERSIONS).ifPresent(action::errorIfTaggedOldVersions);
     args.bool(DRY_RUN).ifPresent(action::dryRun);
