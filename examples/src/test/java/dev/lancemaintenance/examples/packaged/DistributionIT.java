@@ -17,8 +17,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,9 +103,7 @@ class DistributionIT {
   void cleansS3TablesThroughS3aAndS3LikeTheSdk() {
     LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
     LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
-    ContractPolicy policy =
-        ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)))
-            .withBeforeVersion(sdkTable.latestVersion() - 1);
+    ContractPolicy policy = S3Tables.oldHistory(sdkTable);
 
     // (1) s3a, credentials in --conf: the SDK deletes exactly what our dry run lists.
     SortedMap<String, Long> sdkBefore = objects("sdk.lance");
