@@ -93,7 +93,7 @@ final class CleanupCommand {
     if (parsed.value("parallelism") != null) {
       engineOptions.put("parallelism", parsed.value("parallelism"));
     }
-    CleanupAction action = engine(parsed.value("engine")).cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
+    CleanupAction action = engine(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions);
     try {
       if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
         throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");

@@ -49,7 +49,7 @@ final class InspectCommand {
       throw new UsageException("inspect takes exactly one table URI");
     }
     TableLocation location = TableLocation.of(parsed.positionals().get(0));
-    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.keyValues("conf")))) {
+    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.hadoopConf()))) {
       TableView view = TableView.read(storage);
       if (parsed.flag("json")) {
         printJson(view, out);

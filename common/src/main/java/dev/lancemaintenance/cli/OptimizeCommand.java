@@ -68,11 +68,11 @@ final class OptimizeCommand {
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     CleanupAction cleanup =
         CompactionArguments.engine(CleanupEngine.class, engineName, CleanupEngine::name)
-            .cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
+            .cleanup(tableUri, parsed.hadoopConf(), engineOptions);
     OptimizeAction action =
         new OptimizeAction(
             TableLocation.of(tableUri),
-            HadoopTableStorage.factory(StorageConf.of(parsed.keyValues("conf"))),
+            HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
             CompactionArguments.compactAction(parsed, tableUri),
             cleanup,
             clock);
