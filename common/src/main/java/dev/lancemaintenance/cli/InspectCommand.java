@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.Branch;
 import dev.lancemaintenance.format.FileKind;
@@ -48,9 +49,19 @@ final class InspectCommand {
     if (parsed.positionals().size() != 1) {
       throw new UsageException("inspect takes exactly one table URI");
     }
-    TableLocation location = TableLocation.of(parsed.positionals().get(0));
+    TableLocation location;
+    try {
+      location = TableLocation.of(parsed.positionals().get(0));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage(), e);
+    }
     try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.keyValues("conf")))) {
       TableView view = TableView.read(storage);
+      if (view.versions().isEmpty()) {
+        // A missing path, a plain file or a directory without manifests: not a table to report on.
+        throw new MaintenanceException(
+            "Cannot inspect " + location + ": no manifests in _versions/ (not a Lance table, or the path does not exist)");
+      }
       if (parsed.flag("json")) {
         printJson(view, out);
       } else {

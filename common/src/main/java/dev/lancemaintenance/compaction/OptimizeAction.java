@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -40,6 +41,7 @@ public final class OptimizeAction {
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
   private boolean deleteUnverified = false;
+  private boolean allowShortRetention = false;
   private boolean errorIfTaggedOldVersions = true;
   private CleanupMode mode = CleanupMode.EXECUTE;
 
@@ -79,6 +81,12 @@ public final class OptimizeAction {
     return this;
   }
 
+  /** As {@link CleanupAction#allowShortRetention}: lifts the retention guard of delete_unverified. */
+  public OptimizeAction allowShortRetention(boolean value) {
+    this.allowShortRetention = value;
+    return this;
+  }
+
   /**
    * Refuse, before compacting, when the cleanup would find tagged old versions (default true).
    * When false, the compaction runs and the cleanup keeps tagged versions and their files.
@@ -103,6 +111,8 @@ public final class OptimizeAction {
             .deleteUnverified(deleteUnverified)
             .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
             .build();
+    // Before compacting: the cleanup half would refuse only after the rewrite.
+    RetentionGuard.check(table.toString(), policy, now, allowShortRetention);
     CompactionPlan plan = compact.plan();
     if (errorIfTaggedOldVersions) {
       refuseIfTagTrap(plan, policy, now);
@@ -110,6 +120,7 @@ public final class OptimizeAction {
     cleanup
         .beforeTimestamp(policy.beforeTimestamp().orElseThrow())
         .deleteUnverified(deleteUnverified)
+        .allowShortRetention(allowShortRetention)
         .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
         .dryRun(mode == CleanupMode.DRY_RUN);
     Optional<CompactResult> compacted = Optional.empty();

@@ -102,6 +102,22 @@ class FlinkCleanupProcedureIT {
     assertThat(listed).as("files listed vs files then deleted").isNotEmpty().isEqualTo(deleted);
   }
 
+  @Test
+  void experimentMisspelt() {
+    for (String call : List.of(
+        "CALL lance.sys.cleanup(`table` => 'TBL', older_than => '0s', dryrun => true)",
+        "CALL lance.sys.cleanup(`table` => 'TBL', older_than => '0s', dry_run => NULL)",
+        "CALL lance.sys.cleanup(`table` => 'TBL', older_than => '0s', dry_run => true, dry_run => false)",
+        "CALL lance.sys.cleanup('TBL', '0s', NULL, false, true, false, NULL)")) {
+      try {
+        rows(sql.executeSql(call.replace("TBL", "/nonexistent/x")));
+        System.err.println("EXPERIMENT ran: " + call);
+      } catch (Exception e) {
+        System.err.println("EXPERIMENT " + call + " -> " + e);
+      }
+    }
+  }
+
   private static CleanupResult dummyResult() {
     return new CleanupResult("t", CleanupMode.EXECUTE, 0, CleanupCounters.ZERO, 0);
   }
