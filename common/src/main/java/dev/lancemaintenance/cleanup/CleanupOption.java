@@ -34,22 +34,23 @@ public enum CleanupOption {
       "also delete unreferenced files younger than 7 days; races concurrent writers (an uncommitted write's"
           + " files are unreferenced), so files younger than the retention guard (1 day) are kept unless"
           + " allow_short_retention"),
-  ALLOW_SHORT_RETENTION(
-      "allow_short_retention", Type.BOOLEAN, "false", true,
-      "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
-          + " files younger than it; only when nothing writes to the table"),
   ERROR_IF_TAGGED_OLD_VERSIONS(
       "error_if_tagged_old_versions", Type.BOOLEAN, "true", true,
       "refuse the run when a tagged version would go; false keeps tagged versions and cleans the rest"),
   CLEAN_REFERENCED_BRANCHES(
       "clean_referenced_branches", Type.BOOLEAN, "false", true,
       "also clean the branches whose fork point this run removes, with their own auto-cleanup config"),
-  BRANCH("branch", Type.STRING, null, true, "clean this branch of the table instead of the main line"),
   DRY_RUN("dry_run", Type.BOOLEAN, "false", true, "list the files that would go, delete nothing"),
   MAX_CONCURRENT_DELETES(
       "max_concurrent_deletes", Type.INT, String.valueOf(CleanupSettings.DEFAULT_MAX_CONCURRENT_DELETES), false,
       "delete requests in flight at once"),
-  DELETE_RATE_LIMIT("delete_rate_limit", Type.LONG, "0", false, "file deletes per second across the run, 0 for no limit");
+  DELETE_RATE_LIMIT("delete_rate_limit", Type.LONG, "0", false, "file deletes per second across the run, 0 for no limit"),
+  BRANCH("branch", Type.STRING, null, true, "clean this branch of the table instead of the main line"),
+  /** Last, so that positional SQL calls written before it existed keep their meaning. */
+  ALLOW_SHORT_RETENTION(
+      "allow_short_retention", Type.BOOLEAN, "false", true,
+      "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
+          + " files younger than it; only when nothing writes to the table");
 
   /** How a value is written; entry points map it to their own types (SQL BOOLEAN, BIGINT, ...). */
   public enum Type {
