@@ -145,7 +145,7 @@ final class CleanupCommand {
       try {
         output.result(action.execute());
         return 0;
-      } catch (RuntimeException e) {
+      } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
         String message = UserErrors.message(e);
         output.error(message);
         err.println("lance-maintenance: " + message);

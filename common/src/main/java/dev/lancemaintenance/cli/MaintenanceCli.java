@@ -74,6 +74,10 @@ public final class MaintenanceCli {
     setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
     setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
     setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    // A failed Spark task is reported once, as the run's one-line error (--verbose: its trace); Spark's
+    // own task-failure logs would repeat it as some 200 lines of stack traces.
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.executor.Executor", "off");
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.scheduler.TaskSetManager", "off");
     // Hadoop warns on every start that it has no native library; pure Java is what we want.
     setIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
   }
@@ -106,7 +110,7 @@ public final class MaintenanceCli {
       }
       err.print(usage);
       return 2;
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
       err.println("lance-maintenance: " + UserErrors.message(e));
       if (verbose) {
         e.printStackTrace(err);
