@@ -2,6 +2,7 @@ package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.Branch;
 import dev.lancemaintenance.format.FileKind;
@@ -45,6 +46,21 @@ final class InspectCommand {
   private static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "data", "_deletions", "_indices");
 
   int run(List<String> args, PrintStream out, PrintStream err) {
+    try {
+      return runChecked(args, out);
+    } catch (RuntimeException e) {
+      if (args.contains("--json")) {
+        // Every failure in --json mode is one JSON object with an error.
+        String table = args.stream().filter(arg -> !arg.startsWith("--")).findFirst().map(TableLocation::redact).orElse("");
+        try (CleanupCommand.JsonOutput output = new CleanupCommand.JsonOutput(out, table)) {
+          output.error(UserErrors.message(e));
+        }
+      }
+      throw e;
+    }
+  }
+
+  private int runChecked(List<String> args, PrintStream out) {
     CliArguments parsed = CliArguments.parse(args, Set.of("json"), Set.of("conf"));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("inspect takes exactly one table URI");

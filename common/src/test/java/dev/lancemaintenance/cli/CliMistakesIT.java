@@ -122,6 +122,10 @@ class CliMistakesIT {
     CliRun notATable = CliRun.of("cleanup", workDir.resolve("missing").toString(), "--json");
     assertThat(notATable.exitCode()).as("%s", notATable).isEqualTo(1);
     assertThat(notATable.json().get("error").asText()).contains("missing");
+
+    CliRun inspect = CliRun.of("inspect", workDir.resolve("missing").toString(), "--json");
+    assertThat(inspect.exitCode()).as("%s", inspect).isEqualTo(1);
+    assertThat(inspect.json().get("error").asText()).contains("missing");
   }
 
   @ParameterizedTest

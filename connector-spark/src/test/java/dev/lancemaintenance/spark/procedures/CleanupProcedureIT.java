@@ -162,6 +162,16 @@ class CleanupProcedureIT {
     }
   }
 
+  @Test
+  void secretsInTheOptionsMapNeverAppearInTheError() {
+    String missing = dir.resolve("missing.lance").toString();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + missing + "', dry_run => false,"
+            + " options => map('fs.s3a.secret.key', 'SECRETVALUE', 'fs.s3a.access.key', 'AKIAEXAMPLE'))").collectAsList())
+        .satisfies(e -> assertThat(stackText(e)).contains("missing.lance")
+            .doesNotContain("SECRETVALUE").doesNotContain("AKIAEXAMPLE"));
+  }
+
   private static String stackText(Throwable error) {
     java.io.StringWriter text = new java.io.StringWriter();
     error.printStackTrace(new java.io.PrintWriter(text));
