@@ -2,10 +2,8 @@ package dev.lancemaintenance.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import dev.lancemaintenance.testing.CapturedRun;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -24,19 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoTest {
   @TempDir Path dir;
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run demo(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = Demo.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CapturedRun demo(String... args) {
+    return CapturedRun.of((out, err) -> Demo.run(List.of(args), out, err));
   }
 
   @Test
   void helpShowsTheUsageAndWritesNothing() {
-    Run help = demo("--help");
+    CapturedRun help = demo("--help");
 
     assertThat(help.exit()).isZero();
     assertThat(help.out()).contains("usage: lance-maintenance demo");
@@ -50,7 +42,7 @@ class DemoTest {
     Files.writeString(photos.resolve("holiday.jpg"), "precious");
     TreeSet<String> before = tree(dir);
 
-    Run run = demo(photos.toString());
+    CapturedRun run = demo(photos.toString());
 
     assertThat(run.exit()).as("%s", run).isEqualTo(1);
     assertThat(run.err()).contains("refusing").contains(photos.toString()).contains("never deletes");
@@ -63,7 +55,7 @@ class DemoTest {
     Files.writeString(dir.resolve("notes.txt"), "mine");
     TreeSet<String> before = tree(dir);
 
-    Run run = demo(work.resolve("..").toString());
+    CapturedRun run = demo(work.resolve("..").toString());
 
     assertThat(run.exit()).as("%s", run).isEqualTo(1);
     assertThat(tree(dir)).isEqualTo(before);
@@ -75,7 +67,7 @@ class DemoTest {
     DemoTable.write(table, 2, 10);
     TreeSet<String> before = tree(table);
 
-    Run run = demo(table.toString());
+    CapturedRun run = demo(table.toString());
 
     assertThat(run.exit()).as("%s", run).isEqualTo(1);
     assertThat(tree(table)).isEqualTo(before);

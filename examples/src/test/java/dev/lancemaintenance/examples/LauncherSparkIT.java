@@ -2,9 +2,7 @@ package dev.lancemaintenance.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.lancemaintenance.testing.CapturedRun;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,22 +15,16 @@ import org.junit.jupiter.api.io.TempDir;
 class LauncherSparkIT {
   @TempDir Path dir;
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run launch(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = Launcher.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CapturedRun launch(String... args) {
+    return CapturedRun.of((out, err) -> Launcher.run(List.of(args), out, err));
   }
 
   @Test
   void theDemoRunsTwiceInARowOnItsOwnTable() {
     String root = dir.resolve("demo").resolve("demo.lance").toString();
 
-    Run first = launch("demo", root);
-    Run second = launch("demo", root);
+    CapturedRun first = launch("demo", root);
+    CapturedRun second = launch("demo", root);
 
     assertThat(first.exit()).as("%s", first).isZero();
     assertThat(second.exit()).as("%s", second).isZero();
@@ -48,7 +40,7 @@ class LauncherSparkIT {
         List.of("CALL lance.cleanup(table => ", "PARSE_SYNTAX_ERROR"),
         List.of("CALL lance.vacuum(table => '" + missing + "')", "vacuum"));
     for (List<String> sqlAndNamed : cases) {
-      Run run = launch("sql", sqlAndNamed.get(0), "--master", "local[1]");
+      CapturedRun run = launch("sql", sqlAndNamed.get(0), "--master", "local[1]");
 
       assertThat(run.exit()).as("%s", run).isEqualTo(1);
       assertThat(run.err()).as("%s", run).contains(sqlAndNamed.get(1));

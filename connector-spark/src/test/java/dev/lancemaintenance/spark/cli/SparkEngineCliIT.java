@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancemaintenance.cli.MaintenanceCli;
+import dev.lancemaintenance.testing.CapturedRun;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ManifestEdits;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,14 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SparkEngineCliIT {
   @TempDir Path dir;
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run cli(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = MaintenanceCli.execute(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CapturedRun cli(String... args) {
+    return CapturedRun.of((out, err) -> MaintenanceCli.execute(List.of(args), out, err));
   }
 
   @Test
@@ -50,7 +42,7 @@ class SparkEngineCliIT {
     ManifestEdits.truncateToHalf(manifest);
     TreeSet<String> before = new TreeSet<>(table.listFiles());
 
-    Run run = cli("cleanup", table.root().toString(), "--older-than", "0s", "--engine", "spark",
+    CapturedRun run = cli("cleanup", table.root().toString(), "--older-than", "0s", "--engine", "spark",
         "--master", "local[2]", "--engine-option", "distribute_above=0", "--json");
 
     assertThat(run.exit()).as("%s", run).isEqualTo(1);
@@ -64,7 +56,7 @@ class SparkEngineCliIT {
   @Test
   void credentialsInTheUriAreRefusedBeforeSparkSeesThem() {
     for (String dryRun : List.of("--dry-run", "--json")) {
-      Run run = cli("cleanup", "s3a://AKIAEXAMPLE:SECRETVALUE@bucket/t.lance", "--engine", "spark", dryRun);
+      CapturedRun run = cli("cleanup", "s3a://AKIAEXAMPLE:SECRETVALUE@bucket/t.lance", "--engine", "spark", dryRun);
 
       assertThat(run.exit()).as("%s", run).isEqualTo(2);
       assertThat(run.out() + run.err()).contains("credentials").doesNotContain("SECRETVALUE").doesNotContain("AKIAEXAMPLE");
