@@ -110,6 +110,14 @@ class CliMistakesIT {
   }
 
   @Test
+  void aMisspeltEngineOptionIsAUsageErrorNamingIt() {
+    CliRun run = CliRun.of("cleanup", pristine.toString(), "--engine-option", "paralelism=4", "--dry-run");
+
+    assertThat(run.exitCode()).as("%s", run).isEqualTo(2);
+    assertThat(run.err()).contains("'paralelism'").contains("parallelism");
+  }
+
+  @Test
   void jsonFailuresAreOneObjectWithAnError() {
     CliRun badCutoff = CliRun.of("cleanup", pristine.toString(), "--older-than", "soon", "--json");
     assertThat(badCutoff.exitCode()).as("%s", badCutoff).isEqualTo(2);
