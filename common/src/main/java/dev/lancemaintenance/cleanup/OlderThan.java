@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The one grammar of an {@code older_than} value, on every entry point: an ISO instant ({@code
@@ -32,6 +33,14 @@ public final class OlderThan {
       }
     }
     return minusSaturated(now, duration(value));
+  }
+
+  /**
+   * The window {@code value} names ({@code 7d}, {@code PT2H}), or empty when it names an instant;
+   * for callers that take "now" later than they parse, such as optimize after compacting.
+   */
+  public static Optional<Duration> window(String value) {
+    return looksLikeInstant(value.trim()) ? Optional.empty() : Optional.of(duration(value));
   }
 
   /** The duration {@code value} names (the duration forms of {@link #beforeTimestamp}). */

@@ -143,8 +143,9 @@ final class CleanupCommand {
         action.onRemovedFile(output::file);
       }
       try {
-        output.result(action.execute());
-        return 0;
+        CleanupResult result = action.execute();
+        output.result(result);
+        return exitCodeOf(result.counters().failedDeletes(), tableUri, err);
       } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
         String message = UserErrors.message(e);
         output.error(message);
@@ -155,6 +156,19 @@ final class CleanupCommand {
         return 1;
       }
     }
+  }
+
+  /**
+   * 0, or {@link MaintenanceCli#EXIT_FAILED_DELETES} when a delete failed: the run kept the expired
+   * manifests, so a script must learn that the table is not clean yet.
+   */
+  static int exitCodeOf(long failedDeletes, String table, PrintStream err) {
+    if (failedDeletes == 0) {
+      return 0;
+    }
+    err.println("lance-maintenance: " + failedDeletes + " deletes failed in " + table
+        + " (logged with their paths); the expired manifests were kept, so the next run retries them");
+    return MaintenanceCli.EXIT_FAILED_DELETES;
   }
 
   /** The catalogue options given on the command line, each at most once. */

@@ -12,9 +12,14 @@ import java.util.List;
  *
  * <p>Exit codes: 0 success, 1 the run refused or failed (the reason, naming the table, is one line
  * on stderr; {@code --verbose} adds the stack trace), 2 the command line was not understood (an
- * unknown, repeated or malformed option, a URI with credentials).
+ * unknown, repeated or malformed option, a URI with credentials), 3 the run finished but some
+ * deletes failed ({@code failed_deletes > 0}: those files and the expired manifests stay for the
+ * next run).
  */
 public final class MaintenanceCli {
+  /** The run completed, but some files could not be deleted; a rerun retries them. */
+  static final int EXIT_FAILED_DELETES = 3;
+
   static final String USAGE =
       "usage: lance-maintenance <command> ...\n\n"
           + "  " + InspectCommand.USAGE + "\n"
@@ -26,7 +31,8 @@ public final class MaintenanceCli {
           + "  " + OptimizeCommand.USAGE + "\n"
           + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
-          + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood.\n";
+          + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
+          + "  3 the run finished but some deletes failed (a rerun retries them).\n";
 
   private final Clock clock;
   private final String usage;

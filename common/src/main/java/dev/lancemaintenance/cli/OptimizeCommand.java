@@ -4,7 +4,6 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupEngine;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -57,7 +56,8 @@ final class OptimizeCommand {
       String title = result.mode() == CleanupMode.DRY_RUN
           ? "Dry run of optimize of " + table + " (cleanup counters are for the table as it is now, a lower bound):"
           : "Optimized " + table + ":";
-      return CompactionArguments.print(out, err, json, title, fields);
+      int printed = CompactionArguments.print(out, err, json, title, fields);
+      return printed != 0 ? printed : CleanupCommand.exitCodeOf(result.cleanup().counters().failedDeletes(), table, err);
     } catch (MaintenanceException e) {
       return CompactionArguments.fail(out, err, json, table, e);
     }
@@ -78,7 +78,7 @@ final class OptimizeCommand {
             clock);
     try {
       if (parsed.value("older-than") != null) {
-        action.beforeTimestamp(OlderThan.beforeTimestamp(parsed.value("older-than"), clock.instant()));
+        action.olderThan(parsed.value("older-than"));
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());

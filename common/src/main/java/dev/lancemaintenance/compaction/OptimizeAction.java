@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -25,7 +26,13 @@ import org.slf4j.LoggerFactory;
  * pre-flight asks whether the cleanup would refuse because of a tag once the compaction has
  * committed (a tag on today's latest version then sits on an old version) and, unless {@code
  * error_if_tagged_old_versions} is off, refuses before any work: LanceDB compacts first and fails
- * afterwards. The cleanup window is fixed once, from the clock, before the compaction starts.
+ * afterwards.
+ *
+ * <p>A window ({@link #olderThan}) is turned into a cutoff when the cleanup starts, after the
+ * compaction has committed, as LanceDB's Rust and Python {@code optimize} do: {@code older_than 0s}
+ * then reclaims the merged fragments at once, including those that the compaction's own earlier
+ * commits still named. The pre-flight uses the cutoff of its own moment; a tagged version that only
+ * the later cutoff reaches is refused by the cleanup itself, after compacting, as in LanceDB.
  *
  * <p>Retention settings are set here, because the pre-flight needs them; engine settings (delete
  * rate, parallelism, compaction options) on the actions handed in.
@@ -69,6 +76,16 @@ public final class OptimizeAction {
     return this;
   }
 
+  /**
+   * An {@code older_than} argument as the entry points take it: a window ({@code 0s}, {@code 7d},
+   * {@code PT2H}), measured back from when the cleanup starts, or an ISO instant.
+   */
+  public OptimizeAction olderThan(String value) {
+    OlderThan.window(value)
+        .ifPresentOrElse(this::olderThan, () -> beforeTimestamp(OlderThan.beforeTimestamp(value, clock.instant())));
+    return this;
+  }
+
   /** The cleanup removes versions whose manifest timestamp is before this instant. */
   public OptimizeAction beforeTimestamp(Instant instant) {
     this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
@@ -104,36 +121,45 @@ public final class OptimizeAction {
 
   public OptimizeResult execute() {
     long startNanos = System.nanoTime();
-    Instant now = clock.instant();
-    CleanupPolicy policy =
-        CleanupPolicy.builder()
-            .beforeTimestamp(beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan))
-            .deleteUnverified(deleteUnverified)
-            .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
-            .build();
     // Before compacting: the cleanup half would refuse only after the rewrite.
-    RetentionGuard.check(table.toString(), policy, now, allowShortRetention);
+    Instant planned = clock.instant();
+    RetentionGuard.check(table.toString(), policyAt(planned), planned, allowShortRetention);
     CompactionPlan plan = compact.plan();
     if (errorIfTaggedOldVersions) {
-      refuseIfTagTrap(plan, policy, now);
+      Instant now = clock.instant();
+      refuseIfTagTrap(plan, policyAt(now), now);
     }
-    cleanup
-        .beforeTimestamp(policy.beforeTimestamp().orElseThrow())
-        .deleteUnverified(deleteUnverified)
-        .allowShortRetention(allowShortRetention)
-        .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
-        .dryRun(mode == CleanupMode.DRY_RUN);
     Optional<CompactResult> compacted = Optional.empty();
     if (mode == CleanupMode.EXECUTE) {
       compacted = Optional.of(compact.execute(plan));
     }
-    CleanupResult cleaned = cleanup.execute();
+    CleanupResult cleaned =
+        cleanup
+            .beforeTimestamp(cutoffAt(clock.instant()))
+            .deleteUnverified(deleteUnverified)
+            .allowShortRetention(allowShortRetention)
+            .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
+            .dryRun(mode == CleanupMode.DRY_RUN)
+            .execute();
     OptimizeResult result =
         new OptimizeResult(
             table.toString(), mode, plan.tasks().size(), plan.fragmentsToMerge(), compacted, cleaned,
             (System.nanoTime() - startNanos) / 1_000_000L);
     LOG.info("lance optimize {} done: {}", table, result.namedCounters());
     return result;
+  }
+
+  /** The cleanup's cutoff if it started at {@code now}: the instant given, or now minus the window. */
+  private Instant cutoffAt(Instant now) {
+    return beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan);
+  }
+
+  private CleanupPolicy policyAt(Instant now) {
+    return CleanupPolicy.builder()
+        .beforeTimestamp(cutoffAt(now))
+        .deleteUnverified(deleteUnverified)
+        .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
+        .build();
   }
 
   private void refuseIfTagTrap(CompactionPlan plan, CleanupPolicy policy, Instant now) {

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.format;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancemaintenance.storage.FileEntry;
@@ -87,7 +88,9 @@ public final class RefReader {
       try {
         root = JSON.readTree(storage.readFully(path));
       } catch (IOException e) {
-        throw new CorruptTableException(table, path, "ref is not valid JSON: " + e.getMessage(), e);
+        // Jackson's own message adds the source on a second line; errors here are one line.
+        String problem = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        throw new CorruptTableException(table, path, "ref is not valid JSON: " + problem, e);
       }
       if (root == null || !root.isObject()) {
         throw new CorruptTableException(table, path, "ref is not a JSON object");

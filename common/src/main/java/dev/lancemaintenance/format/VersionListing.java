@@ -82,6 +82,11 @@ public final class VersionListing {
     }
   }
 
+  /** Where Lance keeps the latest-version hint of {@code datasetDir}, table-relative. */
+  public static String latestVersionHintPath(String datasetDir) {
+    return TablePaths.join(datasetDir, TablePaths.join(VERSIONS_DIR, HINT_FILE));
+  }
+
   private static String versionsDir(TableStorage storage, String datasetDir) {
     if (!datasetDir.isEmpty()) {
       TablePaths.checkRelative(storage.location().toString(), datasetDir);

@@ -15,6 +15,7 @@ final class Codecs {
   private static final FileKind[] KINDS = FileKind.values();
   private static final MarkState[] STATES = MarkState.values();
   private static final RemovalReason[] REASONS = RemovalReason.values();
+  private static final FileEntry.EntryType[] ENTRY_TYPES = FileEntry.EntryType.values();
 
   private Codecs() {}
 
@@ -40,11 +41,12 @@ final class Codecs {
           out.writeUTF(file.path());
           out.writeLong(file.size());
           out.writeLong(file.modificationTimeMillis());
+          out.writeByte(file.type().ordinal());
         }
 
         @Override
         public FileEntry read(DataInputStream in) throws IOException {
-          return new FileEntry(in.readUTF(), in.readLong(), in.readLong());
+          return new FileEntry(in.readUTF(), in.readLong(), in.readLong(), ENTRY_TYPES[in.readByte()]);
         }
       };
 

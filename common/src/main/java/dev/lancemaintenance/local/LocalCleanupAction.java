@@ -20,6 +20,7 @@ import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -29,11 +30,13 @@ import java.nio.file.Paths;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -52,8 +55,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory) run in
  * parallel and spill their records to local disk, hash-partitioned by reference key; decide and
- * sweep then run one partition per task. Expired manifests are deleted last, and only when every
- * other delete of the run succeeded, so a run that dies or fails half way leaves every retained
+ * sweep then run one partition per task, every decide before the first sweep, so that a retained
+ * version naming a missing file refuses the run before any delete. Expired manifests are deleted
+ * last, and only when every other delete of the run succeeded, so a run that dies or fails half way leaves every retained
  * version readable and the next run finishes the job.
  *
  * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
@@ -223,9 +227,12 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       LOG.info("lance cleanup {} [3/5 list]: {} files in {} directories", table(), listed, plan.listings().size());
       DecisionContext context = DecisionContext.of(plan.facts(), summary);
       List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
+      UnlistedReferences unlisted =
+          runAll(partitionIds, p -> decideBounded(p, context), UnlistedReferences::plus, UnlistedReferences.NONE);
+      unlisted.refuseIfAny(plan.facts());
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       Sweeper sweeper = new Sweeper();
-      runAll(partitionIds, p -> decideBounded(p, context, sweeper), (a, b) -> null, null);
+      runAll(partitionIds, p -> sweepDecided(p, sweeper), (a, b) -> null, null);
       CleanupCounters counters = sweeper.finish();
       LOG.info("lance cleanup {} [4/5 decide, {}]: {}", table(),
           settings().mode() == CleanupMode.DRY_RUN ? "would delete" : "delete", counters);
@@ -258,21 +265,43 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     }
 
     /** Decides one partition once a decide slot is free: the pool may be sized for I/O, not memory. */
-    private Void decideBounded(int partition, DecisionContext context, Sweeper sweeper) {
+    private UnlistedReferences decideBounded(int partition, DecisionContext context) {
       decideSlots.acquireUninterruptibly();
       try {
-        return decideInto(partition, context, sweeper);
+        return decide(partition, context);
       } finally {
         decideSlots.release();
       }
     }
 
-    private Void decideInto(int partition, DecisionContext context, Sweeper sweeper) {
+    /**
+     * Co-groups one partition's marks and listed files by key: spills what goes, and reports the
+     * keys retained versions need that no listed file carries.
+     */
+    private UnlistedReferences decide(int partition, DecisionContext context) {
       Map<String, MarkState> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
+      Set<String> listedKeys = new HashSet<>();
       DecideByPath decide = new DecideByPath(context);
-      spills.files(partition).forEach(file ->
-          decide.decide(file, Optional.ofNullable(marks.get(context.keyOf(file.path())))).ifPresent(sweeper::add));
+      spills.files(partition).forEach(file -> {
+        String key = context.keyOf(file.path());
+        MarkState mark = marks.get(key);
+        if (mark != null) {
+          listedKeys.add(key);
+        }
+        decide.decide(file, Optional.ofNullable(mark)).ifPresent(spills.decided(partition)::append);
+      });
+      UnlistedReferences unlisted = UnlistedReferences.NONE;
+      for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
+        if (!listedKeys.contains(mark.getKey())) {
+          unlisted = unlisted.plus(decide.unlisted(mark.getKey(), mark.getValue()));
+        }
+      }
+      return unlisted;
+    }
+
+    private Void sweepDecided(int partition, Sweeper sweeper) {
+      spills.decided(partition).forEach(sweeper::add);
       return null;
     }
 

@@ -15,11 +15,14 @@ import java.util.List;
  * The local engine's shuffle: marks and listed files hash-partitioned by reference key into files
  * under one temporary directory, plus the expired manifests. The decision then holds one
  * partition's marks in memory at a time, so memory grows with files / partitions, not with files.
+ * Decided files wait in their partition's spill until every partition is decided, so the run can
+ * still refuse before its first delete.
  */
 final class Spills implements AutoCloseable {
   private final Path directory;
   private final List<SpillFile<ReferenceMark>> marks = new ArrayList<>();
   private final List<SpillFile<FileEntry>> files = new ArrayList<>();
+  private final List<SpillFile<CandidateFile>> decided = new ArrayList<>();
   private final SpillFile<CandidateFile> expiredManifests;
 
   Spills(Path parent, int partitions) {
@@ -31,6 +34,7 @@ final class Spills implements AutoCloseable {
     for (int p = 0; p < partitions; p++) {
       marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK));
       files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE));
+      decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE));
     }
     expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE);
   }
@@ -60,6 +64,11 @@ final class Spills implements AutoCloseable {
     return files.get(partition);
   }
 
+  /** The files the decision selected in one partition. */
+  SpillFile<CandidateFile> decided(int partition) {
+    return decided.get(partition);
+  }
+
   SpillFile<CandidateFile> expiredManifests() {
     return expiredManifests;
   }
@@ -68,6 +77,7 @@ final class Spills implements AutoCloseable {
   public void close() {
     marks.forEach(SpillFile::close);
     files.forEach(SpillFile::close);
+    decided.forEach(SpillFile::close);
     expiredManifests.close();
     try {
       Files.deleteIfExists(directory);

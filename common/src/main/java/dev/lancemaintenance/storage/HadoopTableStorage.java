@@ -4,6 +4,8 @@ import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -51,6 +53,7 @@ public final class HadoopTableStorage implements TableStorage {
   private final String rootPath;
   /** The root as a java.nio path when the table is on the local file system, else null. */
   private final java.nio.file.Path localRoot;
+  private java.nio.file.Path realLocalRoot;
   private BulkDelete bulkDelete;
 
   public HadoopTableStorage(TableLocation location, StorageConf conf) {
@@ -127,7 +130,8 @@ public final class HadoopTableStorage implements TableStorage {
         }
         try {
           FileStatus status = files.next();
-          return new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime());
+          FileEntry.EntryType type = status.isSymlink() ? FileEntry.EntryType.LINK : FileEntry.EntryType.FILE;
+          return new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime(), type);
         } catch (IOException e) {
           throw new StorageException("list", location.resolveRedacted(dir), e);
         }
@@ -192,11 +196,25 @@ public final class HadoopTableStorage implements TableStorage {
     }
   }
 
+  /**
+   * Deletes through the store's own bulk delete where it has one (s3a, which reports each key that
+   * failed). Elsewhere Hadoop's default bulk delete ignores the {@code false} a file system's
+   * {@code delete} returns for a file it could not remove (issue 12, item 10), so each file is
+   * deleted here and a {@code false} is a failure unless the file is gone. Local files are deleted
+   * with java.nio, which reports why, removes a link rather than what it points at, and is refused
+   * for a file whose directory really lies outside the table root.
+   */
   @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
     if (paths.size() > maxDeleteBatchSize()) {
       throw new IllegalArgumentException(
           "Delete batch of " + paths.size() + " exceeds the store's page size " + maxDeleteBatchSize());
+    }
+    if (localRoot != null) {
+      return deleteLocally(paths);
+    }
+    if (maxDeleteBatchSize() == 1) {
+      return deleteOneByOne(paths);
     }
     List<Path> hadoopPaths = new ArrayList<>(paths.size());
     for (String path : paths) {
@@ -216,6 +234,50 @@ public final class HadoopTableStorage implements TableStorage {
     return failures;
   }
 
+  private List<DeleteFailure> deleteOneByOne(List<String> paths) {
+    List<DeleteFailure> failures = new ArrayList<>();
+    for (String path : paths) {
+      Path hadoopPath = pathOf(path);
+      try {
+        // false means "not deleted": fine when the file is already gone, a failure when it is not.
+        if (!fs.delete(hadoopPath, false) && fs.exists(hadoopPath)) {
+          failures.add(new DeleteFailure(path, "the file system did not delete it"));
+        }
+      } catch (IOException | RuntimeException e) {
+        failures.add(new DeleteFailure(path, String.valueOf(e.getMessage())));
+      }
+    }
+    return failures;
+  }
+
+  private List<DeleteFailure> deleteLocally(List<String> paths) {
+    List<DeleteFailure> failures = new ArrayList<>();
+    for (String path : paths) {
+      java.nio.file.Path file = localRoot.resolve(path);
+      try {
+        java.nio.file.Path directory = file.getParent().toRealPath();
+        if (!directory.startsWith(realLocalRoot())) {
+          failures.add(new DeleteFailure(path, "its directory is " + directory + ", outside the table root"));
+          continue;
+        }
+        Files.deleteIfExists(file);
+      } catch (NoSuchFileException gone) {
+        // Its directory went away with it: deleted, as a missing file counts.
+      } catch (IOException e) {
+        failures.add(new DeleteFailure(path, e.toString()));
+      }
+    }
+    return failures;
+  }
+
+  /** The table root with every link resolved, so a linked directory cannot pass for one inside it. */
+  private synchronized java.nio.file.Path realLocalRoot() throws IOException {
+    if (realLocalRoot == null) {
+      realLocalRoot = localRoot.toRealPath();
+    }
+    return realLocalRoot;
+  }
+
   @Override
   public int suggestedConcurrency() {
     String scheme = root.toUri().getScheme();
@@ -226,7 +288,7 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public int maxDeleteBatchSize() {
-    return bulkDelete().pageSize();
+    return localRoot != null ? 1 : bulkDelete().pageSize();
   }
 
   private synchronized BulkDelete bulkDelete() {

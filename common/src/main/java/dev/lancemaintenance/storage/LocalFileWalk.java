@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -21,6 +22,11 @@ import java.util.function.Function;
  * each file twice), which is most of a local cleanup's listing time. Files and directories that
  * vanish while the walk runs are skipped, as a listing that started a moment later would; other
  * I/O errors end the walk with the caller's exception.
+ *
+ * <p>Symbolic links are never followed: a linked directory may lie outside the table, and a walk
+ * that entered it would offer files of another tree to the cleanup (issue 12, item 9). A link is
+ * reported as itself ({@link FileEntry.EntryType#LINK}, its own size and time); a walk whose
+ * directory is reached through a link below the root lists nothing.
  */
 final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
   private final Path root;
@@ -39,7 +45,25 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
     this.root = root;
     this.recursive = recursive;
     this.failure = failure;
-    push(dir);
+    if (!reachedThroughLink(root, dir)) {
+      push(dir);
+    }
+  }
+
+  /** Whether a directory below {@code root} (or {@code root} itself, excluded) is or lies under a link. */
+  private boolean reachedThroughLink(Path root, Path dir) {
+    Path relative = root.relativize(dir);
+    Path current = root;
+    for (Path name : relative) {
+      if (name.toString().isEmpty()) {
+        continue;
+      }
+      current = current.resolve(name);
+      if (Files.isSymbolicLink(current)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -58,7 +82,7 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
       }
       BasicFileAttributes attributes;
       try {
-        attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+        attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       } catch (NoSuchFileException removedMeanwhile) {
         continue;
       } catch (IOException e) {
@@ -69,7 +93,9 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
           push(entry);
         }
       } else {
-        next = new FileEntry(root.relativize(entry).toString(), attributes.size(), attributes.lastModifiedTime().toMillis());
+        FileEntry.EntryType type = attributes.isSymbolicLink() ? FileEntry.EntryType.LINK : FileEntry.EntryType.FILE;
+        next = new FileEntry(
+            root.relativize(entry).toString(), attributes.size(), attributes.lastModifiedTime().toMillis(), type);
       }
     }
     return next != null;

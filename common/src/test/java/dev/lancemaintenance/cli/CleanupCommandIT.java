@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.UndeletableFile;
 import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -41,6 +42,39 @@ class CleanupCommandIT {
     table.append(10);
     table.append(10);
     pristine = table.root();
+  }
+
+  @Test
+  void aFailedDeleteExitsWithItsOwnCodeAndShowsInTheJson() {
+    Path table = copy();
+    try (UndeletableFile ignored = UndeletableFile.make(firstVersionsTransaction(table))) {
+      CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
+
+      assertThat(run.exitCode()).as("%s", run).isEqualTo(MaintenanceCli.EXIT_FAILED_DELETES);
+      assertThat(run.json().get("failed_deletes").asLong()).as("failed_deletes").isEqualTo(1);
+      assertThat(run.json().get("old_versions").asLong()).as("no manifest removed").isZero();
+      assertThat(run.err()).as("stderr").contains("1 deletes failed in " + table);
+    }
+  }
+
+  @Test
+  void aFailedDeleteShowsInTheTextResult() {
+    Path table = copy();
+    try (UndeletableFile ignored = UndeletableFile.make(firstVersionsTransaction(table))) {
+      CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s");
+
+      assertThat(run.exitCode()).as("%s", run).isEqualTo(MaintenanceCli.EXIT_FAILED_DELETES);
+      assertThat(run.out()).as("%s", run).containsPattern("failed_deletes\\s+1");
+    }
+  }
+
+  /** The transaction file of version 1 (read version 0), which {@code --older-than 0s} removes. */
+  private static Path firstVersionsTransaction(Path table) {
+    return files(table).stream()
+        .filter(path -> path.startsWith("_transactions/0-"))
+        .map(table::resolve)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,10 +65,46 @@ class LocalOptimizeIT {
 
     OptimizeResult result = optimizeOf(table).olderThan(Duration.ZERO).execute();
 
-    assertThat(table.versions()).as("versions left").allMatch(v -> v > latestBefore);
-    assertThat(result.cleanup().counters().oldVersions()).as("old_versions").isEqualTo(latestBefore);
+    // The window of 0 s starts after compacting: the compaction's earlier commits go too.
+    assertThat(table.versions()).as("versions left").containsExactly(table.latestVersion());
+    assertThat(table.latestVersion()).as("latest version").isGreaterThan(latestBefore);
+    assertThat(result.cleanup().counters().oldVersions()).as("old_versions").isEqualTo(table.latestVersion() - 1);
     assertThat(SmallFragmentsTable.latestContent(table)).as("content at the latest version").isEqualTo(before);
     assertThat(ReadBack.snapshot(table.root()).unreadable()).as("versions that do not read").isEmpty();
+  }
+
+  /**
+   * With a commit per task, the compaction's own earlier commits still name merged fragments; they
+   * are older than a window of 0 s only when the cutoff is taken after compacting, as LanceDB does.
+   */
+  @Test
+  void aWindowOfZeroAfterSeveralCommitsLeavesOnlyTheLatestVersionsDataFiles() {
+    LanceTableFixture table = copy();
+    TableLocation location = TableLocation.of(table.uri());
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.defaults());
+    CompactionPolicy commitPerTask =
+        CompactionPolicy.builder().targetRowsPerFragment(40).maxConcurrentTasks(3).partialProgress(1).build();
+    OptimizeAction optimize =
+        new OptimizeAction(
+            location,
+            storage,
+            new LocalCompactAction(CompactionTable.of(location, Map.of())).policy(commitPerTask),
+            new LocalCleanupAction(location, storage, Clock.systemUTC()).parallelism(4).partitions(4),
+            Clock.systemUTC());
+
+    OptimizeResult result = optimize.olderThan(Duration.ZERO).execute();
+
+    assertThat(result.compaction().orElseThrow().commits()).as("commits").isGreaterThan(1);
+    assertThat(table.versions()).as("versions left").containsExactly(table.latestVersion());
+    assertThat(dataFiles(table.listFiles()))
+        .as("data files on disk")
+        .isEqualTo(dataFiles(SmallFragmentsTable.referencedByLatest(table)));
+  }
+
+  private static TreeSet<String> dataFiles(java.util.Collection<String> paths) {
+    TreeSet<String> data = new TreeSet<>();
+    paths.stream().filter(p -> p.startsWith("data/")).forEach(data::add);
+    return data;
   }
 
   @Test

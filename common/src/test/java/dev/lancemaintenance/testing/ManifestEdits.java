@@ -34,15 +34,8 @@ public final class ManifestEdits {
    */
   public static void replaceFirstDataFilePath(Path manifest, String newPath) {
     byte[] bytes = readAll(manifest);
-    ByteBuffer footer = ByteBuffer.wrap(bytes, bytes.length - FOOTER_LENGTH, FOOTER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-    int position = Math.toIntExact(footer.getLong());
-    int length = ByteBuffer.wrap(bytes, position, Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    TableProtos.Manifest parsed;
-    try {
-      parsed = TableProtos.Manifest.parseFrom(Arrays.copyOfRange(bytes, position + Integer.BYTES, position + Integer.BYTES + length));
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("not a manifest Lance wrote: " + manifest, e);
-    }
+    int position = messagePosition(bytes);
+    TableProtos.Manifest parsed = parse(manifest, bytes);
     TableProtos.Manifest.Builder edited = parsed.toBuilder();
     edited.getFragmentsBuilder(0).getFilesBuilder(0).setPath(newPath);
     byte[] message = edited.build().toByteArray();
@@ -53,6 +46,36 @@ public final class ManifestEdits {
     out.writeBytes(message);
     out.write(bytes, bytes.length - FOOTER_LENGTH, FOOTER_LENGTH);
     writeAll(manifest, out.toByteArray());
+  }
+
+  /** The path (relative to {@code data/}) of the first data file of the manifest's first fragment. */
+  public static String firstDataFilePath(Path manifest) {
+    return parse(manifest, readAll(manifest)).getFragments(0).getFiles(0).getPath();
+  }
+
+  /**
+   * Flips the lowest bit of the first byte of the manifest message (the tag of its first field),
+   * as a bad disk or a faulty copy would: the footer stays valid, the message does not.
+   */
+  public static void flipFirstMessageBit(Path manifest) {
+    byte[] bytes = readAll(manifest);
+    bytes[messagePosition(bytes) + Integer.BYTES] ^= 1;
+    writeAll(manifest, bytes);
+  }
+
+  private static int messagePosition(byte[] bytes) {
+    ByteBuffer footer = ByteBuffer.wrap(bytes, bytes.length - FOOTER_LENGTH, FOOTER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+    return Math.toIntExact(footer.getLong());
+  }
+
+  private static TableProtos.Manifest parse(Path manifest, byte[] bytes) {
+    int position = messagePosition(bytes);
+    int length = ByteBuffer.wrap(bytes, position, Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    try {
+      return TableProtos.Manifest.parseFrom(Arrays.copyOfRange(bytes, position + Integer.BYTES, position + Integer.BYTES + length));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("not a manifest Lance wrote: " + manifest, e);
+    }
   }
 
   private static byte[] readAll(Path file) {

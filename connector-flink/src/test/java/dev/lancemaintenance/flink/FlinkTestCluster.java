@@ -1,6 +1,12 @@
 package dev.lancemaintenance.flink;
 
+import dev.lancemaintenance.flink.maintenance.api.FlinkCleanupAction;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import java.time.Clock;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** The MiniCluster every Flink test runs on: one task manager with two slots, parallelism 2. */
@@ -16,5 +22,17 @@ public final class FlinkTestCluster {
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(PARALLELISM)
             .build());
+  }
+
+  /**
+   * A cleanup of {@code tableUri} on this cluster at {@link #PARALLELISM}, with slices of two
+   * manifests so that every test table crosses mark subtasks; no policy set yet.
+   */
+  public static FlinkCleanupAction cleanup(String tableUri) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(PARALLELISM);
+    return new FlinkCleanupAction(
+            env, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
+        .sliceSize(2);
   }
 }

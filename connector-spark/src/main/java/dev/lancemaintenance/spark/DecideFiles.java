@@ -4,19 +4,25 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
-import java.util.Collections;
+import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import scala.Tuple2;
 
 /**
- * Stage 4 on an executor: one listed file joined with the mark of its reference key (absent when no
- * manifest references it), decided by {@link DecideByPath}.
+ * Stage 4 on an executor: one partition of the co-group of listed files and marks by reference
+ * key, decided by {@link DecideByPath}. Emits the files that go, as the keys stream by, and last
+ * the partition's {@link UnlistedReferences}: keys a retained version needs that no listed file
+ * carries, which the driver reduces and refuses on before any delete.
  */
 final class DecideFiles
-    implements FlatMapFunction<Tuple2<String, Tuple2<FileEntry, org.apache.spark.api.java.Optional<MarkState>>>, CandidateFile> {
+    implements FlatMapFunction<Iterator<Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>>, DecideFiles.Decision> {
   private static final long serialVersionUID = 1L;
 
   private final DecisionContext context;
@@ -25,18 +31,69 @@ final class DecideFiles
     this.context = context;
   }
 
-  /** A listed file under its reference key in the run's dataset, ready to be joined with the marks. */
+  /** A listed file under its reference key in the run's dataset, ready to be co-grouped with the marks. */
   static Tuple2<String, FileEntry> keyed(DecisionContext context, FileEntry file) {
     return new Tuple2<>(context.keyOf(file.path()), file);
   }
 
+  /**
+   * What the decision emits: a file that goes, or a partition's unlisted references (exactly one).
+   */
+  record Decision(CandidateFile candidate, UnlistedReferences unlisted) implements Serializable {
+    Decision {
+      if ((candidate == null) == (unlisted == null)) {
+        throw new IllegalArgumentException("A decision is exactly one of a candidate or unlisted references");
+      }
+    }
+
+    boolean isCandidate() {
+      return candidate != null;
+    }
+  }
+
   @Override
-  public Iterator<CandidateFile> call(
-      Tuple2<String, Tuple2<FileEntry, org.apache.spark.api.java.Optional<MarkState>>> joined) {
-    FileEntry file = joined._2()._1();
-    org.apache.spark.api.java.Optional<MarkState> mark = joined._2()._2();
-    Optional<CandidateFile> decided =
-        new DecideByPath(context).decide(file, mark.isPresent() ? Optional.of(mark.get()) : Optional.empty());
-    return decided.map(Collections::singleton).orElse(Collections.emptySet()).iterator();
+  public Iterator<Decision> call(Iterator<Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>> keys) {
+    DecideByPath decide = new DecideByPath(context);
+    return new Iterator<>() {
+      private UnlistedReferences unlisted = UnlistedReferences.NONE;
+      private final List<Decision> pending = new ArrayList<>();
+      private boolean summarised;
+
+      @Override
+      public boolean hasNext() {
+        while (pending.isEmpty() && keys.hasNext()) {
+          decideKey(keys.next());
+        }
+        if (pending.isEmpty() && !summarised) {
+          summarised = true;
+          pending.add(new Decision(null, unlisted));
+        }
+        return !pending.isEmpty();
+      }
+
+      @Override
+      public Decision next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return pending.remove(pending.size() - 1);
+      }
+
+      private void decideKey(Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>> key) {
+        Optional<MarkState> mark = Optional.empty();
+        for (MarkState state : key._2()._2()) {
+          mark = Optional.of(mark.map(state::merge).orElse(state));
+        }
+        Iterator<FileEntry> files = key._2()._1().iterator();
+        if (!files.hasNext()) {
+          mark.ifPresent(state -> unlisted = unlisted.plus(decide.unlisted(key._1(), state)));
+          return;
+        }
+        while (files.hasNext()) {
+          Optional<CandidateFile> decided = decide.decide(files.next(), mark);
+          decided.ifPresent(file -> pending.add(new Decision(file, null)));
+        }
+      }
+    };
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
@@ -13,6 +14,7 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.spark.procedures.ResultRows;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.local.LocalCleanupAction;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -230,7 +233,24 @@ public final class SparkCleanupAction extends BaseCleanupAction {
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
       return new CleanupResult(table().toString(), settings().mode(), decided.latestVersion, counters, durationMillis);
+    } catch (Exception e) {
+      throw stageError(e);
     }
+  }
+
+  /**
+   * The error a stage threw, out of the layers Spark wraps a task's failure in ("Job aborted due to
+   * stage failure" and a remote stack trace), so that a corrupt manifest read on an executor fails
+   * with the same one-line error as on the driver. Anything else is rethrown as it came.
+   */
+  private RuntimeException stageError(Exception failure) {
+    Optional<MaintenanceException> stage = MaintenanceException.in(failure);
+    if (stage.isPresent()) {
+      return stage.get();
+    }
+    return failure instanceof RuntimeException runtime
+        ? runtime
+        : new MaintenanceException("Cannot clean up " + table() + ": the Spark job failed (" + failure + ")", failure);
   }
 
   private int versionsOf(DatasetCleanup cleanup) {
@@ -270,6 +290,8 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     try (JobGroup group = newJobGroup()) {
       Decided decided = decide(group, requestedCleanup());
       return decided.candidates.union(decided.expiredManifests);
+    } catch (Exception e) {
+      throw stageError(e);
     }
   }
 
@@ -320,48 +342,65 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     JavaPairRDD<String, MarkState> marks = marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
     JavaRDD<FileEntry> files =
         jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
-    JavaRDD<CandidateFile> candidates =
-        files.mapToPair(file -> DecideFiles.keyed(context, file)).leftOuterJoin(marks, partitions).flatMap(new DecideFiles(context));
+    group.stage(
+        "3-4/5 list, decide",
+        String.format("listing %d directories, deciding in %,d partitions", plan.listings().size(), partitions));
+    // Persisted: the refusal check below and the sweep (or count) both read the decision, and the
+    // listing must run once.
+    JavaRDD<DecideFiles.Decision> decisions =
+        files.mapToPair(file -> DecideFiles.keyed(context, file))
+            .cogroup(marks, partitions)
+            .mapPartitions(new DecideFiles(context))
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      decisions.filter(decision -> !decision.isCandidate())
+          .map(DecideFiles.Decision::unlisted)
+          .fold(UnlistedReferences.NONE, UnlistedReferences::plus)
+          .refuseIfAny(plan.facts());
+    } catch (RuntimeException refused) {
+      decisions.unpersist(false);
+      marked.unpersist(false);
+      throw refused;
+    }
+    JavaRDD<CandidateFile> candidates = decisions.filter(DecideFiles.Decision::isCandidate).map(DecideFiles.Decision::candidate);
     return new Decided(
-        factory, marked, candidates, marked.flatMap(SliceMarks::expiredManifestsOf), plan.facts().latestVersion(),
-        plan.listings().size(), summary.expiredVersions(), partitions);
+        factory, marked, decisions, candidates, marked.flatMap(SliceMarks::expiredManifestsOf),
+        plan.facts().latestVersion(), summary.expiredVersions(), partitions);
   }
 
   /** The lazy tail of one run: what the decision selects, and the expired manifests. */
   private final class Decided implements AutoCloseable {
     private final Broadcast<TableStorageFactory> factory;
     private final JavaRDD<SliceMarks> marked;
+    private final JavaRDD<DecideFiles.Decision> decisions;
     private final JavaRDD<CandidateFile> candidates;
     private final JavaRDD<CandidateFile> expiredManifests;
     private final long latestVersion;
-    private final int listings;
     private final long expiredVersions;
     private final int partitions;
 
     Decided(
         Broadcast<TableStorageFactory> factory,
         JavaRDD<SliceMarks> marked,
+        JavaRDD<DecideFiles.Decision> decisions,
         JavaRDD<CandidateFile> candidates,
         JavaRDD<CandidateFile> expiredManifests,
         long latestVersion,
-        int listings,
         long expiredVersions,
         int partitions) {
       this.factory = factory;
       this.marked = marked;
+      this.decisions = decisions;
       this.candidates = candidates;
       this.expiredManifests = expiredManifests;
       this.latestVersion = latestVersion;
-      this.listings = listings;
       this.expiredVersions = expiredVersions;
       this.partitions = partitions;
     }
 
     /** Dry run: counts what would go, on the executors or, for a listener, as the files stream by. */
     CleanupCounters count(JobGroup group) {
-      group.stage(
-          "3-5/5 list, decide, count",
-          String.format("listing %d directories, deciding in %,d partitions (dry run)", listings, partitions));
+      group.stage("5/5 count", String.format("counting what %,d partitions decided (dry run)", partitions));
       JavaRDD<CandidateFile> all = candidates.union(expiredManifests);
       if (!listening) {
         return all.aggregate(CleanupCounters.ZERO, CleanupCounters::record, CleanupCounters::plus);
@@ -377,10 +416,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
     CleanupCounters sweep(JobGroup group) {
       int tasks = Math.min(partitions, settings().maxConcurrentDeletes());
-      group.stage(
-          "3-4/5 list, decide, sweep",
-          String.format(
-              "listing %d directories, deciding in %,d partitions, deleting in %d tasks", listings, partitions, tasks));
+      group.stage("4/5 sweep", String.format("deleting what %,d partitions decided in %d tasks", partitions, tasks));
       announce(candidates);
       CleanupCounters counters = sweep(candidates, tasks);
       LOG.info("lance cleanup {} [4/5 decide, sweep]: {}", table(), counters);
@@ -413,6 +449,7 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
     @Override
     public void close() {
+      decisions.unpersist(false);
       marked.unpersist(false);
     }
   }

@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.FileKind;
@@ -110,10 +111,17 @@ class ShippedFunctionsTest {
     DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext("", Long.MAX_VALUE, 0, false, 0)));
 
     FileEntry file = new FileEntry("data/a.lance", 3, 1000);
-    List<CandidateFile> decided = new ArrayList<>();
-    decide.call(new Tuple2<>("data/a.lance", new Tuple2<>(file, org.apache.spark.api.java.Optional.of(MarkState.EXPIRED))))
+    List<DecideFiles.Decision> decided = new ArrayList<>();
+    decide.call(List.of(
+            new Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>(
+                "data/a.lance", new Tuple2<>(List.of(file), List.of(MarkState.EXPIRED))),
+            new Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>(
+                "data/gone.lance", new Tuple2<>(List.of(), List.of(MarkState.KEPT))))
+        .iterator())
         .forEachRemaining(decided::add);
-    assertThat(decided).containsExactly(new CandidateFile("data/a.lance", FileKind.DATA, 3, RemovalReason.EXPIRED_VERSION));
+    assertThat(decided).containsExactly(
+        new DecideFiles.Decision(new CandidateFile("data/a.lance", FileKind.DATA, 3, RemovalReason.EXPIRED_VERSION), null),
+        new DecideFiles.Decision(null, UnlistedReferences.of("data/gone.lance")));
   }
 
   @Test

@@ -2,7 +2,6 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
-import java.time.Clock;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +26,6 @@ class SparkCleanupConformanceIT extends CleanupContractTest {
 
   @Override
   protected CleanupAction newCleanup(String tableUri) {
-    return LanceMaintenance.of(spark, Clock.systemUTC()).cleanup(tableUri).sliceSize(2).partitions(3);
+    return SparkTestSession.cleanup(spark, tableUri);
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.spark;
 
+import java.time.Clock;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -26,5 +27,13 @@ public final class SparkTestSession {
         .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog")
         .config(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0")
         .getOrCreate();
+  }
+
+  /**
+   * A cleanup of {@code tableUri} through the notebook API, with slices of two manifests and three
+   * partitions so that every test table crosses slice and partition boundaries; no policy set yet.
+   */
+  public static SparkCleanupAction cleanup(SparkSession spark, String tableUri) {
+    return LanceMaintenance.of(spark, Clock.systemUTC()).cleanup(tableUri).sliceSize(2).partitions(3);
   }
 }

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -87,12 +88,21 @@ public final class CleanupPlanner {
           + ": no such branch in _refs/branches/");
     }
     String where = branch.map(name -> "branch " + name + " of ").orElse("");
+    // Read before the listing: a commit the hint records then precedes the listing, so a listing
+    // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
+    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, datasetDir);
     List<ManifestLocation> versions = sorted(VersionListing.list(storage, datasetDir));
     if (versions.isEmpty()) {
       throw new MaintenanceException("Cannot clean up " + where + table + ": no manifests in "
           + TablePaths.join(datasetDir, "_versions") + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
+    if (hinted.isPresent() && Long.compareUnsigned(hinted.getAsLong(), latest) > 0) {
+      throw new MaintenanceException("Cannot clean up " + where + table + ": "
+          + VersionListing.latestVersionHintPath(datasetDir) + " records version "
+          + Long.toUnsignedString(hinted.getAsLong()) + " but the newest manifest listed is version "
+          + Long.toUnsignedString(latest) + "; the listing is incomplete or manifests were lost, so nothing was deleted");
+    }
 
     Map<Long, List<String>> tagsByVersion = new HashMap<>();
     for (Tag tag : RefReader.listTags(storage)) {

@@ -27,6 +27,11 @@ import java.util.Optional;
  *   <li>A file no manifest references ("unverified") goes only when older than 7 days, or when
  *       {@code delete_unverified} is set.
  * </ol>
+ *
+ * <p>The co-group also meets keys that manifests reference and no listed file carries. Such a key
+ * of a retained version means the table is damaged or the listing incomplete: {@link #unlisted}
+ * reports it, and every engine refuses the run before its first delete ({@link
+ * UnlistedReferences#refuseIfAny}), since what else the listing missed cannot be known.
  */
 public final class DecideByPath {
   private final DecisionContext context;
@@ -52,8 +57,10 @@ public final class DecideByPath {
     if (mark.isPresent() && mark.get() == MarkState.KEPT) {
       return Optional.empty();
     }
-    // Present and not kept: only versions being removed reference it.
-    boolean expired = mark.isPresent();
+    // Present and not kept: only versions being removed reference it. Not so for a link: what they
+    // referenced is whatever the link points at, which may lie outside the table, so a link goes
+    // by the unverified rules only, and deleting it removes the link, never its target.
+    boolean expired = mark.isPresent() && file.type() == FileEntry.EntryType.FILE;
     boolean young = file.modificationTimeMillis() >= context.unverifiedThresholdMillis();
     if (expired) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.EXPIRED_VERSION));
@@ -66,6 +73,19 @@ public final class DecideByPath {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Decides a reference key for which the listing showed no file.
+   *
+   * @param key the reference key
+   * @param mark what the manifests said about it
+   * @return the key as missing when a retained version needs it; nothing when only removed versions
+   *     did (their files may well have gone already, in an earlier run that stopped before the
+   *     manifests)
+   */
+  public UnlistedReferences unlisted(String key, MarkState mark) {
+    return mark == MarkState.KEPT ? UnlistedReferences.of(key) : UnlistedReferences.NONE;
   }
 
   private static CandidateFile candidate(FileEntry file, FileKind kind, RemovalReason reason) {

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.FixtureOptions;
-import dev.lancemaintenance.testing.FixtureRows;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableSnapshot;
 import java.util.Map;
 import java.util.Set;
@@ -25,20 +24,12 @@ import java.util.stream.Collectors;
 public final class S3Tables {
   private S3Tables() {}
 
-  /** Appends, a predicate delete, a BTREE index, a merge-insert update, compaction, an append. */
+  /** {@link CompactedHistory} in the bucket. */
   public static LanceTableFixture writeCompactedHistory(S3ProxyServer s3, String bucket, String key) {
-    LanceTableFixture table =
+    return CompactedHistory.write(
         LanceTableFixture.createAt(
             S3ProxyServer.lanceUri(bucket, key),
-            FixtureOptions.defaults().withStorageOptions(s3.lanceStorageOptions()));
-    long v1 = table.append(30);
-    table.append(30);
-    table.deleteWhere("id % 3 = 0");
-    table.createScalarIndex(FixtureRows.ID, ScalarIndexKind.BTREE);
-    table.update(LanceTableFixture.firstId(v1) + 1, 5);
-    table.compact();
-    table.append(10);
-    return table;
+            FixtureOptions.defaults().withStorageOptions(s3.lanceStorageOptions())));
   }
 
   /** Keys listed {@code before} and not {@code after}. */

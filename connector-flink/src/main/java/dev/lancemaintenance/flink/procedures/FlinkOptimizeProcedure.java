@@ -1,7 +1,6 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
@@ -86,7 +85,7 @@ public final class FlinkOptimizeProcedure implements Procedure {
             materializeDeletionsThreshold, numThreads, batchSize, maxConcurrentTasks, partialProgress)
         .applyTo(action.compaction());
     if (olderThan != null) {
-      action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, clock.instant()));
+      action.olderThan(olderThan);
     }
     if (deleteUnverified != null) {
       action.deleteUnverified(deleteUnverified);

@@ -15,6 +15,7 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.UndeletableFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,6 +81,24 @@ class FlinkCleanupProcedureIT {
     assertThat(withoutDuration(columns(names, rows.get(0)))).as("SQL row vs local engine")
         .isEqualTo(withoutDuration(local.namedCounters()));
     assertThat(flinkFiles).as("files left by CALL vs the local engine").isEqualTo(table.files());
+  }
+
+  @Test
+  void aFailedDeleteShowsInTheRowAndKeepsTheExpiredManifests() {
+    TreeSet<String> pristine = table.pristineFiles();
+    String stuck = pristine.stream().filter(p -> p.startsWith("_transactions/0-")).findFirst().orElseThrow();
+    List<Row> rows;
+    TableResult result;
+    try (UndeletableFile ignored = UndeletableFile.make(table.table().resolve(stuck))) {
+      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
+      rows = rows(result);
+    }
+    Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
+
+    assertThat(counters).as("the row").containsEntry("failed_deletes", 1L).containsEntry("old_versions", 0L);
+    assertThat(table.files()).as("the stuck file and every manifest stay")
+        .contains(stuck)
+        .containsAll(pristine.stream().filter(p -> p.startsWith("_versions/")).toList());
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.cleanup.OlderThan;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import java.time.Clock;
@@ -113,7 +112,7 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
         throw CleanupOption.named(decides.name(), List.of()).nullValue();
       }
     }
-    args.string(OLDER_THAN).ifPresent(value -> action.beforeTimestamp(OlderThan.beforeTimestamp(value, clock.instant())));
+    args.string(OLDER_THAN).ifPresent(action::olderThan);
     args.bool(DELETE_UNVERIFIED).ifPresent(action::deleteUnverified);
     args.bool(ALLOW_SHORT_RETENTION).ifPresent(action::allowShortRetention);
     args.bool(ERROR_IF_TAGGED_OLD_VERSIONS).ifPresent(action::errorIfTaggedOldVersions);

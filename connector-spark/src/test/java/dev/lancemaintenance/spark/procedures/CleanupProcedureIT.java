@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.UndeletableFile;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -176,6 +177,22 @@ class CleanupProcedureIT {
     java.io.StringWriter text = new java.io.StringWriter();
     error.printStackTrace(new java.io.PrintWriter(text));
     return text.toString();
+  }
+
+  @Test
+  void aFailedDeleteShowsInTheCounterRowAndKeepsTheManifests() {
+    LanceTableFixture table = table();
+    // The transaction file of v1 (read version 0), which older_than 0s removes.
+    Path v1Transaction =
+        table.resolve(table.listFiles().stream().filter(p -> p.startsWith("_transactions/0-")).findFirst().orElseThrow());
+    Row row;
+    try (UndeletableFile ignored = UndeletableFile.make(v1Transaction)) {
+      row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')");
+    }
+
+    assertThat(row.<Long>getAs("failed_deletes")).as("failed_deletes").isEqualTo(1L);
+    assertThat(row.<Long>getAs("old_versions")).as("no manifest removed").isZero();
+    assertThat(table.versions()).as("every version stays for the next run").containsExactly(1L, 2L, 3L, 4L, 5L);
   }
 
   @Test

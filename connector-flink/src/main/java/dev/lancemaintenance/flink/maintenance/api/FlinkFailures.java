@@ -11,11 +11,9 @@ final class FlinkFailures {
   private FlinkFailures() {}
 
   static RuntimeException unwrap(String table, Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof MaintenanceException maintenance) {
-        return maintenance;
-      }
-    }
-    return new MaintenanceException("Cannot clean up " + table + ": the Flink job failed (" + failure + ")", failure);
+    return MaintenanceException.in(failure)
+        .map(RuntimeException.class::cast)
+        .orElseGet(() -> new MaintenanceException(
+            "Cannot clean up " + table + ": the Flink job failed (" + failure + ")", failure));
   }
 }

@@ -7,7 +7,9 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -21,8 +23,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * slices ─► mark ─┬─ marks ──────────────┐
  *                 ├─ summaries ─► Σ(1) ─► tagged check ─► broadcast ┐
  *                 │                      ▼                          ▼
- * listings ─► list ──── files ─► union ─► keyBy(reference key) ─► decide ─► sweep files ─┬─ files ─► client
- *                 │                                                                      └─ Σ(1) ─┐
+ * listings ─► list ──── files ─► union ─► keyBy(reference key) ─► decide ─► keyBy(path) ─► release ─► sweep files ─┬─ files ─► client
+ *                 │                                                   └─ unlisted ─► Σ(1) ─► check ─► broadcast ┘           └─ Σ(1) ─┐
  *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
  * </pre>
@@ -30,7 +32,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * <p>What orders the deletes is BATCH execution itself: an operator with a broadcast input reads all
  * of it before its keyed input, and the broadcast values are reductions that exist only once their
  * whole input has been produced. So no file is decided before every manifest was read and the
- * tagged-versions check passed, and no manifest is released before every file delete finished.
+ * tagged-versions check passed, no file is deleted before every key was decided and no retained
+ * version named a missing file, and no manifest is released before every file delete finished.
  */
 public final class CleanupTopology {
   private CleanupTopology() {}
@@ -72,7 +75,27 @@ public final class CleanupTopology {
                 .connect(broadcastContext)
                 .process(new DecideFiles(), CleanupTypes.CANDIDATE));
 
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", candidates, parallelism);
+    // A refusal needs every key decided: the reduction always has the zero to reduce, so it emits
+    // once whether or not any key was missing.
+    SingleOutputStreamOperator<UnlistedReferences> checked =
+        named(spec, "check-referenced-files",
+            named(spec, "sum-unlisted-references",
+                    candidates.getSideOutput(DecideFiles.UNLISTED)
+                        .union(named(spec, "no-unlisted-references",
+                                env.fromData(List.of(UnlistedReferences.NONE), CleanupTypes.UNLISTED))
+                            .setParallelism(1))
+                        .keyBy(new Keys.Single<>(), Types.INT)
+                        .reduce(new Reductions.SumUnlisted()))
+                .setParallelism(1)
+                .map(new CheckUnlistedReferences(plan.facts()), CleanupTypes.UNLISTED))
+            .setParallelism(1);
+    SingleOutputStreamOperator<CandidateFile> released =
+        named(spec, "release-decided-files",
+            candidates.keyBy(new Keys.ByPath(), Types.STRING)
+                .connect(checked.broadcast(ReleaseDecidedFiles.CHECKED_STATE))
+                .process(new ReleaseDecidedFiles(spec.table().toString()), CleanupTypes.CANDIDATE));
+
+    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", released, parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals = sumCounters(spec, "sum-file-counters", sweptFiles);
 
     SingleOutputStreamOperator<CandidateFile> releasedManifests =

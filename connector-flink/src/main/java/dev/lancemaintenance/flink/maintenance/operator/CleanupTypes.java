@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
@@ -22,6 +23,7 @@ public final class CleanupTypes {
   public static final TypeInformation<CandidateFile> CANDIDATE = TypeInformation.of(CandidateFile.class);
   public static final TypeInformation<CleanupCounters> COUNTERS = TypeInformation.of(CleanupCounters.class);
   public static final TypeInformation<RunOutput> OUTPUT = TypeInformation.of(RunOutput.class);
+  public static final TypeInformation<UnlistedReferences> UNLISTED = new JavaSerializedType<>(UnlistedReferences.class);
 
   private CleanupTypes() {}
 }

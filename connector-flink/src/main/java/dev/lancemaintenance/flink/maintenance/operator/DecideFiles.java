@@ -4,7 +4,9 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
+import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
@@ -16,6 +18,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Stage 4, decide (keyed by reference key): gathers the marks and listed files of one key, and at
@@ -25,11 +28,18 @@ import org.apache.flink.util.Collector;
  * record, keys arrive one at a time sorted, and event-time timers fire when a key's records are
  * exhausted. State is the current key's only, so a subtask holds one key's files at once (an index
  * directory's files at most), never the table's.
+ *
+ * <p>A key that a retained version needs and no listed file carries goes to the {@link #UNLISTED}
+ * side output; the topology reduces it and holds every decided file back until the reduction shows
+ * none.
  */
 public final class DecideFiles extends KeyedBroadcastProcessFunction<String, DecideInput, DecisionContext, CandidateFile> {
   /** The broadcast decision context, under {@link #CONTEXT_KEY}. */
   public static final MapStateDescriptor<String, DecisionContext> CONTEXT_STATE =
       new MapStateDescriptor<>("decision-context", Types.STRING, CleanupTypes.CONTEXT);
+
+  /** Keys retained versions need that the listing did not show, one record per key. */
+  public static final OutputTag<UnlistedReferences> UNLISTED = new OutputTag<>("unlisted-references", CleanupTypes.UNLISTED);
 
   private static final String CONTEXT_KEY = "context";
 
@@ -68,8 +78,17 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
     }
     DecideByPath decide = new DecideByPath(context);
     Optional<MarkState> state = Optional.ofNullable(mark.value());
-    for (FileEntry file : files.get()) {
+    boolean listed = false;
+    Iterable<FileEntry> keyFiles = files.get();
+    for (FileEntry file : keyFiles == null ? List.<FileEntry>of() : keyFiles) {
+      listed = true;
       decide.decide(file, state).ifPresent(out::collect);
+    }
+    if (!listed && state.isPresent()) {
+      UnlistedReferences unlisted = decide.unlisted(ctx.getCurrentKey(), state.get());
+      if (unlisted.count() > 0) {
+        ctx.output(UNLISTED, unlisted);
+      }
     }
     mark.clear();
     files.clear();

@@ -3,11 +3,6 @@ package dev.lancemaintenance.flink.maintenance.api;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.flink.FlinkTestCluster;
-import dev.lancemaintenance.storage.HadoopTableStorage;
-import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.storage.TableLocation;
-import java.time.Clock;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,10 +19,6 @@ class FlinkCleanupConformanceIT extends CleanupContractTest {
 
   @Override
   protected CleanupAction newCleanup(String tableUri) {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(FlinkTestCluster.PARALLELISM);
-    return new FlinkCleanupAction(
-            env, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
-        .sliceSize(2);
+    return FlinkTestCluster.cleanup(tableUri);
   }
 }

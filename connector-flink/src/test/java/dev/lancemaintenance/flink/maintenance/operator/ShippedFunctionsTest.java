@@ -1,11 +1,14 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -13,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +37,18 @@ class ShippedFunctionsTest {
 
     assertThat(copy).isNotNull();
     assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false, FACTS.guardThresholdMillis()));
+  }
+
+  @Test
+  void referencedFilesCheckRefusesAfterTheTripNamingTheMissingFile() throws Exception {
+    CheckUnlistedReferences check = roundTrip(new CheckUnlistedReferences(FACTS));
+
+    assertThat(check.map(UnlistedReferences.NONE)).isEqualTo(UnlistedReferences.NONE);
+    assertThatThrownBy(() -> check.map(UnlistedReferences.of("data/gone.lance")))
+        .isInstanceOf(SuppressRestartsException.class)
+        .hasRootCauseInstanceOf(MissingFilesException.class)
+        .rootCause().hasMessageContaining("data/gone.lance").hasMessageContaining("file:/tmp/some-table");
+    assertThat(roundTrip(new ReleaseDecidedFiles("file:/tmp/some-table"))).isNotNull();
   }
 
   @Test

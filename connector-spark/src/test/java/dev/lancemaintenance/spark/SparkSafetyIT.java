@@ -1,0 +1,32 @@
+package dev.lancemaintenance.spark;
+
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupSafetyTest;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The Spark engine keeps the safety promises, distributed (the test session distributes every
+ * table): a corrupt manifest read on an executor, a refused delete, a retained version naming a
+ * missing file all end as on the local engine. Small slices and an odd partition count make every
+ * case cross slice and partition boundaries.
+ */
+class SparkSafetyIT extends CleanupSafetyTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  @Override
+  protected CleanupAction newCleanup(String tableUri) {
+    return SparkTestSession.cleanup(spark, tableUri);
+  }
+}
