@@ -126,7 +126,8 @@ final class CleanupCommand {
     CleanupAction action;
     try {
       // Parsed first: a URI with credentials is refused before any library sees it.
-      String table = TableLocation.of(tableUri).toString();
+      TableLocation.of(tableUri);
+      String table = TableLocation.redact(tableUri);
       Map<CleanupOption, Object> options = options(parsed);
       action = CleanupOption.applyTo(engine(parsed).cleanup(tableUri, parsed.keyValues("conf"), engineOptions(parsed)),
           options, clock.instant());
