@@ -31,6 +31,8 @@ public abstract class BaseCleanupAction implements CleanupAction {
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
   private CleanupSettings settings = CleanupSettings.DEFAULT;
+  private boolean allowShortRetention;
+  private Duration retentionGuard = CleanupPolicy.DEFAULT_RETENTION_GUARD;
   private Consumer<CandidateFile> removedFileListener = file -> {};
 
   protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
@@ -70,7 +72,9 @@ public abstract class BaseCleanupAction implements CleanupAction {
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();
-    return new DatasetCleanup(datasetDir(), policy(now), now);
+    CleanupPolicy requested = policy(now);
+    RetentionGuard.check(describe(), requested, now, allowShortRetention);
+    return new DatasetCleanup(datasetDir(), requested, now);
   }
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
@@ -112,6 +116,26 @@ public abstract class BaseCleanupAction implements CleanupAction {
   public CleanupAction deleteUnverified(boolean value) {
     policy.deleteUnverified(value);
     return this;
+  }
+
+  @Override
+  public CleanupAction allowShortRetention(boolean value) {
+    this.allowShortRetention = value;
+    return this;
+  }
+
+  @Override
+  public CleanupAction retentionGuard(Duration guard) {
+    if (guard.isNegative()) {
+      throw new IllegalArgumentException("retention guard must not be negative: " + guard);
+    }
+    this.retentionGuard = guard;
+    return this;
+  }
+
+  @Override
+  public CleanupAction options(java.util.Map<String, String> options) {
+    return CleanupOption.applyTo(this, CleanupOption.parseAll(options), clock.instant());
   }
 
   @Override
@@ -183,6 +207,7 @@ public abstract class BaseCleanupAction implements CleanupAction {
   /** The policy, with {@code older_than} turned into an instant from {@code now}. */
   protected CleanupPolicy policy(Instant now) {
     policy.beforeTimestamp(beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan));
+    policy.unverifiedGuard(allowShortRetention ? Duration.ZERO : retentionGuard);
     return policy.build();
   }
 }

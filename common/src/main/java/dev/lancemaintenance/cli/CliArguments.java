@@ -70,6 +70,12 @@ final class CliArguments {
     return options.containsKey(name);
   }
 
+  /** How many times {@code --name} was given. */
+  int count(String name) {
+    List<String> values = options.get(name);
+    return values == null ? 0 : values.size();
+  }
+
   String value(String name) {
     List<String> values = options.get(name);
     return values == null ? null : values.get(values.size() - 1);

@@ -57,6 +57,7 @@ public final class TableLocation implements Serializable {
     if (trimmed.isEmpty()) {
       throw new IllegalArgumentException("Table location must not be empty");
     }
+    refuseCredentials(trimmed);
     URI parsed = toUri(trimmed);
     String path = stripTrailingSlashes(parsed.getPath() == null ? "" : parsed.getPath());
     String scheme = parsed.getScheme();
@@ -89,6 +90,41 @@ public final class TableLocation implements Serializable {
       // Unreadable on the way: the lexical path is the best identity there is.
       return path;
     }
+  }
+
+  /**
+   * A secret in the URI ({@code s3a://KEY:SECRET@bucket/t}) would reach every library that prints
+   * the URI (Hadoop warns with it in full), so it is refused before anything sees it; the message
+   * says where credentials belong and never repeats them.
+   */
+  private static void refuseCredentials(String location) {
+    int at = userInfoEnd(location);
+    if (at >= 0) {
+      throw new IllegalArgumentException(
+          "Table URI " + redact(location) + " carries credentials (user-info before '@'): refused so that they"
+              + " are never printed or logged. Give them as store settings instead: --conf fs.s3a.access.key=..."
+              + " --conf fs.s3a.secret.key=... on the command line, the options map of a procedure or of the Java"
+              + " API, spark.hadoop.fs.s3a.* in Spark, storage.fs.s3a.* in a Flink catalog, or the store's"
+              + " credential provider chain (environment, instance profile)");
+    }
+  }
+
+  /**
+   * The index of the {@code '@'} that ends user-info in {@code location}, or -1: user-info proper,
+   * or {@code key:secret@} whose unencoded secret holds a {@code '/'} (but not {@code host:port/a@b}).
+   */
+  private static int userInfoEnd(String location) {
+    int schemeEnd = location.indexOf("://");
+    int at = location.indexOf('@');
+    if (schemeEnd < 0 || at < schemeEnd || isWindowsDrive(location)) {
+      return -1;
+    }
+    String beforeAt = location.substring(schemeEnd + 3, at);
+    int slash = beforeAt.indexOf('/');
+    String firstSegment = slash < 0 ? beforeAt : beforeAt.substring(0, slash);
+    int colon = firstSegment.indexOf(':');
+    boolean credentials = slash < 0 || (colon >= 0 && !firstSegment.substring(colon + 1).matches("\\d*"));
+    return credentials ? at : -1;
   }
 
   private static URI toUri(String location) {
@@ -355,7 +391,8 @@ public final class TableLocation implements Serializable {
 
   /** Drops user-info ({@code user:secret@}) and query strings from a location string. */
   public static String redact(String location) {
-    String result = location.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
+    int at = userInfoEnd(location);
+    String result = at < 0 ? location : location.substring(0, location.indexOf("://") + 3) + location.substring(at + 1);
     int query = result.indexOf('?');
     return query < 0 ? result : result.substring(0, query);
   }

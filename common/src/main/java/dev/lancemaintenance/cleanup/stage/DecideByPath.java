@@ -68,7 +68,8 @@ public final class DecideByPath {
     if (!young) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_OLDER_THAN_7D));
     }
-    if (context.deleteUnverified()) {
+    // The retention guard: even with delete_unverified, a file this young may be a write in progress.
+    if (context.deleteUnverified() && file.modificationTimeMillis() < context.guardThresholdMillis()) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
     }
     return Optional.empty();

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Kept wins over kept-if-present wins over expired; only a certain kept reference may be missing. */
 class MarkStateTest {
   private static final DecideByPath DECIDE =
-      new DecideByPath(new DecisionContext("", Long.MAX_VALUE, Long.MAX_VALUE, true));
+      new DecideByPath(new DecisionContext("", Long.MAX_VALUE, Long.MAX_VALUE, true, Long.MAX_VALUE));
 
   @ParameterizedTest
   @EnumSource(MarkState.class)
