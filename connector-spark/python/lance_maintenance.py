@@ -30,7 +30,13 @@ class LanceMaintenance:
         self._entry = jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
 
     def _action(self, table, older_than, before_version, delete_unverified,
-                error_if_tagged_old_versions, options):
+                error_if_tagged_old_versions, options, allow_short_retention):
+        # A None for an argument that decides what is deleted is an error, never the default.
+        for name, value in (("delete_unverified", delete_unverified),
+                            ("error_if_tagged_old_versions", error_if_tagged_old_versions),
+                            ("allow_short_retention", allow_short_retention)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} takes True or False, not {value!r}")
         options_map = self._jvm.java.util.HashMap()
         for key, value in (options or {}).items():
             options_map.put(key, value)
@@ -43,19 +49,23 @@ class LanceMaintenance:
             action.beforeVersion(int(before_version))
         action.deleteUnverified(bool(delete_unverified))
         action.errorIfTaggedOldVersions(bool(error_if_tagged_old_versions))
+        # delete_unverified races concurrent writers: a window under the retention guard (1 day)
+        # is refused unless this says nothing writes to the table.
+        action.allowShortRetention(bool(allow_short_retention))
         return action
 
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
-                error_if_tagged_old_versions=True, options=None):
+                error_if_tagged_old_versions=True, options=None, allow_short_retention=False):
         """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options)
+                              error_if_tagged_old_versions, options, allow_short_retention)
         counters = action.execute().namedCounters()
         return {key: int(value) for key, value in counters.items()}
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
-                        error_if_tagged_old_versions=True, options=None) -> DataFrame:
+                        error_if_tagged_old_versions=True, options=None,
+                        allow_short_retention=False) -> DataFrame:
         """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options)
+                              error_if_tagged_old_versions, options, allow_short_retention)
         return DataFrame(action.dryRun(True).toDataset(), self._spark)

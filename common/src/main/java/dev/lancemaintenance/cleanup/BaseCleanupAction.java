@@ -36,6 +36,8 @@ public abstract class BaseCleanupAction implements CleanupAction {
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
   private CleanupSettings settings = CleanupSettings.DEFAULT;
+  private boolean allowShortRetention;
+  private Duration retentionGuard = CleanupPolicy.DEFAULT_RETENTION_GUARD;
   private Consumer<CandidateFile> removedFileListener = file -> {};
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
@@ -106,7 +108,9 @@ public abstract class BaseCleanupAction implements CleanupAction {
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();
-    return new DatasetCleanup(datasetDir(), policy(now), now);
+    CleanupPolicy requested = policy(now);
+    RetentionGuard.check(describe(), requested, now, allowShortRetention);
+    return new DatasetCleanup(datasetDir(), requested, now);
   }
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
@@ -148,6 +152,26 @@ public abstract class BaseCleanupAction implements CleanupAction {
   public CleanupAction deleteUnverified(boolean value) {
     policy.deleteUnverified(value);
     return this;
+  }
+
+  @Override
+  public CleanupAction allowShortRetention(boolean value) {
+    this.allowShortRetention = value;
+    return this;
+  }
+
+  @Override
+  public CleanupAction retentionGuard(Duration guard) {
+    if (guard.isNegative()) {
+      throw new IllegalArgumentException("retention guard must not be negative: " + guard);
+    }
+    this.retentionGuard = guard;
+    return this;
+  }
+
+  @Override
+  public CleanupAction options(java.util.Map<String, String> options) {
+    return CleanupOption.applyTo(this, CleanupOption.parseAll(options), clock.instant());
   }
 
   @Override
@@ -219,6 +243,7 @@ public abstract class BaseCleanupAction implements CleanupAction {
   /** The policy, with {@code older_than} turned into an instant from {@code now}. */
   protected CleanupPolicy policy(Instant now) {
     policy.beforeTimestamp(beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan));
+    policy.unverifiedGuard(allowShortRetention ? Duration.ZERO : retentionGuard);
     return policy.build();
   }
 }

@@ -28,10 +28,27 @@ public interface CleanupAction {
 
   /**
    * Also delete unreferenced files younger than 7 days. An in-flight write's files are unreferenced
-   * until it commits: do not set this while anything writes to the table (files newer than the
-   * earliest retained version are kept regardless).
+   * until it commits, so this races concurrent writers: files younger than the retention guard (1
+   * day) are still kept, and a window shorter than the guard is refused, unless {@link
+   * #allowShortRetention}. Files newer than the earliest retained version are kept regardless.
    */
   CleanupAction deleteUnverified(boolean deleteUnverified);
+
+  /**
+   * Lifts the retention guard of {@link #deleteUnverified}: a window shorter than the guard runs,
+   * and unreferenced files younger than it go (Lance's own behaviour). Only when nothing writes to
+   * the table.
+   */
+  CleanupAction allowShortRetention(boolean allowShortRetention);
+
+  /** The retention guard of {@link #deleteUnverified} (default 1 day). */
+  CleanupAction retentionGuard(Duration guard);
+
+  /**
+   * Sets options by their SQL names ({@code older_than}, {@code dry_run}, ...; see {@link
+   * CleanupOption}); an unknown or NULL-valued name is an error naming it, before anything is read.
+   */
+  CleanupAction options(java.util.Map<String, String> options);
 
   /** Refuse the run when a tagged version would be removed (default true, as Lance). */
   CleanupAction errorIfTaggedOldVersions(boolean errorIfTaggedOldVersions);

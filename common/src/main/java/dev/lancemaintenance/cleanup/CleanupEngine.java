@@ -20,4 +20,19 @@ public interface CleanupEngine {
    * @param engineOptions engine settings such as {@code master} or {@code parallelism}
    */
   CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions);
+
+  /**
+   * Rejects an engine option the engine does not read, naming it and the ones it does: a misspelt
+   * option must not be silently ignored. {@code "spark.*"} in {@code known} admits every key with
+   * that prefix (Spark settings).
+   */
+  static void requireKnownOptions(String engine, Map<String, String> engineOptions, java.util.Set<String> known) {
+    for (String key : engineOptions.keySet()) {
+      boolean spark = known.contains("spark.*") && key.startsWith("spark.");
+      if (!spark && !known.contains(key)) {
+        throw new IllegalArgumentException("The " + engine + " engine has no option '" + key + "'; its options: "
+            + String.join(", ", new java.util.TreeSet<>(known)));
+      }
+    }
+  }
 }

@@ -24,14 +24,25 @@ import java.util.OptionalLong;
  *     would otherwise be removed (Lance's default); when false such versions are simply kept
  * @param cleanReferencedBranches also clean the branches this table's cleanup finds referenced, as
  *     Lance's option of the same name
+ * @param unverifiedGuard with {@code deleteUnverified}, unreferenced files younger than this are
+ *     still kept: a write in progress has unreferenced files until it commits, and Lance's own rule
+ *     protects only files newer than the earliest kept version. {@link Duration#ZERO} (the user's
+ *     explicit {@code allow_short_retention}) is Lance's behaviour.
  */
 public record CleanupPolicy(
     Optional<Instant> beforeTimestamp,
     OptionalLong beforeVersion,
     boolean deleteUnverified,
     boolean errorIfTaggedOldVersions,
-    boolean cleanReferencedBranches)
+    boolean cleanReferencedBranches,
+    Duration unverifiedGuard)
     implements Serializable {
+
+  /**
+   * The default retention guard for {@code delete_unverified}, as Iceberg's orphan-file guard and
+   * Delta's {@code retentionDurationCheck}: a window shorter than this is refused unless asked for.
+   */
+  public static final Duration DEFAULT_RETENTION_GUARD = Duration.ofDays(1);
 
   /** Files no manifest references are kept this long unless {@code deleteUnverified} (Lance: 7 days). */
   public static final Duration UNVERIFIED_THRESHOLD = Duration.ofDays(7);
@@ -42,6 +53,10 @@ public record CleanupPolicy(
   public CleanupPolicy {
     Objects.requireNonNull(beforeTimestamp, "beforeTimestamp");
     Objects.requireNonNull(beforeVersion, "beforeVersion");
+    Objects.requireNonNull(unverifiedGuard, "unverifiedGuard");
+    if (unverifiedGuard.isNegative()) {
+      throw new IllegalArgumentException("retention guard must not be negative: " + unverifiedGuard);
+    }
     if (beforeVersion.isPresent() && beforeVersion.getAsLong() < 0) {
       throw new IllegalArgumentException("before_version must be >= 0: " + beforeVersion.getAsLong());
     }
@@ -58,7 +73,8 @@ public record CleanupPolicy(
         + ", before_version=" + (beforeVersion.isPresent() ? Long.toString(beforeVersion.getAsLong()) : "none")
         + ", delete_unverified=" + deleteUnverified
         + ", error_if_tagged_old_versions=" + errorIfTaggedOldVersions
-        + ", clean_referenced_branches=" + cleanReferencedBranches;
+        + ", clean_referenced_branches=" + cleanReferencedBranches
+        + (deleteUnverified ? ", retention_guard=" + unverifiedGuard : "");
   }
 
   /**
@@ -71,7 +87,8 @@ public record CleanupPolicy(
         beforeVersion.isPresent() ? beforeVersion.getAsLong() : null,
         deleteUnverified,
         errorIfTaggedOldVersions,
-        cleanReferencedBranches);
+        cleanReferencedBranches,
+        unverifiedGuard);
   }
 
   private record SerializedForm(
@@ -79,7 +96,8 @@ public record CleanupPolicy(
       Long beforeVersion,
       boolean deleteUnverified,
       boolean errorIfTaggedOldVersions,
-      boolean cleanReferencedBranches)
+      boolean cleanReferencedBranches,
+      Duration unverifiedGuard)
       implements Serializable {
     private Object readResolve() {
       return new CleanupPolicy(
@@ -87,7 +105,8 @@ public record CleanupPolicy(
           beforeVersion == null ? OptionalLong.empty() : OptionalLong.of(beforeVersion),
           deleteUnverified,
           errorIfTaggedOldVersions,
-          cleanReferencedBranches);
+          cleanReferencedBranches,
+          unverifiedGuard);
     }
   }
 
@@ -99,8 +118,17 @@ public record CleanupPolicy(
     return oldEnough && lowEnough;
   }
 
-  private static long toEpochNanos(Instant instant) {
-    return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+  /**
+   * Nanoseconds since the epoch, saturated: an instant after 2262-04-11 or before 1677-09-21 (the
+   * range of a signed 64-bit nanosecond count, which manifests use) is plus or minus infinity, as
+   * Lance treats such cut-offs, instead of an overflow.
+   */
+  static long toEpochNanos(Instant instant) {
+    try {
+      return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    } catch (ArithmeticException e) {
+      return instant.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 
   /** Builds a {@link CleanupPolicy}; defaults are Lance's. */
@@ -110,6 +138,7 @@ public record CleanupPolicy(
     private boolean deleteUnverified = false;
     private boolean errorIfTaggedOldVersions = true;
     private boolean cleanReferencedBranches = false;
+    private Duration unverifiedGuard = DEFAULT_RETENTION_GUARD;
 
     private Builder() {}
 
@@ -149,13 +178,20 @@ public record CleanupPolicy(
       return this;
     }
 
+    /** Unreferenced files younger than this stay even with delete_unverified; ZERO is Lance's rule. */
+    public Builder unverifiedGuard(Duration guard) {
+      this.unverifiedGuard = Objects.requireNonNull(guard, "unverifiedGuard");
+      return this;
+    }
+
     public CleanupPolicy build() {
       return new CleanupPolicy(
           Optional.ofNullable(beforeTimestamp),
           beforeVersion == null ? OptionalLong.empty() : OptionalLong.of(beforeVersion),
           deleteUnverified,
           errorIfTaggedOldVersions,
-          cleanReferencedBranches);
+          cleanReferencedBranches,
+          unverifiedGuard);
     }
   }
 }

@@ -1,23 +1,25 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupEngine;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
-import dev.lancemaintenance.cleanup.OlderThan;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.local.LocalCleanupEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import dev.lancemaintenance.local.LocalCleanupEngine;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,37 +29,117 @@ import java.util.TreeSet;
  * counters; a dry run also prints every file that would go, as it is decided.
  */
 final class CleanupCommand {
-  static final String USAGE =
-      "cleanup <table-uri> [--branch NAME] [--older-than DURATION|ISO-INSTANT] [--before-timestamp-millis MS]\n"
-          + "        [--before-version N] [--delete-unverified] [--no-error-if-tagged-old-versions]\n"
-          + "        [--clean-referenced-branches] [--dry-run] [--json] [--engine local|spark|flink]\n"
-          + "        [--max-concurrent-deletes N] [--delete-rate-limit FILES_PER_SECOND]\n"
-          + "        [--conf HADOOP_KEY=VALUE]... [--engine-option KEY=VALUE]... [--master URL] [--parallelism N]\n"
-          + "        [--spill-dir DIR]";
+  /** Command-line arguments of cleanup that are not cleanup options: where and how it runs. */
+  private static final Set<String> OWN_FLAGS = Set.of("json");
+  private static final Set<String> OWN_VALUED =
+      Set.of("before-timestamp-millis", "engine", "conf", "engine-option", "master", "parallelism", "spill-dir");
 
-  private static final Set<String> FLAGS =
-      Set.of("delete-unverified", "no-error-if-tagged-old-versions", "clean-referenced-branches", "dry-run", "json");
-  private static final Set<String> VALUED =
-      Set.of(
-          "branch", "older-than", "before-timestamp-millis", "before-version", "engine", "max-concurrent-deletes",
-          "delete-rate-limit", "conf", "engine-option", "master", "parallelism", "spill-dir");
+  static final String USAGE = usage();
 
   private final Clock clock;
+  private final boolean verbose;
 
-  CleanupCommand(Clock clock) {
+  CleanupCommand(Clock clock, boolean verbose) {
     this.clock = clock;
+    this.verbose = verbose;
+  }
+
+  /** The synopsis, generated from the option catalogue so that it lists every option there is. */
+  private static String usage() {
+    StringBuilder usage = new StringBuilder("cleanup <table-uri>");
+    int width = usage.length();
+    List<String> items = new ArrayList<>();
+    for (CleanupOption option : CleanupOption.values()) {
+      items.add(option.cliFlag()
+          ? "[--" + option.cliName() + "]"
+          : "[--" + option.cliName() + " " + placeholder(option) + "]");
+      if (option == CleanupOption.OLDER_THAN) {
+        items.add("[--before-timestamp-millis MS]");
+      }
+    }
+    items.addAll(List.of(
+        "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
+        "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
+    for (String item : items) {
+      if (width + item.length() + 1 > 100) {
+        usage.append("\n       ");
+        width = 7;
+      }
+      usage.append(' ').append(item);
+      width += item.length() + 1;
+    }
+    return usage.toString();
+  }
+
+  private static String placeholder(CleanupOption option) {
+    return switch (option) {
+      case OLDER_THAN -> "DURATION|ISO-INSTANT";
+      case BRANCH -> "NAME";
+      case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
+      default -> "N";
+    };
+  }
+
+  /** Every {@code --name} cleanup takes, without the dashes: the catalogue's and the command line's own. */
+  static Set<String> flags() {
+    Set<String> flags = new TreeSet<>(OWN_FLAGS);
+    for (CleanupOption option : CleanupOption.values()) {
+      if (option.cliFlag()) {
+        flags.add(option.cliName());
+      }
+    }
+    return flags;
+  }
+
+  static Set<String> valued() {
+    Set<String> valued = new TreeSet<>(OWN_VALUED);
+    for (CleanupOption option : CleanupOption.values()) {
+      if (!option.cliFlag()) {
+        valued.add(option.cliName());
+      }
+    }
+    return valued;
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
-    CliArguments parsed = CliArguments.parse(args, FLAGS, VALUED);
+    boolean json = args.contains("--json");
+    String table = args.stream().filter(arg -> !arg.startsWith("--")).findFirst().map(TableLocation::redact).orElse("");
+    try {
+      return runChecked(args, out, err);
+    } catch (RuntimeException e) {
+      if (json) {
+        // Every failure in --json mode is one JSON object with an error, whatever stage it came from.
+        try (JsonOutput output = new JsonOutput(out, table)) {
+          output.error(UserErrors.message(e));
+        }
+      }
+      throw e;
+    }
+  }
+
+  private int runChecked(List<String> args, PrintStream out, PrintStream err) {
+    CliArguments parsed = CliArguments.parse(args, flags(), valued());
     if (parsed.positionals().size() != 1) {
       throw new UsageException("cleanup takes exactly one table URI");
     }
     String tableUri = parsed.positionals().get(0);
-    String table = TableLocation.redact(tableUri);
     boolean json = parsed.flag("json");
-    CleanupAction action = configure(parsed, tableUri);
-    try (Output output = json ? new JsonOutput(out, table) : new TextOutput(out, table)) {
+    CleanupAction action;
+    try {
+      // Parsed first: a URI with credentials is refused before any library sees it.
+      TableLocation.of(tableUri);
+      String table = TableLocation.redact(tableUri);
+      Map<CleanupOption, Object> options = options(parsed);
+      action = CleanupOption.applyTo(engine(parsed).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
+          options, clock.instant());
+      if (parsed.value("before-timestamp-millis") != null) {
+        action.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
+      }
+      tableUri = table;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage(), e);
+    }
+    try (Output output = json ? new JsonOutput(out, tableUri) : new TextOutput(out, tableUri)) {
       if (parsed.flag("dry-run")) {
         // A real run names its files on the audit logger only; a dry run is about the files.
         action.onRemovedFile(output::file);
@@ -65,10 +147,14 @@ final class CleanupCommand {
       try {
         CleanupResult result = action.execute();
         output.result(result);
-        return exitCodeOf(result.counters().failedDeletes(), table, err);
-      } catch (MaintenanceException | IllegalStateException e) {
-        output.error(e.getMessage());
-        err.println("lance-maintenance: " + e.getMessage());
+        return exitCodeOf(result.counters().failedDeletes(), tableUri, err);
+      } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
+        String message = UserErrors.message(e);
+        output.error(message);
+        err.println("lance-maintenance: " + message);
+        if (verbose) {
+          e.printStackTrace(err);
+        }
         return 1;
       }
     }
@@ -87,48 +173,55 @@ final class CleanupCommand {
     return MaintenanceCli.EXIT_FAILED_DELETES;
   }
 
-  private CleanupAction configure(CliArguments parsed, String tableUri) {
+  /** The catalogue options given on the command line, each at most once. */
+  private static Map<CleanupOption, Object> options(CliArguments parsed) {
+    if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
+      throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
+    }
+    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+    for (CleanupOption option : CleanupOption.values()) {
+      String name = option.cliName();
+      if (parsed.count(name) > 1) {
+        throw new UsageException("--" + name + " is given more than once");
+      }
+      if (option.cliFlag()) {
+        if (parsed.flag(name)) {
+          options.put(option, !name.startsWith("no-"));
+        }
+      } else if (parsed.value(name) != null) {
+        try {
+          options.put(option, option.parse(parsed.value(name)));
+        } catch (IllegalArgumentException e) {
+          boolean number = option.type() == CleanupOption.Type.LONG || option.type() == CleanupOption.Type.INT;
+          throw new UsageException(number
+              ? "--" + name + " must be a whole number, not '" + parsed.value(name) + "'"
+              : "--" + name + ": " + e.getMessage());
+        }
+      }
+    }
+    return options;
+  }
+
+  private static Map<String, String> engineOptions(CliArguments parsed) {
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     if (parsed.value("master") != null) {
       engineOptions.put("master", parsed.value("master"));
     }
     if (parsed.value("parallelism") != null) {
+      long parallelism = parsed.longValue("parallelism", 0);
+      if (parallelism < 1) {
+        throw new UsageException("--parallelism must be at least 1, not " + parallelism);
+      }
       engineOptions.put("parallelism", parsed.value("parallelism"));
     }
     if (parsed.value("spill-dir") != null) {
       engineOptions.put(LocalCleanupEngine.SPILL_DIR, parsed.value("spill-dir"));
     }
-    CleanupAction action = engine(parsed.value("engine")).cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
-    try {
-      if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
-        throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
-      }
-      if (parsed.value("older-than") != null) {
-        action.beforeTimestamp(OlderThan.beforeTimestamp(parsed.value("older-than"), clock.instant()));
-      }
-      if (parsed.value("before-timestamp-millis") != null) {
-        action.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
-      }
-      if (parsed.value("branch") != null) {
-        action.branch(parsed.value("branch"));
-      }
-      if (parsed.value("before-version") != null) {
-        action.beforeVersion(parsed.longValue("before-version", 0));
-      }
-      if (parsed.value("max-concurrent-deletes") != null) {
-        action.maxConcurrentDeletes((int) parsed.longValue("max-concurrent-deletes", 0));
-      }
-      if (parsed.value("delete-rate-limit") != null) {
-        action.deleteRateLimit(parsed.longValue("delete-rate-limit", 0));
-      }
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    return action
-        .deleteUnverified(parsed.flag("delete-unverified"))
-        .errorIfTaggedOldVersions(!parsed.flag("no-error-if-tagged-old-versions"))
-        .cleanReferencedBranches(parsed.flag("clean-referenced-branches"))
-        .dryRun(parsed.flag("dry-run"));
+    return engineOptions;
+  }
+
+  private static CleanupEngine engine(CliArguments parsed) {
+    return engine(parsed.value("engine"));
   }
 
   private static CleanupEngine engine(String name) {
@@ -145,7 +238,7 @@ final class CleanupCommand {
   }
 
   /** Where results go: plain text or one JSON object. */
-  private interface Output extends AutoCloseable {
+  interface Output extends AutoCloseable {
     void file(CandidateFile file);
 
     void result(CleanupResult result);
@@ -188,7 +281,7 @@ final class CleanupCommand {
   }
 
   /** Streams {@code {"table": ..., "files": [...], <counters>}} so a dry run of millions of files needs no buffer. */
-  private static final class JsonOutput implements Output {
+  static final class JsonOutput implements Output {
     private final PrintStream out;
     private final JsonGenerator json;
     private boolean filesOpen;

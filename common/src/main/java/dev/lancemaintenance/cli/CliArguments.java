@@ -6,12 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Parsed {@code --flag}, {@code --option value} and positional arguments of one subcommand. Every
  * flag and option is declared, so a typo is a usage error instead of a silently ignored option.
  */
 final class CliArguments {
+  private static final String S3_IMPL = "fs.s3.impl";
+
   private final List<String> positionals = new ArrayList<>();
   private final Map<String, List<String>> options = new HashMap<>();
   private final Set<String> flags;
@@ -67,6 +70,12 @@ final class CliArguments {
     return options.containsKey(name);
   }
 
+  /** How many times {@code --name} was given. */
+  int count(String name) {
+    List<String> values = options.get(name);
+    return values == null ? 0 : values.size();
+  }
+
   String value(String name) {
     List<String> values = options.get(name);
     return values == null ? null : values.get(values.size() - 1);
@@ -82,6 +91,20 @@ final class CliArguments {
     } catch (NumberFormatException e) {
       throw new UsageException("--" + name + " must be a whole number, not '" + value + "'");
     }
+  }
+
+  /**
+   * The Hadoop settings of the run: the {@code --conf} options, with {@code s3://} mapped to S3A
+   * unless the user maps it (outside EMR no Hadoop file system serves the scheme Lance and most
+   * docs write S3 tables with). Core-site's mapping, as on EMR, also wins: the key is only added
+   * when Hadoop's own configuration has none.
+   */
+  Map<String, String> hadoopConf() {
+    Map<String, String> conf = keyValues("conf");
+    if (!conf.containsKey(S3_IMPL) && new Configuration().get(S3_IMPL) == null) {
+      conf.put(S3_IMPL, "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    }
+    return conf;
   }
 
   /** {@code --name key=value} options, in order. */

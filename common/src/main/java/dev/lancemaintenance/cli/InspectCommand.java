@@ -1,6 +1,8 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.Branch;
 import dev.lancemaintenance.format.FileKind;
@@ -44,13 +46,38 @@ final class InspectCommand {
   private static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "data", "_deletions", "_indices");
 
   int run(List<String> args, PrintStream out, PrintStream err) {
+    try {
+      return runChecked(args, out);
+    } catch (RuntimeException e) {
+      if (args.contains("--json")) {
+        // Every failure in --json mode is one JSON object with an error.
+        String table = args.stream().filter(arg -> !arg.startsWith("--")).findFirst().map(TableLocation::redact).orElse("");
+        try (CleanupCommand.JsonOutput output = new CleanupCommand.JsonOutput(out, table)) {
+          output.error(UserErrors.message(e));
+        }
+      }
+      throw e;
+    }
+  }
+
+  private int runChecked(List<String> args, PrintStream out) {
     CliArguments parsed = CliArguments.parse(args, Set.of("json"), Set.of("conf"));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("inspect takes exactly one table URI");
     }
-    TableLocation location = TableLocation.of(parsed.positionals().get(0));
-    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.keyValues("conf")))) {
+    TableLocation location;
+    try {
+      location = TableLocation.of(parsed.positionals().get(0));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage(), e);
+    }
+    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.hadoopConf()))) {
       TableView view = TableView.read(storage);
+      if (view.versions().isEmpty()) {
+        // A missing path, a plain file or a directory without manifests: not a table to report on.
+        throw new MaintenanceException(
+            "Cannot inspect " + location + ": no manifests in _versions/ (not a Lance table, or the path does not exist)");
+      }
       if (parsed.flag("json")) {
         printJson(view, out);
       } else {

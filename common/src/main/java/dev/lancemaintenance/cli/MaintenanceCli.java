@@ -1,6 +1,8 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.UserErrors;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
@@ -8,9 +10,11 @@ import java.util.List;
 /**
  * {@code bin/lance-maintenance}: maintenance of Lance tables from a shell.
  *
- * <p>Exit codes: 0 success, 1 the run refused or failed (the reason, naming the table, is on
- * stderr), 2 the command line was not understood, 3 the run finished but some deletes failed
- * ({@code failed_deletes > 0}: those files and the expired manifests stay for the next run).
+ * <p>Exit codes: 0 success, 1 the run refused or failed (the reason, naming the table, is one line
+ * on stderr; {@code --verbose} adds the stack trace), 2 the command line was not understood (an
+ * unknown, repeated or malformed option, a URI with credentials), 3 the run finished but some
+ * deletes failed ({@code failed_deletes > 0}: those files and the expired manifests stay for the
+ * next run).
  */
 public final class MaintenanceCli {
   /** The run completed, but some files could not be deleted; a rerun retries them. */
@@ -25,7 +29,10 @@ public final class MaintenanceCli {
           + "  " + CompactCommand.USAGE + "\n"
           + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
           + "  " + OptimizeCommand.USAGE + "\n"
-          + "      compact, then clean up; refuses first if a tag would stop the cleanup\n";
+          + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
+          + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
+          + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
+          + "  3 the run finished but some deletes failed (a rerun retries them).\n";
 
   private final Clock clock;
   private final String usage;
@@ -73,6 +80,10 @@ public final class MaintenanceCli {
     setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
     setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
     setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    // A failed Spark task is reported once, as the run's one-line error (--verbose: its trace); Spark's
+    // own task-failure logs would repeat it as some 200 lines of stack traces.
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.executor.Executor", "off");
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.scheduler.TaskSetManager", "off");
     // Hadoop warns on every start that it has no native library; pure Java is what we want.
     setIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
   }
@@ -88,21 +99,28 @@ public final class MaintenanceCli {
       (args.isEmpty() ? err : out).print(usage);
       return args.isEmpty() ? 2 : 0;
     }
-    List<String> rest = args.subList(1, args.size());
+    List<String> rest = new ArrayList<>(args.subList(1, args.size()));
+    boolean verbose = rest.remove("--verbose");
     try {
       return switch (args.get(0)) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
-        case "cleanup" -> new CleanupCommand(clock).run(rest, out, err);
+        case "cleanup" -> new CleanupCommand(clock, verbose).run(rest, out, err);
         case "compact" -> new CompactCommand().run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + args.get(0) + "'");
       };
     } catch (UsageException e) {
       err.println("lance-maintenance: " + e.getMessage());
+      if (verbose) {
+        e.printStackTrace(err);
+      }
       err.print(usage);
       return 2;
-    } catch (RuntimeException e) {
-      err.println("lance-maintenance: " + e.getMessage());
+    } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
+      err.println("lance-maintenance: " + UserErrors.message(e));
+      if (verbose) {
+        e.printStackTrace(err);
+      }
       return 1;
     }
   }

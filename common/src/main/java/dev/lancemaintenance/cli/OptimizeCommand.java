@@ -24,11 +24,11 @@ import java.util.Set;
 final class OptimizeCommand {
   static final String USAGE =
       "optimize <table-uri> " + CompactionArguments.USAGE + "\n"
-          + "        [--older-than DURATION|ISO-INSTANT] [--delete-unverified] [--no-error-if-tagged-old-versions]\n"
+          + "        [--older-than DURATION|ISO-INSTANT] [--delete-unverified] [--allow-short-retention] [--no-error-if-tagged-old-versions]\n"
           + "        [--conf HADOOP_KEY=VALUE]... [--dry-run] [--json]";
 
   private static final Set<String> FLAGS =
-      Set.of("delete-unverified", "no-error-if-tagged-old-versions", "dry-run", "json");
+      Set.of("delete-unverified", "allow-short-retention", "no-error-if-tagged-old-versions", "dry-run", "json");
 
   private final Clock clock;
 
@@ -68,11 +68,11 @@ final class OptimizeCommand {
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     CleanupAction cleanup =
         CompactionArguments.engine(CleanupEngine.class, engineName, CleanupEngine::name)
-            .cleanup(tableUri, parsed.keyValues("conf"), engineOptions);
+            .cleanup(tableUri, parsed.hadoopConf(), engineOptions);
     OptimizeAction action =
         new OptimizeAction(
             TableLocation.of(tableUri),
-            HadoopTableStorage.factory(StorageConf.of(parsed.keyValues("conf"))),
+            HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
             CompactionArguments.compactAction(parsed, tableUri),
             cleanup,
             clock);
@@ -85,6 +85,7 @@ final class OptimizeCommand {
     }
     return action
         .deleteUnverified(parsed.flag("delete-unverified"))
+        .allowShortRetention(parsed.flag("allow-short-retention"))
         .errorIfTaggedOldVersions(!parsed.flag("no-error-if-tagged-old-versions"))
         .dryRun(parsed.flag("dry-run"));
   }

@@ -1,8 +1,12 @@
 package dev.lancemaintenance.cli;
 
-/** The command line was not understood; the CLI prints the message and usage, and exits with 2. */
+/** A command line that was not understood: exit code 2, with the usage. */
 final class UsageException extends RuntimeException {
   UsageException(String message) {
     super(message);
+  }
+
+  UsageException(String message, Throwable cause) {
+    super(message, cause);
   }
 }

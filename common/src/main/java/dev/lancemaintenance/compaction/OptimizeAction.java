@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.OlderThan;
+import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -48,6 +49,7 @@ public final class OptimizeAction {
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
   private boolean deleteUnverified = false;
+  private boolean allowShortRetention = false;
   private boolean errorIfTaggedOldVersions = true;
   private CleanupMode mode = CleanupMode.EXECUTE;
 
@@ -98,6 +100,12 @@ public final class OptimizeAction {
     return this;
   }
 
+  /** As {@link CleanupAction#allowShortRetention}: lifts the retention guard of delete_unverified. */
+  public OptimizeAction allowShortRetention(boolean value) {
+    this.allowShortRetention = value;
+    return this;
+  }
+
   /**
    * Refuse, before compacting, when the cleanup would find tagged old versions (default true).
    * When false, the compaction runs and the cleanup keeps tagged versions and their files.
@@ -129,6 +137,9 @@ public final class OptimizeAction {
 
   private OptimizeResult run() {
     long startNanos = System.nanoTime();
+    // Before compacting: the cleanup half would refuse only after the rewrite.
+    Instant planned = clock.instant();
+    RetentionGuard.check(table.toString(), policyAt(planned), planned, allowShortRetention);
     CompactionPlan plan = compact.plan();
     if (errorIfTaggedOldVersions) {
       Instant now = clock.instant();
@@ -142,6 +153,7 @@ public final class OptimizeAction {
         cleanup
             .beforeTimestamp(cutoffAt(clock.instant()))
             .deleteUnverified(deleteUnverified)
+            .allowShortRetention(allowShortRetention)
             .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
             .dryRun(mode == CleanupMode.DRY_RUN)
             .execute();

@@ -34,7 +34,7 @@ final class ReferenceResolver {
   private final String manifestPath;
   private final Map<Integer, BasePath> bases = new HashMap<>();
   /** Where each base lies in the table, worked out once per base (it may touch the file system). */
-  private final Map<Integer, Optional<String>> relativeBases = new HashMap<>();
+  private final Map<Integer, Optional<TableLocation.PathInTable>> relativeBases = new HashMap<>();
 
   ReferenceResolver(TableLocation root, String datasetDir, String manifestPath, List<BasePath> basePaths) {
     this.root = root;
@@ -104,9 +104,10 @@ final class ReferenceResolver {
           + baseId.getAsInt() + ", which is not among the manifest's base paths " + bases.keySet());
     }
     String below = base.isDatasetRoot() ? standardDir + "/" + file : file;
-    Optional<String> relative = relativeBases.computeIfAbsent(base.id(), id -> root.relativize(base.path()));
+    Optional<TableLocation.PathInTable> relative = relativeBases.computeIfAbsent(base.id(), id -> root.locate(base.path()));
     if (relative.isPresent()) {
-      return local(kind, TablePaths.join(relative.get(), below));
+      String path = checked(kind, TablePaths.join(relative.get().path(), below));
+      return new FileReference(kind, path, false, relative.get().certain());
     }
     String uri = base.path().endsWith("/") ? base.path() + below : base.path() + "/" + below;
     return new FileReference(kind, TableLocation.redact(uri), true);

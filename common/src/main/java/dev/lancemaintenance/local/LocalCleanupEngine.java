@@ -24,6 +24,7 @@ public final class LocalCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    CleanupEngine.requireKnownOptions(name(), engineOptions, java.util.Set.of("parallelism", SPILL_DIR));
     LocalCleanupAction action =
         new LocalCleanupAction(
             TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(storageOptions)), Clock.systemUTC());

@@ -57,6 +57,7 @@ public final class TableLocation implements Serializable {
     if (trimmed.isEmpty()) {
       throw new IllegalArgumentException("Table location must not be empty");
     }
+    refuseCredentials(trimmed);
     URI parsed = toUri(trimmed);
     String path = stripTrailingSlashes(parsed.getPath() == null ? "" : parsed.getPath());
     String scheme = parsed.getScheme();
@@ -89,6 +90,41 @@ public final class TableLocation implements Serializable {
       // Unreadable on the way: the lexical path is the best identity there is.
       return path;
     }
+  }
+
+  /**
+   * A secret in the URI ({@code s3a://KEY:SECRET@bucket/t}) would reach every library that prints
+   * the URI (Hadoop warns with it in full), so it is refused before anything sees it; the message
+   * says where credentials belong and never repeats them.
+   */
+  private static void refuseCredentials(String location) {
+    int at = userInfoEnd(location);
+    if (at >= 0) {
+      throw new IllegalArgumentException(
+          "Table URI " + redact(location) + " carries credentials (user-info before '@'): refused so that they"
+              + " are never printed or logged. Give them as store settings instead: --conf fs.s3a.access.key=..."
+              + " --conf fs.s3a.secret.key=... on the command line, the options map of a procedure or of the Java"
+              + " API, spark.hadoop.fs.s3a.* in Spark, storage.fs.s3a.* in a Flink catalog, or the store's"
+              + " credential provider chain (environment, instance profile)");
+    }
+  }
+
+  /**
+   * The index of the {@code '@'} that ends user-info in {@code location}, or -1: user-info proper,
+   * or {@code key:secret@} whose unencoded secret holds a {@code '/'} (but not {@code host:port/a@b}).
+   */
+  private static int userInfoEnd(String location) {
+    int schemeEnd = location.indexOf("://");
+    int at = location.indexOf('@');
+    if (schemeEnd < 0 || at < schemeEnd || isWindowsDrive(location)) {
+      return -1;
+    }
+    String beforeAt = location.substring(schemeEnd + 3, at);
+    int slash = beforeAt.indexOf('/');
+    String firstSegment = slash < 0 ? beforeAt : beforeAt.substring(0, slash);
+    int colon = firstSegment.indexOf(':');
+    boolean credentials = slash < 0 || (colon >= 0 && !firstSegment.substring(colon + 1).matches("\\d*"));
+    return credentials ? at : -1;
   }
 
   private static URI toUri(String location) {
@@ -166,13 +202,23 @@ public final class TableLocation implements Serializable {
    * </ul>
    */
   public Optional<String> relativize(String basePath) {
+    return locate(basePath).map(PathInTable::path);
+  }
+
+  /**
+   * Where {@code basePath} lies in this table, as {@link #relativize}, and whether that is certain.
+   * It is not when the base path counts as this table only because it cannot be resolved (a relative
+   * path naming no part of this root, a path that does not parse): its files are then kept if this
+   * table has them, but a file it names that this table lacks is no sign of damage here.
+   */
+  public Optional<PathInTable> locate(String basePath) {
     String trimmed = basePath.trim();
     if (trimmed.isEmpty()) {
-      return Optional.of("");
+      return Optional.of(PathInTable.certain(""));
     }
     boolean hasScheme = SCHEME.matcher(trimmed).matches() && !isWindowsDrive(trimmed);
     if (!hasScheme && !trimmed.startsWith("/")) {
-      return relativizeRelative(trimmed);
+      return Optional.of(locateRelative(trimmed));
     }
     boolean parsedAny = false;
     for (String spelling : spellings(trimmed)) {
@@ -183,17 +229,17 @@ public final class TableLocation implements Serializable {
       parsedAny = true;
       Optional<String> relative = below(other.get());
       if (relative.isPresent()) {
-        return relative;
+        return relative.map(PathInTable::certain);
       }
     }
     // Unparseable in every spelling: we cannot tell where it points, so it counts as this table.
-    return parsedAny ? Optional.empty() : Optional.of("");
+    return parsedAny ? Optional.empty() : Optional.of(PathInTable.uncertain(""));
   }
 
-  private Optional<String> relativizeRelative(String relative) {
+  private PathInTable locateRelative(String relative) {
     Optional<String> fromHere = canonicalOf(relative).flatMap(this::below);
     if (fromHere.isPresent()) {
-      return fromHere;
+      return PathInTable.certain(fromHere.get());
     }
     List<List<String>> rootTails = List.of(segmentsOf(pathOf(canonical)), segmentsOf(pathOf(uri)));
     for (String spelling : spellings(relative)) {
@@ -201,7 +247,7 @@ public final class TableLocation implements Serializable {
       for (List<String> rootSegments : rootTails) {
         for (int k = Math.min(tail.size(), rootSegments.size()); k > 0; k--) {
           if (tail.subList(0, k).equals(rootSegments.subList(rootSegments.size() - k, rootSegments.size()))) {
-            return Optional.of(String.join("/", tail.subList(k, tail.size())));
+            return PathInTable.certain(String.join("/", tail.subList(k, tail.size())));
           }
         }
       }
@@ -212,10 +258,27 @@ public final class TableLocation implements Serializable {
     List<String> segments = withoutLeadingParents(normalizedSegments(relative));
     for (int i = segments.size() - 1; i >= 0; i--) {
       if (segments.get(i).endsWith(LANCE_DIR_SUFFIX)) {
-        return Optional.of(String.join("/", segments.subList(i + 1, segments.size())));
+        return PathInTable.uncertain(String.join("/", segments.subList(i + 1, segments.size())));
       }
     }
-    return Optional.of("");
+    return PathInTable.uncertain("");
+  }
+
+  /**
+   * A directory of this table that a base path names.
+   *
+   * @param path relative to the root ({@code ""} for the root)
+   * @param certain false when the base path only counts as this table because it cannot be
+   *     resolved (see {@link #locate})
+   */
+  public record PathInTable(String path, boolean certain) {
+    static PathInTable certain(String path) {
+      return new PathInTable(path, true);
+    }
+
+    static PathInTable uncertain(String path) {
+      return new PathInTable(path, false);
+    }
   }
 
   private static List<String> withoutLeadingParents(List<String> segments) {
@@ -328,7 +391,8 @@ public final class TableLocation implements Serializable {
 
   /** Drops user-info ({@code user:secret@}) and query strings from a location string. */
   public static String redact(String location) {
-    String result = location.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
+    int at = userInfoEnd(location);
+    String result = at < 0 ? location : location.substring(0, location.indexOf("://") + 3) + location.substring(at + 1);
     int query = result.indexOf('?');
     return query < 0 ? result : result.substring(0, query);
   }

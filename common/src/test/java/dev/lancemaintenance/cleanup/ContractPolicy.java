@@ -66,6 +66,8 @@ public record ContractPolicy(
     action
         .beforeTimestamp(beforeTimestamp)
         .deleteUnverified(deleteUnverified)
+        // Compared with the SDK, which has no retention guard: lifted explicitly, as a user must.
+        .allowShortRetention(deleteUnverified)
         .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
         .cleanReferencedBranches(cleanReferencedBranches);
     beforeVersion.ifPresent(action::beforeVersion);

@@ -47,6 +47,17 @@ class TableLocationTest {
   }
 
   @Test
+  void onlyAMatchedBasePathIsCertainlyTheTable() throws IOException {
+    TableLocation root = TableLocation.of(table().toString());
+
+    assertThat(root.locate("./db/branch.lance/tree/b1")).contains(new TableLocation.PathInTable("tree/b1", true));
+    assertThat(root.locate(table().toString())).contains(new TableLocation.PathInTable("", true));
+    assertThat(root.locate("./renamed/elsewhere.lance")).contains(new TableLocation.PathInTable("", false));
+    assertThat(root.locate("file:///%zz/not a uri")).contains(new TableLocation.PathInTable("", false));
+    assertThat(root.locate(dir.resolve("other.lance").toString())).isEmpty();
+  }
+
+  @Test
   void anUnmatchedRelativeBasePathIntoABranchStaysThatBranch() throws IOException {
     // Still uncertain, so still this table, but a branch's own directory must not become the root.
     assertThat(TableLocation.of(table().toString()).relativize("./moved/old.lance/tree/b1")).contains("tree/b1");

@@ -103,7 +103,8 @@ public final class LanceMaintenance {
     Configuration conf = spark.sessionState().newHadoopConf();
     hadoopOptions.forEach(conf::set);
     return new OptimizeAction(
-        TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)),
-        compact(tableUri, sdkStorageOptions), cleanup, clock);
+            TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)),
+            compact(tableUri, sdkStorageOptions), cleanup, clock)
+        .allowShortRetention(spark.conf().get(SparkCleanupAction.RETENTION_CHECK_CONF, "true").equalsIgnoreCase("false"));
   }
 }

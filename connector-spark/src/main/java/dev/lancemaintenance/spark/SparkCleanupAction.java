@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
@@ -59,6 +60,8 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   public static final int DEFAULT_DISTRIBUTE_ABOVE = 5_000;
   /** The session setting for {@link #distributeAbove}, for SQL users. */
   public static final String DISTRIBUTE_ABOVE_CONF = "spark.lance.cleanup.distributeAbove";
+  /** {@code false} lifts the retention guard of delete_unverified for the session ({@link #allowShortRetention}). */
+  public static final String RETENTION_CHECK_CONF = "spark.lance.cleanup.retentionCheck";
 
   private final SparkSession spark;
   private final TableStorageFactory storageFactory;
@@ -75,6 +78,12 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     this.storageFactory = storageFactory;
     this.distributeAbove = Integer.parseInt(
         spark.conf().get(DISTRIBUTE_ABOVE_CONF, Integer.toString(DEFAULT_DISTRIBUTE_ABOVE)));
+    // As Delta's spark.databricks.delta.retentionDurationCheck.enabled: the session may lift the guard.
+    String retentionCheck = spark.conf().get(RETENTION_CHECK_CONF, "true");
+    if (!retentionCheck.equalsIgnoreCase("true") && !retentionCheck.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(RETENTION_CHECK_CONF + " takes true or false, not '" + retentionCheck + "'");
+    }
+    super.allowShortRetention(retentionCheck.equalsIgnoreCase("false"));
   }
 
   /**
@@ -121,6 +130,24 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   @Override
   public SparkCleanupAction deleteUnverified(boolean value) {
     super.deleteUnverified(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction allowShortRetention(boolean value) {
+    super.allowShortRetention(value);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction retentionGuard(Duration guard) {
+    super.retentionGuard(guard);
+    return this;
+  }
+
+  @Override
+  public SparkCleanupAction options(Map<String, String> options) {
+    super.options(options);
     return this;
   }
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.SparkSession;
  * this JVM. Engine options: {@code master} (default {@code local[*]}), {@code partitions} (of the
  * decision), {@code distribute_above} (tables with at most this many versions are cleaned in the
  * driver; 0 distributes every table), and Spark settings, which are keys starting with {@code spark.} ({@code
- * spark.driver.memory=2g}); other keys are ignored.
+ * spark.driver.memory=2g}); any other key is an error naming it.
  */
 public final class SparkCleanupEngine implements CleanupEngine {
   @Override
@@ -20,6 +20,8 @@ public final class SparkCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    CleanupEngine.requireKnownOptions(
+        name(), engineOptions, java.util.Set.of("master", "partitions", "distribute_above", "spark.*"));
     SparkCleanupAction action = LanceMaintenance.of(session("lance-maintenance cleanup", engineOptions)).cleanup(tableUri, storageOptions);
     String partitions = engineOptions.get("partitions");
     if (partitions != null) {

@@ -1,7 +1,9 @@
 package dev.lancemaintenance.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.spark.procedures.ResultRows;
@@ -42,6 +44,39 @@ class LanceMaintenanceIT {
 
   private LanceTableFixture table() {
     return tableAt("t.lance");
+  }
+
+  @Test
+  void theRetentionGuardRefusesAShortDeleteUnverifiedUntilLiftedExplicitly() {
+    LanceTableFixture table = table();
+    List<String> before = table.listFiles();
+
+    assertThatThrownBy(() -> LanceMaintenance.of(spark).cleanup(table.uri())
+            .olderThan(Duration.ZERO).deleteUnverified(true).execute())
+        .isInstanceOf(MaintenanceException.class)
+        .hasMessageContaining("retention guard").hasMessageContaining(".allowShortRetention(true)");
+    assertThat(table.listFiles()).isEqualTo(before);
+
+    CleanupResult lifted = LanceMaintenance.of(spark).cleanup(table.uri())
+        .olderThan(Duration.ZERO).deleteUnverified(true).allowShortRetention(true).execute();
+    assertThat(lifted.counters().oldVersions()).isPositive();
+  }
+
+  @Test
+  void anOptionMapIsCheckedAgainstTheCatalogueBeforeAnythingIsRead() {
+    LanceTableFixture table = table();
+    List<String> before = table.listFiles();
+
+    assertThatThrownBy(() -> LanceMaintenance.of(spark).cleanup(table.uri())
+            .options(Map.of("older_than", "0s", "dryrun", "true")).execute())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'dryrun'").hasMessageContaining("dry_run");
+    assertThat(table.listFiles()).isEqualTo(before);
+
+    CleanupResult dry = LanceMaintenance.of(spark).cleanup(table.uri())
+        .options(Map.of("older_than", "0s", "dry_run", "true")).execute();
+    assertThat(dry.mode()).isEqualTo(CleanupMode.DRY_RUN);
+    assertThat(table.listFiles()).isEqualTo(before);
   }
 
   @Test

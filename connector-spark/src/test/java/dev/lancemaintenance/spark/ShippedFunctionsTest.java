@@ -108,7 +108,7 @@ class ShippedFunctionsTest {
 
   @Test
   void decideFilesDecidesAfterTheTrip() throws Exception {
-    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext("", Long.MAX_VALUE, 0, false)));
+    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext("", Long.MAX_VALUE, 0, false, 0)));
 
     FileEntry file = new FileEntry("data/a.lance", 3, 1000);
     List<DecideFiles.Decision> decided = new ArrayList<>();

@@ -24,7 +24,7 @@ public final class FlinkSqlExample {
   public static TableResult cleanup(TableEnvironment sql, String table, String olderThan) {
     sql.executeSql("CREATE CATALOG IF NOT EXISTS lance WITH ('type' = 'lance-maintenance')");
     return sql.executeSql(
-        "CALL lance.sys.cleanup(`table` => '" + quoted(table) + "', older_than => '" + quoted(olderThan) + "')");
+        "CALL lance.sys.cleanup(`table` => '" + quoted(table) + "', older_than => '" + quoted(olderThan) + "', dry_run => false)");
   }
 
   /** Flink SQL string literals escape a quote by doubling it. */

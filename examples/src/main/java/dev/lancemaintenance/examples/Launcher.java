@@ -13,9 +13,7 @@ import java.util.List;
  */
 public final class Launcher {
   static final String COMMANDS =
-      "\n  demo [<table-path>]\n"
-          + "      write a demo table, clean it up with CALL lance.cleanup in Spark local mode,\n"
-          + "      print the result row and the bytes on disk before and after\n\n"
+      "\n  " + Demo.USAGE + "\n\n"
           + "  " + SparkSql.USAGE + "\n\n"
           + "  " + Examples.USAGE + "\n";
 

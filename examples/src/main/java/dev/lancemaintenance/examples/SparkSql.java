@@ -1,5 +1,6 @@
 package dev.lancemaintenance.examples;
 
+import dev.lancemaintenance.UserErrors;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,7 +18,7 @@ import org.apache.spark.sql.SparkSession;
  */
 final class SparkSql {
   static final String USAGE =
-      "sql \"<statement>\" [--master local[N]] [--conf SPARK_OR_HADOOP_KEY=VALUE]...\n"
+      "sql \"<statement>\" [--master local[N]] [--conf SPARK_OR_HADOOP_KEY=VALUE]... [--verbose]\n"
           + "      run Spark SQL with the lance catalog, e.g. \"CALL lance.cleanup(table => '/t.lance', older_than => '7d')\"";
   static final String CATALOG = "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog";
 
@@ -41,6 +42,7 @@ final class SparkSql {
     List<String> statements = new ArrayList<>();
     String master = "local[*]";
     Map<String, String> conf = new java.util.LinkedHashMap<>();
+    boolean verbose = false;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       if ((arg.equals("--master") || arg.equals("--conf")) && i + 1 < args.size()) {
@@ -52,6 +54,8 @@ final class SparkSql {
         } else {
           return usage(err, "--conf takes key=value, not '" + value + "'");
         }
+      } else if (arg.equals("--verbose")) {
+        verbose = true;
       } else if (arg.startsWith("--")) {
         return usage(err, "Unknown option " + arg);
       } else {
@@ -65,8 +69,12 @@ final class SparkSql {
     try {
       print(spark.sql(statements.get(0)), out);
       return 0;
-    } catch (RuntimeException e) {
-      err.println("lance-maintenance: " + e.getMessage());
+    } catch (Exception e) { // AnalysisException is checked in Java's eyes
+      // A mistake in the statement is one line (Spark's messages carry the plan); the trace on request.
+      err.println("lance-maintenance: " + UserErrors.message(e));
+      if (verbose) {
+        e.printStackTrace(err);
+      }
       return 1;
     } finally {
       spark.stop();

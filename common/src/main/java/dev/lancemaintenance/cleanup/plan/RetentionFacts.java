@@ -44,6 +44,11 @@ public record RetentionFacts(
     return nowMillis - CleanupPolicy.UNVERIFIED_THRESHOLD.toMillis();
   }
 
+  /** With delete_unverified, unreferenced files modified at or after this are kept (the retention guard). */
+  public long guardThresholdMillis() {
+    return nowMillis - policy.unverifiedGuard().toMillis();
+  }
+
   /** The table and, for a branch, the branch, for messages. */
   public String describe() {
     return datasetDir.isEmpty() ? table : table + " (" + datasetDir + ")";

@@ -54,7 +54,7 @@ public final class DecideByPath {
     if (kind.isEmpty()) {
       return Optional.empty();
     }
-    if (mark.isPresent() && mark.get() == MarkState.KEPT) {
+    if (mark.isPresent() && mark.get().keeps()) {
       return Optional.empty();
     }
     // Present and not kept: only versions being removed reference it. Not so for a link: what they
@@ -68,7 +68,8 @@ public final class DecideByPath {
     if (!young) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_OLDER_THAN_7D));
     }
-    if (context.deleteUnverified()) {
+    // The retention guard: even with delete_unverified, a file this young may be a write in progress.
+    if (context.deleteUnverified() && file.modificationTimeMillis() < context.guardThresholdMillis()) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
     }
     return Optional.empty();
@@ -81,7 +82,9 @@ public final class DecideByPath {
    * @param mark what the manifests said about it
    * @return the key as missing when a retained version needs it; nothing when only removed versions
    *     did (their files may well have gone already, in an earlier run that stopped before the
-   *     manifests)
+   *     manifests), or when it was named through a base path that may be another table's ({@link
+   *     MarkState#KEPT_IF_PRESENT}: a LanceDB shallow clone names its source relative to a working
+   *     directory we cannot know)
    */
   public UnlistedReferences unlisted(String key, MarkState mark) {
     return mark == MarkState.KEPT ? UnlistedReferences.of(key) : UnlistedReferences.NONE;

@@ -17,9 +17,15 @@ import java.util.Objects;
  * @param unverifiedThresholdMillis unreferenced files modified at or after this instant are young
  *     (now minus 7 days)
  * @param deleteUnverified the policy's {@code delete_unverified}
+ * @param guardThresholdMillis with {@code delete_unverified}, young unreferenced files modified at or
+ *     after this instant are still kept (now minus the policy's retention guard)
  */
 public record DecisionContext(
-    String datasetDir, long listingCutoffMillis, long unverifiedThresholdMillis, boolean deleteUnverified)
+    String datasetDir,
+    long listingCutoffMillis,
+    long unverifiedThresholdMillis,
+    boolean deleteUnverified,
+    long guardThresholdMillis)
     implements Serializable {
 
   public DecisionContext {
@@ -32,7 +38,8 @@ public record DecisionContext(
         facts.datasetDir(),
         cutoffMillisOf(summary.earliestRetainedNanos()),
         facts.unverifiedThresholdMillis(),
-        facts.policy().deleteUnverified());
+        facts.policy().deleteUnverified(),
+        facts.guardThresholdMillis());
   }
 
   /** The cut-off for a manifest timestamp in nanoseconds: the millisecond it falls in. */

@@ -97,7 +97,9 @@ public final class MarkManifests {
         // Outside the dataset being cleaned: never listed, so never deleted by this run.
         continue;
       }
-      ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), state);
+      MarkState referenceState =
+          state == MarkState.KEPT && !reference.certain() ? MarkState.KEPT_IF_PRESENT : state;
+      ReferenceMark mark = new ReferenceMark(reference.path(), reference.kind(), referenceState);
       marks.merge(mark.key(), mark, ReferenceMark::merge);
     }
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class BranchPathRulesTest {
   private static final String BRANCH = "tree/feature/x";
   private static final long OLD = 0;
-  private static final DecisionContext BRANCH_CONTEXT = new DecisionContext(BRANCH, Long.MAX_VALUE, 1_000, false);
+  private static final DecisionContext BRANCH_CONTEXT = new DecisionContext(BRANCH, Long.MAX_VALUE, 1_000, false, 1_000);
 
   @Test
   void keysIndexFilesOfABranchByTheBranchsIndexDirectory() {

@@ -18,8 +18,6 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -67,15 +65,6 @@ class S3CleanupIT {
   }
 
   /**
-   * Versions before the compaction expire (so the pre-compaction data and index files go); the
-   * compacted version and the append after it stay, so there is history left to read.
-   */
-  private static ContractPolicy policy(LanceTableFixture table) {
-    return ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)))
-        .withBeforeVersion(table.latestVersion() - 1);
-  }
-
-  /**
    * One spill partition, so that the sweep holds every doomed file in one buffer: the requests the
    * server sees are then predictable (the engine's default 64 partitions each flush their own
    * batch, and s3a sends a one-key page as a plain DELETE).
@@ -106,7 +95,7 @@ class S3CleanupIT {
   void cleansLikeLanceOnObjectsTheSdkWrote() {
     LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
     LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
-    ContractPolicy policy = policy(sdkTable);
+    ContractPolicy policy = S3Tables.oldHistory(sdkTable);
 
     // (1) Lance deletes exactly what our dry run lists on the same objects, with our counters.
     SortedMap<String, Long> sdkBefore = objects("sdk.lance");

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.ContractPolicy;
 import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.FixtureOptions;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableSnapshot;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -30,6 +33,16 @@ public final class S3Tables {
         LanceTableFixture.createAt(
             S3ProxyServer.lanceUri(bucket, key),
             FixtureOptions.defaults().withStorageOptions(s3.lanceStorageOptions())));
+  }
+
+  /**
+   * The policy the S3 tests clean {@link #writeCompactedHistory} tables with: versions before the
+   * compaction's successor expire (so the pre-compaction data and index files go); the compacted
+   * version and the append after it stay, so there is history left to read.
+   */
+  public static ContractPolicy oldHistory(LanceTableFixture table) {
+    return ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)))
+        .withBeforeVersion(table.latestVersion() - 1);
   }
 
   /** Keys listed {@code before} and not {@code after}. */

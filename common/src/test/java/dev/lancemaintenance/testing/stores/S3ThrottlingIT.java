@@ -12,8 +12,6 @@ import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SortedMap;
@@ -66,9 +64,7 @@ class S3ThrottlingIT {
   void cleanupBacksOffUnderSlowDownAndEndsLikeTheSdk() {
     LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
     LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
-    ContractPolicy policy =
-        ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)))
-            .withBeforeVersion(sdkTable.latestVersion() - 1);
+    ContractPolicy policy = S3Tables.oldHistory(sdkTable);
 
     OracleStats reference =
         LanceOracle.cleanup(sdkTable.uri(), sdkTable.storageOptions(), policy.toOracle()).stats();

@@ -1,8 +1,10 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -38,7 +40,8 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
         @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
+        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FILE_ROW) Row[] call(
       ProcedureContext context,
@@ -48,13 +51,17 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Boolean deleteUnverified,
       Boolean errorIfTaggedOldVersions,
       Boolean cleanReferencedBranches,
-      String branch) {
-    ProcedureArgs args =
-        new ProcedureArgs(
-            table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
-            true, null, null, branch);
+      String branch,
+      Boolean allowShortRetention) {
+    ProcedureArgs.requireTable(table);
+    Map<CleanupOption, Object> options = ProcedureArgs.given(
+        Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
+            allowShortRetention),
+        CleanupOption.policyOptions().toArray(CleanupOption[]::new));
     List<Row> rows = new ArrayList<>();
-    args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
+    CleanupOption.applyTo(
+            LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())
+        .dryRun(true)
         .onRemovedFile(file -> rows.add(ResultRows.file(file)))
         .execute();
     return rows.toArray(Row[]::new);

@@ -1,8 +1,11 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -27,6 +30,13 @@ public final class FlinkCleanupProcedure implements Procedure {
     this.clock = clock;
   }
 
+  /**
+   * Flink 2.2 drops a named argument it does not know ({@code dryrun => true}) and hands a NULL and
+   * an omitted argument alike as null, before a procedure sees the call, so neither can be told
+   * here. The two arguments whose loss would turn a look into a delete are therefore required:
+   * {@code older_than} and {@code dry_run} (declared optional so that the error is ours and names
+   * them, not Flink's "DEFAULT is only allowed for optional parameters").
+   */
   @ProcedureHint(
       argument = {
         @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
@@ -38,7 +48,8 @@ public final class FlinkCleanupProcedure implements Procedure {
         @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "max_concurrent_deletes", type = @DataTypeHint("INT"), isOptional = true),
         @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true),
-        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
+        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -51,14 +62,16 @@ public final class FlinkCleanupProcedure implements Procedure {
       Boolean dryRun,
       Integer maxConcurrentDeletes,
       Long deleteRateLimit,
-      String branch) {
-    ProcedureArgs args =
-        new ProcedureArgs(
-            table, olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
-            dryRun, maxConcurrentDeletes, deleteRateLimit, branch);
-    CleanupResult result =
-        args.applyTo(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), clock.instant())
-            .execute();
+      String branch,
+      Boolean allowShortRetention) {
+    ProcedureArgs.requireTable(table);
+    Map<CleanupOption, Object> options = ProcedureArgs.given(Arrays.asList(
+        olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention), CleanupOption.values());
+    ProcedureArgs.requireGiven(NAME, options, Arrays.asList(CleanupOption.values()));
+    CleanupResult result = CleanupOption.applyTo(
+            LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())
+        .execute();
     return new Row[] {ResultRows.counters(result)};
   }
 }

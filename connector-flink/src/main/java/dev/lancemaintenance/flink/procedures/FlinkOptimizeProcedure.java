@@ -1,8 +1,11 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -46,7 +49,8 @@ public final class FlinkOptimizeProcedure implements Procedure {
         @ArgumentHint(name = "older_than", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.OPTIMIZE_ROW) Row[] call(
       ProcedureContext context,
@@ -63,8 +67,17 @@ public final class FlinkOptimizeProcedure implements Procedure {
       String olderThan,
       Boolean deleteUnverified,
       Boolean errorIfTaggedOldVersions,
-      Boolean dryRun) {
+      Boolean dryRun,
+      Boolean allowShortRetention) {
     ProcedureArgs.requireTable(table);
+    // Required, as in sys.cleanup: Flink drops a misspelt name and passes NULL as absent.
+    Map<CleanupOption, Object> given = ProcedureArgs.given(
+        Arrays.asList(olderThan, deleteUnverified, errorIfTaggedOldVersions, dryRun, allowShortRetention),
+        CleanupOption.OLDER_THAN, CleanupOption.DELETE_UNVERIFIED, CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS,
+        CleanupOption.DRY_RUN, CleanupOption.ALLOW_SHORT_RETENTION);
+    ProcedureArgs.requireGiven(NAME, given, List.of(
+        CleanupOption.OLDER_THAN, CleanupOption.DELETE_UNVERIFIED, CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS,
+        CleanupOption.DRY_RUN, CleanupOption.ALLOW_SHORT_RETENTION));
     OptimizeAction action =
         LanceFlinkMaintenance.optimize(context.getExecutionEnvironment(), table, sdkStorageOptions, hadoopOptions);
     new CompactionArgs(
@@ -80,7 +93,10 @@ public final class FlinkOptimizeProcedure implements Procedure {
     if (errorIfTaggedOldVersions != null) {
       action.errorIfTaggedOldVersions(errorIfTaggedOldVersions);
     }
-    action.dryRun(Boolean.TRUE.equals(dryRun));
+    if (allowShortRetention != null) {
+      action.allowShortRetention(allowShortRetention);
+    }
+    action.dryRun(dryRun);
     return new Row[] {ResultRows.named(action.execute().namedCounters())};
   }
 }

@@ -1,29 +1,17 @@
 package dev.lancemaintenance.flink.procedures;
 
-import dev.lancemaintenance.cleanup.CleanupAction;
-import dev.lancemaintenance.cleanup.OlderThan;
-import java.time.Instant;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The named arguments of {@code sys.cleanup}, as Flink hands them over (null when not given), and
- * how they configure an action. The one place that reads SQL arguments; names mirror the Spark
- * procedure.
+ * How the Flink procedures read their arguments: Flink hands each declared argument over as a
+ * value, null when not given (or given as NULL: Flink does not tell them apart), in the order of
+ * the catalogue ({@link CleanupOption}), which {@code FlinkProcedureArgumentsTest} checks.
  */
-record ProcedureArgs(
-    String table,
-    String olderThan,
-    Long beforeVersion,
-    Boolean deleteUnverified,
-    Boolean errorIfTaggedOldVersions,
-    Boolean cleanReferencedBranches,
-    Boolean dryRun,
-    Integer maxConcurrentDeletes,
-    Long deleteRateLimit,
-    String branch) {
-
-  ProcedureArgs {
-    requireTable(table);
-  }
+final class ProcedureArgs {
+  private ProcedureArgs() {}
 
   /** Every procedure's table argument: set, and a hint at the quoting Flink SQL needs. */
   static void requireTable(String table) {
@@ -32,32 +20,35 @@ record ProcedureArgs(
     }
   }
 
-  /** Applies every argument that was given; the others keep the action's (Lance's) defaults. */
-  CleanupAction applyTo(CleanupAction action, Instant now) {
-    if (olderThan != null) {
-      action.beforeTimestamp(OlderThan.beforeTimestamp(olderThan, now));
+  /** The options given, by the catalogue option each value is for; nulls are left out. */
+  static Map<CleanupOption, Object> given(List<?> values, CleanupOption... options) {
+    if (values.size() != options.length) {
+      throw new IllegalStateException("arguments " + values.size() + " vs options " + options.length);
     }
-    if (branch != null) {
-      action.branch(branch);
+    Map<CleanupOption, Object> given = new EnumMap<>(CleanupOption.class);
+    for (int i = 0; i < options.length; i++) {
+      if (values.get(i) != null) {
+        given.put(options[i], values.get(i));
+      }
     }
-    if (beforeVersion != null) {
-      action.beforeVersion(beforeVersion);
+    return given;
+  }
+
+
+  /**
+   * Flink SQL drops a named argument it does not know and passes a NULL as an omitted one, so the
+   * arguments whose loss would turn a look into a delete must be given: {@code older_than} and
+   * {@code dry_run}. The error names the missing one and the valid names.
+   */
+  static void requireGiven(String procedure, Map<CleanupOption, Object> given, List<CleanupOption> valid) {
+    for (CleanupOption required : List.of(CleanupOption.OLDER_THAN, CleanupOption.DRY_RUN)) {
+      if (!given.containsKey(required)) {
+        throw new IllegalArgumentException(
+            "sys." + procedure + " needs " + required.sqlName() + " => ..., given and not NULL: Flink SQL ignores a"
+                + " misspelt argument name and passes NULL as absent, so a lost " + required.sqlName()
+                + " could delete what you did not ask for. Valid arguments: table, "
+                + valid.stream().map(CleanupOption::sqlName).collect(java.util.stream.Collectors.joining(", ")));
+      }
     }
-    if (deleteUnverified != null) {
-      action.deleteUnverified(deleteUnverified);
-    }
-    if (errorIfTaggedOldVersions != null) {
-      action.errorIfTaggedOldVersions(errorIfTaggedOldVersions);
-    }
-    if (cleanReferencedBranches != null) {
-      action.cleanReferencedBranches(cleanReferencedBranches);
-    }
-    if (maxConcurrentDeletes != null) {
-      action.maxConcurrentDeletes(maxConcurrentDeletes);
-    }
-    if (deleteRateLimit != null) {
-      action.deleteRateLimit(deleteRateLimit);
-    }
-    return action.dryRun(Boolean.TRUE.equals(dryRun));
   }
 }

@@ -1,8 +1,11 @@
 package dev.lancemaintenance.flink.procedures;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.FlinkTestCluster;
@@ -22,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -58,7 +63,7 @@ class FlinkCleanupProcedureIT {
   @Test
   void callReturnsTheCountersOfTheLocalEngine() {
     TableResult result =
-        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')");
+        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
     List<String> names = result.getResolvedSchema().getColumnNames();
     List<Row> rows = rows(result);
     TreeSet<String> flinkFiles = table.files();
@@ -85,7 +90,7 @@ class FlinkCleanupProcedureIT {
     List<Row> rows;
     TableResult result;
     try (UndeletableFile ignored = UndeletableFile.make(table.table().resolve(stuck))) {
-      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')");
+      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
       rows = rows(result);
     }
     Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
@@ -115,10 +120,77 @@ class FlinkCleanupProcedureIT {
     files.forEach(row -> listed.add((String) row.getField(0)));
     assertThat(table.files()).as("cleanup_files deletes nothing").isEqualTo(table.pristineFiles());
 
-    rows(sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')"));
+    rows(sql.executeSql(
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)"));
     TreeSet<String> deleted = table.pristineFiles();
     deleted.removeAll(table.files());
     assertThat(listed).as("files listed vs files then deleted").isNotEmpty().isEqualTo(deleted);
+  }
+
+  @Test
+  void theArgumentsAreTheOptionCatalogue() {
+    List<String> cleanup = new ArrayList<>(CleanupOption.sqlNames());
+    cleanup.add(0, "table");
+    List<String> files = new ArrayList<>();
+    files.add("table");
+    CleanupOption.policyOptions().forEach(option -> files.add(option.sqlName()));
+
+    assertThat(argumentNames(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
+    assertThat(argumentNames(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
+  }
+
+  /** Flink drops an unknown name before the procedure sees it: dry_run is required, so it cannot be lost. */
+  @Test
+  void aMisspeltDryRunIsAnErrorAndDeletesNothing() {
+    assertRefusedWithoutDeletes(
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '0s', dryrun => true)", "dry_run");
+    assertRefusedWithoutDeletes(
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_thn => '30d', dry_run => false)", "older_than");
+  }
+
+  @Test
+  void aNullDryRunOrOlderThanIsAnErrorAndDeletesNothing() {
+    assertRefusedWithoutDeletes(
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '0s', dry_run => NULL)", "dry_run");
+    assertRefusedWithoutDeletes(
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => NULL, dry_run => false)", "older_than");
+  }
+
+  @Test
+  void deleteUnverifiedWithAShortWindowIsRefusedUnlessAllowed() {
+    String call = "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '0s', dry_run => false,"
+        + " delete_unverified => true";
+    assertRefusedWithoutDeletes(call + ")", "allow_short_retention => true");
+
+    List<Row> rows = rows(sql.executeSql(call + ", allow_short_retention => true)"));
+    assertThat(rows).hasSize(1);
+    assertThat(table.files()).as("the guard lifted explicitly, the run deletes").isNotEqualTo(table.pristineFiles());
+  }
+
+  @Test
+  void olderThanTakesTheGrammarOfTheTablesAutoCleanupConfig() {
+    rows(sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '14days', dry_run => false)"));
+
+    assertThat(table.files()).as("nothing is 14 days old").isEqualTo(table.pristineFiles());
+  }
+
+  private void assertRefusedWithoutDeletes(String call, String named) {
+    assertThatThrownBy(() -> rows(sql.executeSql(call))).as(call)
+        .satisfies(e -> assertThat(UserErrors.message(e) + " " + e.getMessage()).contains(named));
+    assertThat(table.files()).as("%s deletes nothing", call).isEqualTo(table.pristineFiles());
+  }
+
+  private static List<String> argumentNames(Class<?> procedure) {
+    List<String> names = new ArrayList<>();
+    for (java.lang.reflect.Method method : procedure.getMethods()) {
+      ProcedureHint hint = method.getAnnotation(ProcedureHint.class);
+      if (method.getName().equals("call") && hint != null) {
+        for (ArgumentHint argument : hint.argument()) {
+          names.add(argument.name());
+        }
+      }
+    }
+    return names;
   }
 
   private static CleanupResult dummyResult() {

@@ -83,7 +83,7 @@ class FlinkOptimizeProcedureIT {
 
     Map<String, Long> row = single(
         "CALL lance.sys.optimize(`table` => '" + table.uri() + "', target_rows_per_fragment => 40,"
-            + " max_concurrent_tasks => 2, older_than => '0s')");
+            + " max_concurrent_tasks => 2, older_than => '0s', dry_run => false)");
     SmallFragmentsTable.sdkCompact(twin, SmallFragmentsTable.SEVERAL_TASKS);
 
     assertThat(SmallFragmentsTable.latestContent(table)).as("rows and checksum at the latest version").isEqualTo(before);
@@ -121,13 +121,13 @@ class FlinkOptimizeProcedureIT {
     TableContent tagged = ReadBack.read(table.root(), Ref.ofTag("current"));
     List<String> filesBefore = table.listFiles();
 
-    assertThatThrownBy(() -> single("CALL lance.sys.optimize(`table` => '" + table.uri() + "', older_than => '0s')"))
+    assertThatThrownBy(() -> single("CALL lance.sys.optimize(`table` => '" + table.uri() + "', older_than => '0s', dry_run => false)"))
         .hasStackTraceContaining("current -> v" + latest + " (the latest version now; compaction makes it old)");
     assertThat(table.listFiles()).as("files after the refusal").isEqualTo(filesBefore);
 
     Map<String, Long> row = single(
         "CALL lance.sys.optimize(`table` => '" + table.uri() + "', target_rows_per_fragment => 40,"
-            + " older_than => '0s', error_if_tagged_old_versions => false)");
+            + " older_than => '0s', error_if_tagged_old_versions => false, dry_run => false)");
 
     assertThat(row.get("commits")).as("commits with the opt-out").isEqualTo(1L);
     assertThat(table.versions()).as("versions left").contains(latest);

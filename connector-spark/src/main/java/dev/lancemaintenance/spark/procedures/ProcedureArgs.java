@@ -1,5 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,8 @@ import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The arguments of one procedure call, read by parameter, never by ordinal: Spark has already put
@@ -99,6 +102,24 @@ final class ProcedureArgs {
       result.put(keys.getUTF8String(i).toString(), values.getUTF8String(i).toString());
     }
     return result;
+  }
+
+  /**
+   * The parameter names a call gives, by name or by position, from the input type Spark binds with:
+   * a NULL among them was written by the user and is never a default.
+   */
+  static List<String> givenNames(StructType inputType, List<ProcedureParameter> declared) {
+    List<String> names = new ArrayList<>();
+    StructField[] fields = inputType.fields();
+    for (int i = 0; i < fields.length; i++) {
+      boolean byName = fields[i].metadata().contains(ProcedureParameter.BY_NAME_METADATA_KEY);
+      names.add(byName ? fields[i].name() : i < declared.size() ? declared.get(i).name() : "");
+    }
+    return names;
+  }
+
+  static boolean isGiven(List<String> given, ProcedureParameter parameter) {
+    return given.stream().anyMatch(name -> name.equalsIgnoreCase(parameter.name()));
   }
 
   static String normalize(String name) {

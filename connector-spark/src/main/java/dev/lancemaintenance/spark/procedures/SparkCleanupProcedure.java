@@ -1,7 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.cleanup.CleanupSettings;
-import dev.lancemaintenance.cleanup.OlderThan;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import java.time.Clock;
@@ -9,8 +8,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.EnumMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
@@ -28,9 +28,15 @@ import org.apache.spark.sql.types.TimestampType;
 /**
  * {@code CALL lance.cleanup(table, older_than, before_version, delete_unverified,
  * error_if_tagged_old_versions, clean_referenced_branches, dry_run, max_concurrent_deletes,
- * delete_rate_limit, options, branch)}: reads the arguments, runs {@link SparkCleanupAction} and maps the
+ * delete_rate_limit, options, branch, allow_short_retention)}, its parameters generated from {@link
+ * CleanupOption}: reads the arguments, runs {@link SparkCleanupAction} and maps the
  * result to rows with {@link ResultRows}. Only {@code table} is required; the other defaults are
  * the engine's ({@code older_than} 7 days).
+ *
+ * <p>A NULL given for an argument that decides what is deleted ({@code dry_run => NULL}) is an
+ * error, never the default. {@code delete_unverified} races concurrent writers: a window below
+ * the retention guard (1 day) is refused unless {@code allow_short_retention => true} or the
+ * session sets {@code spark.lance.cleanup.retentionCheck=false}.
  *
  * <p>{@code older_than} is a TIMESTAMP (versions before it go) or a duration string such as {@code
  * '7d'} or {@code 'PT2H'} (versions older than now minus it go); the type of the argument given
@@ -48,38 +54,12 @@ final class SparkCleanupProcedure implements UnboundProcedure {
       ProcedureParameter.in("table", DataTypes.StringType)
           .comment("the table: a path or a Hadoop URI (file:, hdfs:, s3a:, ...)")
           .build();
-  static final ProcedureParameter BEFORE_VERSION =
-      optional("before_version", DataTypes.LongType, "NULL", "only versions strictly below this one go");
-  static final ProcedureParameter DELETE_UNVERIFIED =
-      optional(
-          "delete_unverified", DataTypes.BooleanType, "false",
-          "also delete unreferenced files younger than 7 days; unsafe while anything writes to the table");
-  static final ProcedureParameter ERROR_IF_TAGGED_OLD_VERSIONS =
-      optional(
-          "error_if_tagged_old_versions", DataTypes.BooleanType, "true",
-          "refuse the run when a tagged version would go; false keeps tagged versions and cleans the rest");
-  static final ProcedureParameter CLEAN_REFERENCED_BRANCHES =
-      optional("clean_referenced_branches", DataTypes.BooleanType, "false", "also clean referenced branches");
-  static final ProcedureParameter DRY_RUN =
-      optional("dry_run", DataTypes.BooleanType, "false", "list the files that would go, delete nothing");
-  static final ProcedureParameter MAX_CONCURRENT_DELETES =
-      optional(
-          "max_concurrent_deletes", DataTypes.IntegerType,
-          String.valueOf(CleanupSettings.DEFAULT_MAX_CONCURRENT_DELETES), "delete tasks running at once");
-  static final ProcedureParameter DELETE_RATE_LIMIT =
-      optional("delete_rate_limit", DataTypes.LongType, "0", "file deletes per second across the run, 0 for no limit");
+  /** Spark's own argument (not a cleanup option): Hadoop settings, keys not ours to check. */
   static final ProcedureParameter OPTIONS =
-      optional(
-          "options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType), "NULL",
-          "Hadoop settings for the table's store, over the session's spark.hadoop.*");
-
-  /** Last, so that positional calls written before it existed keep their meaning. */
-  static final ProcedureParameter BRANCH =
-      optional("branch", DataTypes.StringType, "NULL", "clean this branch of the table instead of the main line");
-
-  private static final String OLDER_THAN = "older_than";
-  private static final String OLDER_THAN_COMMENT =
-      "a TIMESTAMP, or a duration such as '7d', '36h', 'PT2H' (default 7 days): versions before it go";
+      ProcedureParameter.in("options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType))
+          .defaultValue("NULL")
+          .comment("Hadoop settings for the table's store, over the session's spark.hadoop.*")
+          .build();
 
   private final Clock clock;
 
@@ -87,16 +67,37 @@ final class SparkCleanupProcedure implements UnboundProcedure {
     this.clock = clock;
   }
 
-  private static ProcedureParameter optional(String name, DataType type, String defaultSql, String comment) {
-    return ProcedureParameter.in(name, type).defaultValue(defaultSql).comment(comment).build();
+  /**
+   * The parameters, generated from the option catalogue: {@code table}, then every {@link
+   * CleanupOption} in catalogue order with {@code options} before {@code branch} (the order of
+   * positional calls written before {@code branch} existed). {@code older_than} is typed after the
+   * argument given for it.
+   */
+  static List<ProcedureParameter> parameters(DataType olderThanType) {
+    List<ProcedureParameter> parameters = new ArrayList<>();
+    parameters.add(TABLE);
+    for (CleanupOption option : CleanupOption.values()) {
+      if (option == CleanupOption.BRANCH) {
+        parameters.add(OPTIONS);
+      }
+      parameters.add(parameter(option, olderThanType));
+    }
+    return parameters;
   }
 
-  /** The parameters, with {@code older_than} typed after the argument given for it. */
-  static List<ProcedureParameter> parameters(DataType olderThanType) {
-    ProcedureParameter olderThan = optional(OLDER_THAN, olderThanType, "NULL", OLDER_THAN_COMMENT);
-    return List.of(
-        TABLE, olderThan, BEFORE_VERSION, DELETE_UNVERIFIED, ERROR_IF_TAGGED_OLD_VERSIONS,
-        CLEAN_REFERENCED_BRANCHES, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, OPTIONS, BRANCH);
+  private static ProcedureParameter parameter(CleanupOption option, DataType olderThanType) {
+    DataType type = switch (option.type()) {
+      case CUTOFF -> olderThanType;
+      case LONG -> DataTypes.LongType;
+      case INT -> DataTypes.IntegerType;
+      case BOOLEAN -> DataTypes.BooleanType;
+      case STRING -> DataTypes.StringType;
+    };
+    // A NULL default where the default is a duration (older_than, typed TIMESTAMP or STRING) or "none".
+    String defaultSql = option.type() == CleanupOption.Type.CUTOFF || option.defaultValue().isEmpty()
+        ? "NULL"
+        : option.defaultValue().get();
+    return ProcedureParameter.in(option.sqlName(), type).defaultValue(defaultSql).comment(option.doc()).build();
   }
 
   @Override
@@ -112,31 +113,31 @@ final class SparkCleanupProcedure implements UnboundProcedure {
 
   @Override
   public BoundProcedure bind(StructType inputType) {
-    return new Bound(parameters(olderThanType(inputType)), clock);
-  }
-
-  /** TIMESTAMP when the call passes a date or timestamp for older_than, else STRING. */
-  private static DataType olderThanType(StructType inputType) {
+    List<String> given = givenNames(inputType);
+    DataType olderThanType = DataTypes.StringType;
     StructField[] fields = inputType.fields();
-    List<ProcedureParameter> declared = parameters(DataTypes.StringType);
     for (int i = 0; i < fields.length; i++) {
-      boolean byName = fields[i].metadata().contains(ProcedureParameter.BY_NAME_METADATA_KEY);
-      String name = byName ? fields[i].name() : i < declared.size() ? declared.get(i).name() : "";
-      if (name.equalsIgnoreCase(OLDER_THAN)) {
+      if (given.get(i).equalsIgnoreCase(CleanupOption.OLDER_THAN.sqlName())) {
         DataType type = fields[i].dataType();
         boolean temporal = type instanceof TimestampType || type instanceof TimestampNTZType || type instanceof DateType;
-        return temporal ? DataTypes.TimestampType : DataTypes.StringType;
+        olderThanType = temporal ? DataTypes.TimestampType : DataTypes.StringType;
       }
     }
-    return DataTypes.StringType;
+    return new Bound(parameters(olderThanType), given, clock);
+  }
+
+  private static List<String> givenNames(StructType inputType) {
+    return ProcedureArgs.givenNames(inputType, parameters(DataTypes.StringType));
   }
 
   private static final class Bound implements BoundProcedure {
     private final List<ProcedureParameter> parameters;
+    private final List<String> given;
     private final Clock clock;
 
-    Bound(List<ProcedureParameter> parameters, Clock clock) {
+    Bound(List<ProcedureParameter> parameters, List<String> given, Clock clock) {
       this.parameters = parameters;
+      this.given = given;
       this.clock = clock;
     }
 
@@ -158,44 +159,55 @@ final class SparkCleanupProcedure implements UnboundProcedure {
     @Override
     public Iterator<Scan> call(InternalRow input) {
       ProcedureArgs args = new ProcedureArgs(parameters, input);
-      SparkCleanupAction action = configure(args);
-      if (args.bool(DRY_RUN).orElse(false)) {
+      Map<CleanupOption, Object> options = options(args);
+      SparkCleanupAction action;
+      try {
+        action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(args.requiredString(TABLE), args.stringMap(OPTIONS));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
+      }
+      CleanupOption.applyTo(action, options, clock.instant());
+      if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
         List<InternalRow> rows = new ArrayList<>();
-        action.dryRun(true).filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));
+        action.filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));
         return List.<Scan>of(new RowsScan(ResultRows.FILE_SCHEMA, rows.toArray(new InternalRow[0]))).iterator();
       }
       InternalRow counters = ResultRows.counterInternalRow(action.execute());
       return List.<Scan>of(new RowsScan(ResultRows.COUNTER_SCHEMA, new InternalRow[] {counters})).iterator();
     }
 
-    private SparkCleanupAction configure(ProcedureArgs args) {
-      String table = args.requiredString(TABLE);
-      SparkCleanupAction action;
-      try {
-        action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(table, args.stringMap(OPTIONS));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
+    /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
+    private Map<CleanupOption, Object> options(ProcedureArgs args) {
+      Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+      for (ProcedureParameter parameter : parameters) {
+        if (parameter == TABLE || parameter == OPTIONS) {
+          continue;
+        }
+        CleanupOption option = CleanupOption.named(parameter.name(), List.of());
+        // Only what the call gives: the rest keep the action's defaults (and the session's settings).
+        if (!ProcedureArgs.isGiven(given, parameter)) {
+          continue;
+        }
+        if (!args.isSet(parameter)) {
+          if (option.changesWhatIsDeleted()) {
+            throw option.nullValue();
+          }
+          continue;
+        }
+        options.put(option, value(args, parameter, option));
       }
-      olderThan(args).ifPresent(action::beforeTimestamp);
-      args.string(BRANCH).ifPresent(action::branch);
-      args.longValue(BEFORE_VERSION).ifPresent(action::beforeVersion);
-      args.bool(DELETE_UNVERIFIED).ifPresent(action::deleteUnverified);
-      args.bool(ERROR_IF_TAGGED_OLD_VERSIONS).ifPresent(action::errorIfTaggedOldVersions);
-      args.bool(CLEAN_REFERENCED_BRANCHES).ifPresent(action::cleanReferencedBranches);
-      args.longValue(MAX_CONCURRENT_DELETES).ifPresent(value -> action.maxConcurrentDeletes(Math.toIntExact(value)));
-      args.longValue(DELETE_RATE_LIMIT).ifPresent(action::deleteRateLimit);
-      return action;
+      return options;
     }
 
-    private Optional<Instant> olderThan(ProcedureArgs args) {
-      ProcedureParameter olderThan = parameters.get(1);
-      if (!args.isSet(olderThan)) {
-        return Optional.empty();
-      }
-      if (args.typeOf(olderThan).equals(DataTypes.TimestampType)) {
-        return Optional.of(Instant.EPOCH.plus(args.timestampMicros(olderThan).getAsLong(), ChronoUnit.MICROS));
-      }
-      return Optional.of(OlderThan.beforeTimestamp(args.string(olderThan).orElseThrow(), clock.instant()));
+    private static Object value(ProcedureArgs args, ProcedureParameter parameter, CleanupOption option) {
+      return switch (option.type()) {
+        case CUTOFF -> args.typeOf(parameter).equals(DataTypes.TimestampType)
+            ? Instant.EPOCH.plus(args.timestampMicros(parameter).getAsLong(), ChronoUnit.MICROS)
+            : args.string(parameter).orElseThrow();
+        case LONG, INT -> args.longValue(parameter).getAsLong();
+        case BOOLEAN -> args.bool(parameter).orElseThrow();
+        case STRING -> args.string(parameter).orElseThrow();
+      };
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import java.time.Clock;
@@ -41,6 +42,10 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
   static final ProcedureParameter DRY_RUN =
       CompactionParameters.optional(
           "dry_run", DataTypes.BooleanType, "plan the compaction and count the cleanup, write and delete nothing");
+  /** Last, so that positional calls written before it existed keep their meaning. */
+  static final ProcedureParameter ALLOW_SHORT_RETENTION =
+      CompactionParameters.optional(
+          "allow_short_retention", DataTypes.BooleanType, CleanupOption.ALLOW_SHORT_RETENTION.doc());
   static final ProcedureParameter HADOOP_OPTIONS =
       CompactionParameters.optional(
           "hadoop_options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
@@ -49,14 +54,21 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
   static final List<ProcedureParameter> ALL = allParameters();
 
   private final Clock clock;
+  private final List<String> given;
 
   SparkOptimizeProcedure(Clock clock) {
+    this(clock, List.of());
+  }
+
+  private SparkOptimizeProcedure(Clock clock, List<String> given) {
     this.clock = clock;
+    this.given = given;
   }
 
   private static List<ProcedureParameter> allParameters() {
     List<ProcedureParameter> all = new ArrayList<>(CompactionParameters.ALL);
-    all.addAll(List.of(OLDER_THAN, DELETE_UNVERIFIED, ERROR_IF_TAGGED_OLD_VERSIONS, DRY_RUN, HADOOP_OPTIONS));
+    all.addAll(List.of(
+        OLDER_THAN, DELETE_UNVERIFIED, ERROR_IF_TAGGED_OLD_VERSIONS, DRY_RUN, HADOOP_OPTIONS, ALLOW_SHORT_RETENTION));
     return List.copyOf(all);
   }
 
@@ -73,7 +85,7 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
 
   @Override
   public BoundProcedure bind(StructType inputType) {
-    return this;
+    return new SparkOptimizeProcedure(clock, ProcedureArgs.givenNames(inputType, ALL));
   }
 
   @Override
@@ -94,8 +106,15 @@ final class SparkOptimizeProcedure implements UnboundProcedure, BoundProcedure {
         LanceMaintenance.of(SparkSession.active(), clock)
             .optimize(table, CompactionParameters.storageOptions(args), args.stringMap(HADOOP_OPTIONS));
     CompactionParameters.applyTo(args, action.compaction());
+    for (ProcedureParameter decides : List.of(
+        OLDER_THAN, DELETE_UNVERIFIED, ERROR_IF_TAGGED_OLD_VERSIONS, DRY_RUN, ALLOW_SHORT_RETENTION)) {
+      if (!args.isSet(decides) && ProcedureArgs.isGiven(given, decides)) {
+        throw CleanupOption.named(decides.name(), List.of()).nullValue();
+      }
+    }
     args.string(OLDER_THAN).ifPresent(action::olderThan);
     args.bool(DELETE_UNVERIFIED).ifPresent(action::deleteUnverified);
+    args.bool(ALLOW_SHORT_RETENTION).ifPresent(action::allowShortRetention);
     args.bool(ERROR_IF_TAGGED_OLD_VERSIONS).ifPresent(action::errorIfTaggedOldVersions);
     args.bool(DRY_RUN).ifPresent(action::dryRun);
     InternalRow row = ResultRows.internalRow(action.execute().namedCounters());

@@ -3,6 +3,7 @@ package dev.lancemaintenance.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.Leases;
@@ -91,6 +92,115 @@ class CleanupProcedureIT {
     }
     assertThat(single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").<Long>getAs("old_versions"))
         .as("once the lease is free").isEqualTo(4L);
+  }
+
+  @Test
+  void theParametersAreTheOptionCatalogue() {
+    List<String> names = SparkCleanupProcedure.parameters(org.apache.spark.sql.types.DataTypes.StringType).stream()
+        .map(org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter::name)
+        .collect(Collectors.toList());
+    List<String> expected = new java.util.ArrayList<>(CleanupOption.sqlNames());
+    expected.add(0, "table");
+    expected.add(expected.indexOf("branch"), "options");
+
+    assertThat(names).isEqualTo(expected);
+  }
+
+  @Test
+  void aNullForAnArgumentThatDecidesWhatIsDeletedIsAnErrorAndDeletesNothing() {
+    LanceTableFixture table = table();
+    TreeSet<String> before = new TreeSet<>(table.listFiles());
+    for (CleanupOption option : CleanupOption.values()) {
+      if (!option.changesWhatIsDeleted()) {
+        continue;
+      }
+      String sql = "CALL lance.cleanup(table => '" + table.uri() + "', "
+          + (option == CleanupOption.OLDER_THAN ? "" : "older_than => '0s', ") + option.sqlName() + " => NULL)";
+
+      assertThatThrownBy(() -> spark.sql(sql).collectAsList()).as(sql)
+          .hasMessageContaining(option.sqlName()).hasMessageContaining("NULL");
+    }
+    assertThatThrownBy(() -> spark.sql(
+            "CALL lance.cleanup('" + table.uri() + "', '0s', 3, false, true, false, NULL)").collectAsList())
+        .as("positional NULL").hasMessageContaining("dry_run");
+    assertThat(new TreeSet<>(table.listFiles())).as("nothing deleted").isEqualTo(before);
+  }
+
+  @Test
+  void aMisspeltOrRepeatedArgumentIsAnErrorAndDeletesNothing() {
+    LanceTableFixture table = table();
+    TreeSet<String> before = new TreeSet<>(table.listFiles());
+
+    assertThatThrownBy(() -> spark.sql(
+            "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dryrun => true)").collectAsList())
+        .hasMessageContaining("dryrun");
+    assertThatThrownBy(() -> spark.sql(
+            "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true, dry_run => false)")
+            .collectAsList())
+        .hasMessageContaining("dry_run");
+    assertThat(new TreeSet<>(table.listFiles())).isEqualTo(before);
+  }
+
+  @Test
+  void deleteUnverifiedWithAShortWindowIsRefusedUnlessAllowed() {
+    LanceTableFixture table = table();
+    TreeSet<String> before = new TreeSet<>(table.listFiles());
+    String call = "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', delete_unverified => true";
+
+    assertThatThrownBy(() -> spark.sql(call + ")").collectAsList())
+        .hasMessageContaining("retention guard").hasMessageContaining("allow_short_retention => true");
+    assertThat(new TreeSet<>(table.listFiles())).isEqualTo(before);
+
+    assertThat(single(call + ", allow_short_retention => true)").<Long>getAs("old_versions")).isEqualTo(4L);
+  }
+
+  @Test
+  void theSessionCanLiftTheRetentionGuard() {
+    LanceTableFixture table = table();
+    spark.conf().set("spark.lance.cleanup.retentionCheck", "false");
+    try {
+      Row row = single(
+          "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', delete_unverified => true)");
+      assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
+    } finally {
+      spark.conf().unset("spark.lance.cleanup.retentionCheck");
+    }
+  }
+
+  @Test
+  void olderThanTakesTheGrammarOfTheTablesAutoCleanupConfig() {
+    LanceTableFixture table = table();
+
+    Row row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '14days')");
+
+    assertThat(row.<Long>getAs("old_versions")).as("nothing is 14 days old").isZero();
+  }
+
+  @Test
+  void credentialsInTheTableUriAreRefusedWithoutRepeatingThem() {
+    for (String dryRun : List.of("true", "false")) {
+      assertThatThrownBy(() -> spark.sql(
+              "CALL lance.cleanup(table => 's3a://AKIAEXAMPLE:SECRETVALUE@bucket/t.lance', dry_run => " + dryRun + ")")
+              .collectAsList())
+          .hasMessageContaining("credentials")
+          .satisfies(e -> assertThat(stackText(e)).doesNotContain("SECRETVALUE").doesNotContain("AKIAEXAMPLE"));
+    }
+  }
+
+  @Test
+  void secretsInTheOptionsMapNeverAppearInTheError() {
+    String missing = dir.resolve("missing.lance").toString();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + missing + "', dry_run => false,"
+            + " options => map('fs.s3a.secret.key', 'SECRETVALUE', 'fs.s3a.access.key', 'AKIAEXAMPLE'))").collectAsList())
+        .satisfies(e -> assertThat(stackText(e)).contains("missing.lance")
+            .doesNotContain("SECRETVALUE").doesNotContain("AKIAEXAMPLE"));
+  }
+
+  private static String stackText(Throwable error) {
+    java.io.StringWriter text = new java.io.StringWriter();
+    error.printStackTrace(new java.io.PrintWriter(text));
+    return text.toString();
   }
 
   @Test

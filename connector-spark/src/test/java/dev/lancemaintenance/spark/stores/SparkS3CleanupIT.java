@@ -15,7 +15,6 @@ import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
 import dev.lancemaintenance.testing.stores.S3Tables;
 import dev.lancemaintenance.testing.stores.TableCopies;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -71,10 +70,8 @@ class SparkS3CleanupIT {
   void cleansLikeLanceOnObjectsTheSdkWrote() {
     LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
     LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
-    // Versions before the compaction's successor expire; the last two stay to be read back.
-    Instant cutoff = Instant.now().plus(Duration.ofMinutes(1));
-    ContractPolicy policy = ContractPolicy.before("everything old", cutoff)
-        .withBeforeVersion(sdkTable.latestVersion() - 1);
+    ContractPolicy policy = S3Tables.oldHistory(sdkTable);
+    Instant cutoff = policy.beforeTimestamp();
 
     // (1) Lance deletes exactly what the Spark engine's dry run lists, with its counters.
     SortedMap<String, Long> sdkBefore = objects("sdk.lance");

@@ -26,6 +26,7 @@ public final class FlinkCleanupEngine implements CleanupEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
+    CleanupEngine.requireKnownOptions(name(), engineOptions, java.util.Set.of("parallelism"));
     return LanceFlinkMaintenance.cleanup(environment(engineOptions), tableUri, storageOptions);
   }
 

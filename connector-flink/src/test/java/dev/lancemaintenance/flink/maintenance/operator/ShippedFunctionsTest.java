@@ -36,7 +36,7 @@ class ShippedFunctionsTest {
     DecisionContext context = check.map(new MarkSummary(3, 1, 5_000_000L, Map.of()));
 
     assertThat(copy).isNotNull();
-    assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false));
+    assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false, FACTS.guardThresholdMillis()));
   }
 
   @Test

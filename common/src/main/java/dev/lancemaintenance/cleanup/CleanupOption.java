@@ -1,0 +1,244 @@
+package dev.lancemaintenance.cleanup;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The one catalogue of cleanup options: every entry point (command line, Spark {@code CALL}, Flink
+ * {@code CALL}, the Java API's {@link CleanupAction#options(Map)}) is generated from it or checked
+ * against it by a test, and {@link #applyTo} is the one place that turns given values into settings
+ * of an action. Names are Lance's ({@code cleanup_with_policy}) where Lance has the option.
+ *
+ * <p>An entry point rejects a name that is not here, or given twice, before anything is read; and a
+ * NULL for an option that {@link #changesWhatIsDeleted()} is an error, never the default: a
+ * mistake must not widen a delete.
+ */
+public enum CleanupOption {
+  OLDER_THAN(
+      "older_than", Type.CUTOFF, "7d", true,
+      "versions whose manifest is older than this go: a duration (7d, 36h, 14days, 2h 30m, PT2H) or an ISO"
+          + " instant (2026-01-31T00:00:00Z)"),
+  BEFORE_VERSION("before_version", Type.LONG, null, true, "only versions strictly below this one go"),
+  DELETE_UNVERIFIED(
+      "delete_unverified", Type.BOOLEAN, "false", true,
+      "also delete unreferenced files younger than 7 days; races concurrent writers (an uncommitted write's"
+          + " files are unreferenced), so files younger than the retention guard (1 day) are kept unless"
+          + " allow_short_retention"),
+  ERROR_IF_TAGGED_OLD_VERSIONS(
+      "error_if_tagged_old_versions", Type.BOOLEAN, "true", true,
+      "refuse the run when a tagged version would go; false keeps tagged versions and cleans the rest"),
+  CLEAN_REFERENCED_BRANCHES(
+      "clean_referenced_branches", Type.BOOLEAN, "false", true,
+      "also clean the branches whose fork point this run removes, with their own auto-cleanup config"),
+  DRY_RUN("dry_run", Type.BOOLEAN, "false", true, "list the files that would go, delete nothing"),
+  MAX_CONCURRENT_DELETES(
+      "max_concurrent_deletes", Type.INT, String.valueOf(CleanupSettings.DEFAULT_MAX_CONCURRENT_DELETES), false,
+      "delete requests in flight at once"),
+  DELETE_RATE_LIMIT("delete_rate_limit", Type.LONG, "0", false, "file deletes per second across the run, 0 for no limit"),
+  BRANCH("branch", Type.STRING, null, true, "clean this branch of the table instead of the main line"),
+  /** Last, so that positional SQL calls written before it existed keep their meaning. */
+  ALLOW_SHORT_RETENTION(
+      "allow_short_retention", Type.BOOLEAN, "false", true,
+      "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
+          + " files younger than it; only when nothing writes to the table");
+
+  /** How a value is written; entry points map it to their own types (SQL BOOLEAN, BIGINT, ...). */
+  public enum Type {
+    /** A duration or an instant ({@link OlderThan}); SQL callers may also pass a TIMESTAMP. */
+    CUTOFF,
+    LONG,
+    INT,
+    BOOLEAN,
+    STRING
+  }
+
+  private final String sqlName;
+  private final Type type;
+  private final String defaultValue;
+  private final boolean changesWhatIsDeleted;
+  private final String doc;
+
+  CleanupOption(String sqlName, Type type, String defaultValue, boolean changesWhatIsDeleted, String doc) {
+    this.sqlName = sqlName;
+    this.type = type;
+    this.defaultValue = defaultValue;
+    this.changesWhatIsDeleted = changesWhatIsDeleted;
+    this.doc = doc;
+  }
+
+  /** The name in SQL and option maps ({@code older_than}). */
+  public String sqlName() {
+    return sqlName;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** The default as text, empty when absent means "no bound" (before_version) or "main" (branch). */
+  public Optional<String> defaultValue() {
+    return Optional.ofNullable(defaultValue);
+  }
+
+  /** Whether the option decides which files go: a NULL for it is an error, never the default. */
+  public boolean changesWhatIsDeleted() {
+    return changesWhatIsDeleted;
+  }
+
+  public String doc() {
+    return doc;
+  }
+
+  /**
+   * The command-line spelling: {@code --older-than}; a boolean that defaults to true is switched off
+   * with {@code --no-...} ({@code --no-error-if-tagged-old-versions}).
+   */
+  public String cliName() {
+    String flag = sqlName.replace('_', '-');
+    return type == Type.BOOLEAN && "true".equals(defaultValue) ? "no-" + flag : flag;
+  }
+
+  /** Whether the command line takes this option as a flag without a value. */
+  public boolean cliFlag() {
+    return type == Type.BOOLEAN;
+  }
+
+  /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
+  public boolean runSetting() {
+    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT;
+  }
+
+  /** Every option's SQL name, in catalogue order. */
+  public static List<String> sqlNames() {
+    return Arrays.stream(values()).map(CleanupOption::sqlName).collect(Collectors.toList());
+  }
+
+  /** The options without the run settings: what a listing of the files that would go takes. */
+  public static List<CleanupOption> policyOptions() {
+    return Arrays.stream(values()).filter(option -> !option.runSetting()).collect(Collectors.toList());
+  }
+
+  /** The option named {@code name} (case-insensitive, as SQL); the error names it and lists the valid ones. */
+  public static CleanupOption named(String name, Collection<String> alsoValid) {
+    for (CleanupOption option : values()) {
+      if (option.sqlName.equalsIgnoreCase(name)) {
+        return option;
+      }
+    }
+    throw unknown(name, alsoValid);
+  }
+
+  /** The error for a name that is neither an option nor one of the entry point's own arguments. */
+  public static IllegalArgumentException unknown(String name, Collection<String> alsoValid) {
+    List<String> valid = new ArrayList<>(alsoValid);
+    valid.addAll(sqlNames());
+    return new IllegalArgumentException(
+        "Unknown cleanup argument '" + name + "'; valid arguments: " + String.join(", ", valid));
+  }
+
+  /** Rejects a name given twice (case-insensitive): which one should win is a guess. */
+  public static void requireDistinct(Collection<String> names) {
+    Set<String> seen = new HashSet<>();
+    for (String name : names) {
+      if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("Cleanup argument '" + name + "' is given more than once");
+      }
+    }
+  }
+
+  /** The error for a NULL given to an option that decides what is deleted. */
+  public IllegalArgumentException nullValue() {
+    return new IllegalArgumentException(
+        "Cleanup argument '" + sqlName + "' is NULL: give a value or leave the argument out"
+            + (defaultValue == null ? "" : " (default " + defaultValue + ")")
+            + "; a NULL never means the default for an argument that decides what is deleted");
+  }
+
+  /**
+   * Options parsed from text by name ({@code {"older_than": "7d", "dry_run": "true"}}), checked
+   * against the catalogue: for option maps and the command line.
+   */
+  public static Map<CleanupOption, Object> parseAll(Map<String, String> textByName) {
+    requireDistinct(textByName.keySet());
+    Map<CleanupOption, Object> values = new EnumMap<>(CleanupOption.class);
+    textByName.forEach((name, text) -> {
+      CleanupOption option = named(name, List.of());
+      if (text == null) {
+        if (option.changesWhatIsDeleted) {
+          throw option.nullValue();
+        }
+        return;
+      }
+      values.put(option, option.parse(text));
+    });
+    return values;
+  }
+
+  /** The value {@code text} gives this option; the error names the option. */
+  public Object parse(String text) {
+    String trimmed = text.trim();
+    try {
+      return switch (type) {
+        case CUTOFF, STRING -> text;
+        case LONG -> Long.parseLong(trimmed);
+        case INT -> Integer.parseInt(trimmed);
+        case BOOLEAN -> {
+          if (trimmed.equalsIgnoreCase("true")) {
+            yield Boolean.TRUE;
+          }
+          if (trimmed.equalsIgnoreCase("false")) {
+            yield Boolean.FALSE;
+          }
+          throw new IllegalArgumentException("Cleanup argument '" + sqlName + "' takes true or false, not '" + text + "'");
+        }
+      };
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "Cleanup argument '" + sqlName + "' takes a whole number"
+              + (type == Type.INT ? " up to " + Integer.MAX_VALUE : "") + ", not '" + text + "'");
+    }
+  }
+
+  /**
+   * Applies the given values to {@code action}; options not given keep the action's (Lance's)
+   * defaults. A CUTOFF is a {@link String} ({@link OlderThan}, relative to {@code now}) or an {@link
+   * Instant}. The one place where an entry point's arguments become settings.
+   */
+  public static <A extends CleanupAction> A applyTo(A action, Map<CleanupOption, ?> values, Instant now) {
+    values.forEach((option, value) -> option.apply(action, value, now));
+    return action;
+  }
+
+  private void apply(CleanupAction action, Object value, Instant now) {
+    if (value == null) {
+      if (changesWhatIsDeleted) {
+        throw nullValue();
+      }
+      return;
+    }
+    switch (this) {
+      case OLDER_THAN -> action.beforeTimestamp(
+          value instanceof Instant instant ? instant : OlderThan.beforeTimestamp((String) value, now));
+      case BEFORE_VERSION -> action.beforeVersion(((Number) value).longValue());
+      case DELETE_UNVERIFIED -> action.deleteUnverified((Boolean) value);
+      case ALLOW_SHORT_RETENTION -> action.allowShortRetention((Boolean) value);
+      case ERROR_IF_TAGGED_OLD_VERSIONS -> action.errorIfTaggedOldVersions((Boolean) value);
+      case CLEAN_REFERENCED_BRANCHES -> action.cleanReferencedBranches((Boolean) value);
+      case BRANCH -> action.branch((String) value);
+      case DRY_RUN -> action.dryRun((Boolean) value);
+      case MAX_CONCURRENT_DELETES -> action.maxConcurrentDeletes(((Number) value).intValue());
+      case DELETE_RATE_LIMIT -> action.deleteRateLimit(((Number) value).longValue());
+      default -> throw new IllegalStateException("unhandled option " + this);
+    }
+  }
+}
