@@ -308,7 +308,9 @@ public final class TableLocation implements Serializable {
 
   private static Optional<String> canonicalOf(String location) {
     try {
-      return Optional.of(TableLocation.of(location).canonical);
+      // A writer may have recorded credentials in a base path; where it points does not depend on
+      // them, and a table we are given is refused for them, a base path is not.
+      return Optional.of(TableLocation.of(redact(location)).canonical);
     } catch (IllegalArgumentException e) {
       // Includes InvalidPathException: not a path this platform can name.
       return Optional.empty();

@@ -125,7 +125,7 @@ class FlinkJobJarIT {
     FlinkSessionCluster.Run run = cluster.flink(List.of(
         "run", "-C", JOB_JAR.toUri().toString(), "-c", SqlOnCluster.class.getName(), programJar(dir).toString(),
         "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
-        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "')"))
+        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "', dry_run => false)"))
         .assertSucceeded();
 
     assertThat(run.out()).as("the procedure's row of counters").contains("+I[");
