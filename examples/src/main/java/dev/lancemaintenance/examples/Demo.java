@@ -2,6 +2,7 @@ package dev.lancemaintenance.examples;
 
 import dev.lancemaintenance.cli.MaintenanceCli;
 import dev.lancemaintenance.spark.SparkCleanupAction;
+import dev.lancemaintenance.storage.TableLease;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -29,9 +30,12 @@ public final class Demo {
           + "      anything it did not write (an existing path is used only if empty or an earlier demo's)";
   /** Written into every table the demo creates: the proof that a rerun may replace it. */
   static final String MARKER = ".lance-maintenance-demo";
-  /** What a demo table holds: the marker and the directories the Lance writer makes. */
+  /**
+   * What a demo table holds: the marker, the directories the Lance writer makes, and the lease
+   * directory its own cleanup leaves.
+   */
   private static final Set<String> DEMO_ENTRIES =
-      Set.of(MARKER, "_versions", "_transactions", "data", "_deletions", "_indices", "_refs");
+      Set.of(MARKER, "_versions", "_transactions", "data", "_deletions", "_indices", "_refs", TableLease.DIR);
 
   private Demo() {}
 
