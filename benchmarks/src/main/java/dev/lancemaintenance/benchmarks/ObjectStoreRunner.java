@@ -3,6 +3,7 @@ package dev.lancemaintenance.benchmarks;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.FixtureOptions;
@@ -119,8 +120,11 @@ public final class ObjectStoreRunner {
     StorageConf conf = StorageConf.of(table.hadoopOptions());
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.hadoopUri()), conf)) {
       long files = 0;
-      for (Iterator<FileEntry> it = storage.listFiles("", true); it.hasNext(); it.next()) {
-        files++;
+      for (Iterator<FileEntry> it = storage.listFiles("", true); it.hasNext(); ) {
+        // Our own lease directory is not Lance's: count only the table's files.
+        if (!it.next().path().startsWith(TableLease.DIR + "/")) {
+          files++;
+        }
       }
       return files;
     }

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.benchmarks.generate;
 
+import dev.lancemaintenance.storage.TableLease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,10 +29,15 @@ public final class CopyTree {
   }
 
   /** Every regular file below {@code root}, as root-relative paths. */
+  /**
+   * The table's files, relative to {@code root}, without our own {@code _maintenance/} directory
+   * (the lease a run leaves): what the contenders are compared on is Lance's files.
+   */
   public static java.util.Set<String> listFiles(Path root) {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(Files::isRegularFile)
           .map(path -> root.relativize(path).toString())
+          .filter(path -> !path.startsWith(TableLease.DIR + "/"))
           .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);
