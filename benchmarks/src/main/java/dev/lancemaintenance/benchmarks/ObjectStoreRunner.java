@@ -122,7 +122,7 @@ public final class ObjectStoreRunner {
       long files = 0;
       for (Iterator<FileEntry> it = storage.listFiles("", true); it.hasNext(); ) {
         // Our own lease directory is not Lance's: count only the table's files.
-        if (!it.next().path().startsWith(TableLease.DIR + "/")) {
+        if (!TableLease.isLeaseFile(it.next().path())) {
           files++;
         }
       }

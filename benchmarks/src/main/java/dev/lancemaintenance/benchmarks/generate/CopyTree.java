@@ -37,7 +37,7 @@ public final class CopyTree {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(Files::isRegularFile)
           .map(path -> root.relativize(path).toString())
-          .filter(path -> !path.startsWith(TableLease.DIR + "/"))
+          .filter(path -> !TableLease.isLeaseFile(path))
           .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);

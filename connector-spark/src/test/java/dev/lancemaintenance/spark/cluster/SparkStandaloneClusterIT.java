@@ -3,6 +3,7 @@ package dev.lancemaintenance.spark.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.testing.CompactedHistory;
+import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OraclePolicy;
@@ -164,15 +165,9 @@ class SparkStandaloneClusterIT {
         counters.get("deletion_files_removed"));
   }
 
-  /** Files of the table, relative to its root; our own {@code _maintenance/} records left out. */
+  /** Files of the table, relative to its root, without the lease a run leaves. */
   private static Set<String> files(Path root) {
-    try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile)
-          .map(p -> root.relativize(p).toString())
-          .filter(p -> !p.startsWith("_maintenance/"))
-          .collect(Collectors.toCollection(TreeSet::new));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new TreeSet<>(FileTimes.listFiles(root));
   }
+
 }
