@@ -145,15 +145,20 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   }
 
   /**
-   * Cleans one dataset as another engine's action resolved it (dataset, policy and "now" fixed),
-   * with this action's settings: how a distributed engine cleans a small table in its driver.
+   * Cleans one dataset as another engine's action resolved and planned it (dataset, policy, "now"
+   * and the listing of its versions fixed), with this action's settings and its own slices: how a
+   * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
    */
-  public CleanupResult clean(DatasetCleanup cleanup) {
-    return cleanDataset(cleanup);
+  public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere));
   }
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
+    return cleanDataset(cleanup, Optional.empty());
+  }
+
+  private CleanupResult cleanDataset(DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere) {
     long startNanos = System.nanoTime();
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
@@ -163,7 +168,9 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
-      CleanupPlan plan = CleanupRun.plan(storage, planner, cleanup);
+      CleanupPlan plan = plannedElsewhere.isPresent()
+          ? planner.reslice(plannedElsewhere.get())
+          : CleanupRun.plan(storage, planner, cleanup);
       CleanupCounters counters =
           new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool())).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;

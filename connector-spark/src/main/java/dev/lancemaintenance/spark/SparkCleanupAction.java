@@ -15,8 +15,6 @@ import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
-import dev.lancemaintenance.spark.procedures.ResultRows;
-import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -218,18 +216,17 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
-    if (distributeAbove > 0) {
-      int versions = versionsOf(cleanup);
-      if (versions <= distributeAbove) {
-        LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
-            table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
-        return inDriver(cleanup);
-      }
-    }
     long startNanos = System.nanoTime();
+    // One listing of _versions/ both decides where the run goes and plans it.
+    CleanupPlan plan = plan(cleanup);
+    long versions = plan.tableManifestCount();
+    if (distributeAbove > 0 && versions <= distributeAbove) {
+      LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
+          table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
+      return inDriver(cleanup, plan);
+    }
     try (JobGroup group = newJobGroup();
         SparkRun run = new SparkRun(group)) {
-      CleanupPlan plan = run.plan(cleanup);
       CleanupCounters counters = new CleanupRun(table().toString(), plan, run).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
@@ -254,19 +251,13 @@ public final class SparkCleanupAction extends BaseCleanupAction {
         : new MaintenanceException("Cannot clean up " + table() + ": the Spark job failed (" + failure + ")", failure);
   }
 
-  private int versionsOf(DatasetCleanup cleanup) {
-    try (TableStorage storage = storageFactory.open(table())) {
-      return VersionListing.list(storage, cleanup.datasetDir()).size();
-    }
-  }
-
-  private CleanupResult inDriver(DatasetCleanup cleanup) {
+  private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan) {
     LocalCleanupAction local = new LocalCleanupAction(table(), storageFactory, clock());
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
         .onRemovedFile(removedFileListener());
-    return local.clean(cleanup);
+    return local.clean(cleanup, plan);
   }
 
   /**
@@ -289,9 +280,9 @@ public final class SparkCleanupAction extends BaseCleanupAction {
    */
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
+      CleanupPlan plan = plan(requestedCleanup());
       SparkRun run = new SparkRun(group);
       try {
-        CleanupPlan plan = run.plan(requestedCleanup());
         new CleanupRun(table().toString(), plan, run).decide();
       } catch (RuntimeException e) {
         run.close();
@@ -300,6 +291,13 @@ public final class SparkCleanupAction extends BaseCleanupAction {
       return run.candidates.union(run.expiredManifests);
     } catch (Exception e) {
       throw stageError(e);
+    }
+  }
+
+  /** Stage {@code plan}, on the driver; it starts no Spark job. */
+  private CleanupPlan plan(DatasetCleanup cleanup) {
+    try (TableStorage storage = storageFactory.open(table())) {
+      return CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
   }
 
@@ -327,13 +325,6 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
     SparkRun(JobGroup group) {
       this.group = group;
-    }
-
-    CleanupPlan plan(DatasetCleanup cleanup) {
-      group.stage(CleanupStage.PLAN.label(), "listing _versions/ and refs");
-      try (TableStorage storage = storageFactory.open(table())) {
-        return CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
-      }
     }
 
     @Override
