@@ -1,12 +1,12 @@
 package dev.lancemaintenance.local;
 
 import dev.lancemaintenance.DaemonThreads;
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -76,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; and a 64 KiB buffer per spill file (2 x partitions + 1 files). The
  * spill on local disk grows with references plus listed files; nothing in memory holds every path.
  */
-public final class LocalCleanupAction extends BaseCleanupAction {
+public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
   private static final int DEFAULT_PARTITIONS = 16;
 

@@ -1,12 +1,12 @@
 package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -21,10 +21,7 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -54,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * <p>Expired manifests are deleted last, and only when every other delete succeeded, so a failed or
  * interrupted run leaves every retained version readable and the next run finishes the job.
  */
-public final class SparkCleanupAction extends BaseCleanupAction {
+public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
   public static final int DEFAULT_DISTRIBUTE_ABOVE = 5_000;
   /** The session setting for {@link #distributeAbove}, for SQL users. */
@@ -108,72 +105,6 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     return this;
   }
 
-  @Override
-  public SparkCleanupAction olderThan(Duration value) {
-    super.olderThan(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction beforeTimestamp(Instant instant) {
-    super.beforeTimestamp(instant);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction beforeVersion(long version) {
-    super.beforeVersion(version);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction deleteUnverified(boolean value) {
-    super.deleteUnverified(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction allowShortRetention(boolean value) {
-    super.allowShortRetention(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction retentionGuard(Duration guard) {
-    super.retentionGuard(guard);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction options(Map<String, String> options) {
-    super.options(options);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction errorIfTaggedOldVersions(boolean value) {
-    super.errorIfTaggedOldVersions(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction branch(String name) {
-    super.branch(name);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction cleanReferencedBranches(boolean value) {
-    super.cleanReferencedBranches(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction dryRun(boolean dryRun) {
-    super.dryRun(dryRun);
-    return this;
-  }
-
   /**
    * Receives every file the run removes, or would remove in a dry run. The files stream to the
    * driver one at a time ({@code toLocalIterator}), which costs one more pass over the decision.
@@ -182,18 +113,6 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   public SparkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
     super.onRemovedFile(listener);
     this.listening = true;
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction maxConcurrentDeletes(int value) {
-    super.maxConcurrentDeletes(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction deleteRateLimit(long filesPerSecond) {
-    super.deleteRateLimit(filesPerSecond);
     return this;
   }
 

@@ -1,12 +1,11 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
-import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -44,7 +43,7 @@ import org.apache.flink.util.CloseableIterator;
  *
  * <p>The environment is switched to BATCH execution mode.
  */
-public final class FlinkCleanupAction extends BaseCleanupAction {
+public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupAction> {
 
   private final StreamExecutionEnvironment env;
   private final TableStorageFactory storageFactory;
@@ -76,7 +75,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
 
   /** Also sends every removed file back to this client, to the listener. */
   @Override
-  public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+  public FlinkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
     report = FileReport.EMIT;
     return super.onRemovedFile(listener);
   }

@@ -1,5 +1,15 @@
-package dev.lancemaintenance.cleanup;
+package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.CleanupSettings;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.ReferencedBranches;
+import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
@@ -9,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -21,11 +32,14 @@ import org.slf4j.LoggerFactory;
  * of dataset cleanups. Engines implement {@link #cleanDataset} (the stages for one dataset); the
  * semantics live in the stages.
  *
+ * <p>Self-typed: every setter returns the engine's own action ({@code SELF}), so an engine adds
+ * its own settings without overriding the common ones only to narrow their return type.
+ *
  * <p>A run that deletes holds the table's {@link TableLease} from before it reads the table until
  * it returns or fails, here, so that no engine can forget it: a second run on the table fails at
  * once, naming the holder, with nothing deleted. A dry run takes none.
  */
-public abstract class BaseCleanupAction implements CleanupAction {
+public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> implements CleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCleanupAction.class);
 
   private final TableLocation table;
@@ -117,97 +131,103 @@ public abstract class BaseCleanupAction implements CleanupAction {
   protected abstract CleanupResult cleanDataset(DatasetCleanup cleanup);
 
   @Override
-  public CleanupAction branch(String name) {
+  public SELF branch(String name) {
     Objects.requireNonNull(name, "branch");
     if (name.isEmpty() || name.startsWith("/") || name.endsWith("/") || name.contains("..")) {
       throw new IllegalArgumentException("not a branch name: \"" + name + "\"");
     }
     this.branch = Optional.of(name);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction olderThan(Duration value) {
+  public SELF olderThan(Duration value) {
     if (value.isNegative()) {
       throw new IllegalArgumentException("older_than must not be negative: " + value);
     }
     this.olderThan = value;
     this.beforeTimestamp = null;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction beforeTimestamp(Instant instant) {
+  public SELF beforeTimestamp(Instant instant) {
     this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction beforeVersion(long version) {
+  public SELF beforeVersion(long version) {
     policy.beforeVersion(version);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction deleteUnverified(boolean value) {
+  public SELF deleteUnverified(boolean value) {
     policy.deleteUnverified(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction allowShortRetention(boolean value) {
+  public SELF allowShortRetention(boolean value) {
     this.allowShortRetention = value;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction retentionGuard(Duration guard) {
+  public SELF retentionGuard(Duration guard) {
     if (guard.isNegative()) {
       throw new IllegalArgumentException("retention guard must not be negative: " + guard);
     }
     this.retentionGuard = guard;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction options(java.util.Map<String, String> options) {
-    return CleanupOption.applyTo(this, CleanupOption.parseAll(options), clock.instant());
+  public SELF options(Map<String, String> options) {
+    return CleanupOption.applyTo(self(), CleanupOption.parseAll(options), clock.instant());
   }
 
   @Override
-  public CleanupAction errorIfTaggedOldVersions(boolean value) {
+  public SELF errorIfTaggedOldVersions(boolean value) {
     policy.errorIfTaggedOldVersions(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction cleanReferencedBranches(boolean value) {
+  public SELF cleanReferencedBranches(boolean value) {
     policy.cleanReferencedBranches(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction dryRun(boolean dryRun) {
+  public SELF dryRun(boolean dryRun) {
     settings = settings.withMode(dryRun ? CleanupMode.DRY_RUN : CleanupMode.EXECUTE);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+  public SELF onRemovedFile(Consumer<CandidateFile> listener) {
     this.removedFileListener = Objects.requireNonNull(listener, "listener");
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction maxConcurrentDeletes(int value) {
+  public SELF maxConcurrentDeletes(int value) {
     settings = settings.withMaxConcurrentDeletes(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction deleteRateLimit(long filesPerSecond) {
+  public SELF deleteRateLimit(long filesPerSecond) {
     settings = settings.withDeleteRateLimit(filesPerSecond);
-    return this;
+    return self();
+  }
+
+  /** This action as its engine's type, for the setters' return. */
+  @SuppressWarnings("unchecked")
+  protected final SELF self() {
+    return (SELF) this;
   }
 
   protected TableLocation table() {
