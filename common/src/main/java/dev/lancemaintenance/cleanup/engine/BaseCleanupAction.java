@@ -10,7 +10,7 @@ import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.ReferencedBranches;
 import dev.lancemaintenance.cleanup.RetentionGuard;
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +44,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final Clock clock;
-  private Optional<String> branch = Optional.empty();
+  private DatasetRef dataset = DatasetRef.MAIN;
   private final CleanupPolicy.Builder policy = CleanupPolicy.builder();
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
@@ -105,10 +104,10 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     }
     for (DatasetCleanup branchCleanup : cascade) {
       ensureLeaseHeld();
-      LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.datasetDir(), branchCleanup.policy());
+      LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.dataset(), branchCleanup.policy());
       CleanupResult branchResult = cleanDataset(branchCleanup);
       LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
-          table, branchCleanup.datasetDir(), branchResult.counters());
+          table, branchCleanup.dataset(), branchResult.counters());
     }
     ensureLeaseHeld();
     CleanupResult own = cleanDataset(requested);
@@ -124,7 +123,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     Instant now = clock.instant();
     CleanupPolicy requested = policy(now);
     RetentionGuard.check(describe(), requested, now, allowShortRetention);
-    return new DatasetCleanup(datasetDir(), requested, now);
+    return new DatasetCleanup(dataset, requested, now);
   }
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
@@ -132,11 +131,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   @Override
   public SELF branch(String name) {
-    Objects.requireNonNull(name, "branch");
-    if (name.isEmpty() || name.startsWith("/") || name.endsWith("/") || name.contains("..")) {
-      throw new IllegalArgumentException("not a branch name: \"" + name + "\"");
-    }
-    this.branch = Optional.of(name);
+    this.dataset = DatasetRef.branch(name);
     return self();
   }
 
@@ -238,14 +233,14 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     return storageFactory;
   }
 
-  /** The dataset this action cleans: {@code ""} for the main table, {@code tree/<branch>}. */
-  protected String datasetDir() {
-    return CleanupPlanner.datasetDirOf(branch);
+  /** The dataset this action cleans: the main line, or the branch it was given. */
+  protected DatasetRef dataset() {
+    return dataset;
   }
 
   /** The table, and the branch when one is cleaned, for messages. */
   protected String describe() {
-    return branch.map(name -> "branch " + name + " of " + table).orElse(table.toString());
+    return dataset.describe(table.toString());
   }
 
   protected Clock clock() {

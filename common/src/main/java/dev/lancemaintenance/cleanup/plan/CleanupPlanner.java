@@ -4,6 +4,7 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.Branch;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
@@ -30,8 +31,6 @@ public final class CleanupPlanner {
   /** Manifests decoded by one mark task: consecutive versions share most files, so marks dedupe well. */
   public static final int DEFAULT_SLICE_SIZE = 128;
 
-  private static final String TREE_PREFIX = "tree/";
-
   private final int sliceSize;
   private final int minSlices;
 
@@ -57,29 +56,13 @@ public final class CleanupPlanner {
     this(DEFAULT_SLICE_SIZE);
   }
 
-  /** The dataset directory of a branch ({@code tree/<name>}), or {@code ""} for main. */
-  public static String datasetDirOf(Optional<String> branch) {
-    return branch.map(name -> TREE_PREFIX + name).orElse("");
-  }
-
-  /** The branch a dataset directory belongs to; empty for main. */
-  public static Optional<String> branchOf(String datasetDir) {
-    if (datasetDir.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!datasetDir.startsWith(TREE_PREFIX) || datasetDir.length() == TREE_PREFIX.length()) {
-      throw new IllegalArgumentException("a dataset directory is \"\" or tree/<branch>: " + datasetDir);
-    }
-    return Optional.of(datasetDir.substring(TREE_PREFIX.length()));
-  }
-
   /**
    * Plans the cleanup of the dataset at {@code datasetDir}: {@code ""} for the main table, {@code
    * tree/<branch>} for a branch, as Lance cleans the dataset a branch checkout opens.
    */
   public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, String datasetDir, long nowMillis) {
     String table = storage.location().toString();
-    Optional<String> branch = branchOf(datasetDir);
+    Optional<String> branch = new DatasetRef(datasetDir).branchName();
     List<Branch> branches = RefReader.listBranches(storage);
     if (branch.isPresent() && branches.stream().noneMatch(b -> b.name().equals(branch.get()))) {
       throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
