@@ -38,18 +38,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Spark engine: the cleanup stages of {@code LocalCleanupAction}, spread over the executors.
+ * The Spark engine: the stages of {@link CleanupRun}, spread over the executors ({@code SparkRun}
+ * is its distribution).
  *
  * <p>On the driver: the plan (listing {@code _versions/} and refs, one small location per version),
- * the reduced {@link MarkSummary} and the tagged-version check, and the counters, one record reduced
- * from the tasks. On executors: decoding manifests (one slice per task), listing the managed
+ * the reduced {@link MarkSummary}, both gates, and the counters, one record reduced from the tasks. On executors: decoding manifests (one slice per task), listing the managed
  * directories, co-grouping listed files with marks by reference key, deciding, and deleting in
  * batches. The driver never holds a list of paths: a dry run's files stream through {@link
  * #toDataset()} or {@code toLocalIterator}. Executors receive the broadcast {@link
  * TableStorageFactory} (a copy of the Hadoop configuration) and small records, never a live client.
  *
- * <p>Expired manifests are deleted last, and only when every other delete succeeded, so a failed or
- * interrupted run leaves every retained version readable and the next run finishes the job.
+ * <p>Expired manifests are deleted last, and only when every other delete succeeded ({@link
+ * CleanupRun#releasesExpiredManifests}).
  */
 public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
