@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup;
 
+import dev.lancemaintenance.format.DatasetRef;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Objects;
@@ -8,13 +9,13 @@ import java.util.Objects;
  * One dataset of a table to clean, and how: what an engine runs the stages for. A run with {@code
  * clean_referenced_branches} is several of these, the referenced branches first.
  *
- * @param datasetDir {@code ""} for the main table, {@code tree/<branch>} for a branch
+ * @param dataset the main line or a branch
  * @param policy the policy for this dataset
  * @param now the run's clock, read once
  */
-public record DatasetCleanup(String datasetDir, CleanupPolicy policy, Instant now) implements Serializable {
+public record DatasetCleanup(DatasetRef dataset, CleanupPolicy policy, Instant now) implements Serializable {
   public DatasetCleanup {
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(now, "now");
   }

@@ -1,7 +1,6 @@
 package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.cleanup.plan.BranchLineage;
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.format.CorruptTableException;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
@@ -33,9 +32,9 @@ public final class ReferencedBranches {
     }
     String table = storage.location().toString();
     Map<Long, ManifestLocation> ownVersions = new HashMap<>();
-    VersionListing.list(storage, cleanup.datasetDir()).forEach(location -> ownVersions.put(location.version(), location));
+    VersionListing.list(storage, cleanup.dataset().dir()).forEach(location -> ownVersions.put(location.version(), location));
     List<DatasetCleanup> cascade = new ArrayList<>();
-    Optional<String> cleaned = CleanupPlanner.branchOf(cleanup.datasetDir());
+    Optional<String> cleaned = cleanup.dataset().branchName();
     for (BranchLineage.Descendant descendant : BranchLineage.descendantsOf(cleaned, RefReader.listBranches(storage))) {
       if (!forkPointQualifies(storage, ownVersions.get(descendant.forkVersion()), cleanup.policy())) {
         continue;
@@ -48,7 +47,7 @@ public final class ReferencedBranches {
       Manifest latest = ManifestReader.read(storage, versions.get(versions.size() - 1));
       String dataset = "branch " + descendant.branch().name() + " of " + table;
       AutoCleanupConfig.cascadePolicy(latest, versions, cleanup.now(), dataset)
-          .ifPresent(policy -> cascade.add(new DatasetCleanup(dir, policy, cleanup.now())));
+          .ifPresent(policy -> cascade.add(new DatasetCleanup(descendant.branch().dataset(), policy, cleanup.now())));
     }
     return cascade;
   }

@@ -26,4 +26,9 @@ public record Branch(
   public String datasetDir() {
     return TREE_DIR + "/" + name;
   }
+
+  /** The branch as a dataset of its table. */
+  public DatasetRef dataset() {
+    return new DatasetRef(datasetDir());
+  }
 }

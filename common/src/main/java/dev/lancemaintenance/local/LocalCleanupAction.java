@@ -1,13 +1,14 @@
 package dev.lancemaintenance.local;
 
 import dev.lancemaintenance.DaemonThreads;
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
@@ -15,11 +16,13 @@ import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.DeletePacer;
+import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
+import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -36,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -51,14 +55,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reference engine: runs the cleanup stages on a thread pool in one JVM.
+ * The reference engine: runs the {@link CleanupRun} stages on a thread pool in one JVM.
  *
  * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory) run in
  * parallel and spill their records to local disk, hash-partitioned by reference key; decide and
  * sweep then run one partition per task, every decide before the first sweep, so that a retained
  * version naming a missing file refuses the run before any delete. Expired manifests are deleted
- * last, and only when every other delete of the run succeeded, so a run that dies or fails half way leaves every retained
- * version readable and the next run finishes the job.
+ * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
  *
  * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
  * default the store's {@link TableStorage#suggestedConcurrency()} (a few on local disk, 64 on
@@ -70,13 +73,12 @@ import org.slf4j.LoggerFactory;
  * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
  * manifests); per decide task, the distinct reference keys of one partition (about the table's
  * references / {@link #partitions}; listed files stream past them from the spill); per sweep, a
- * buffer of up to 1000 files; and a 64 KiB buffer per spill file (2 x partitions + 1 files). The
+ * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; and a 64 KiB buffer per spill file (2 x partitions + 1 files). The
  * spill on local disk grows with references plus listed files; nothing in memory holds every path.
  */
-public final class LocalCleanupAction extends BaseCleanupAction {
+public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
   private static final int DEFAULT_PARTITIONS = 16;
-  private static final int SWEEP_BUFFER = 1000;
 
   private final TableStorageFactory storageFactory;
   /** Concurrent decide tasks: each holds one partition's reference keys, so memory grows with it. */
@@ -143,34 +145,36 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   }
 
   /**
-   * Cleans one dataset as another engine's action resolved it (dataset, policy and "now" fixed),
-   * with this action's settings: how a distributed engine cleans a small table in its driver.
+   * Cleans one dataset as another engine's action resolved and planned it (dataset, policy, "now"
+   * and the listing of its versions fixed), with this action's settings and its own slices: how a
+   * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
    */
-  public CleanupResult clean(DatasetCleanup cleanup) {
-    return cleanDataset(cleanup);
+  public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere));
   }
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
+    return cleanDataset(cleanup, Optional.empty());
+  }
+
+  private CleanupResult cleanDataset(DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere) {
     long startNanos = System.nanoTime();
-    CleanupPolicy policy = cleanup.policy();
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
         Spills spills = new Spills(spillDirectory, partitions);
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
-      Run run = new Run(storage, spills, stopped.pool());
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
-      CleanupPlan plan = planner.plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
-      LOG.info(
-          "lance cleanup {} [1/5 plan]: latest version {}, {} manifests, {} mark tasks; policy {}",
-          plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
-      CleanupCounters counters = run.execute(plan);
+      CleanupPlan plan = plannedElsewhere.isPresent()
+          ? planner.reslice(plannedElsewhere.get())
+          : CleanupRun.plan(storage, planner, cleanup);
+      CleanupCounters counters =
+          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool())).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
-      return new CleanupResult(
+      return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
     }
   }
@@ -210,8 +214,8 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     }
   }
 
-  /** One execution's stages over shared storage, spill and pool. */
-  private final class Run {
+  /** One execution's stages over shared storage, spill and pool: how the local engine distributes them. */
+  private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
     private final Spills spills;
     private final ExecutorService pool;
@@ -226,27 +230,39 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
     }
 
-    CleanupCounters execute(CleanupPlan plan) {
-      MarkSummary summary =
-          runAll(plan.slices(), slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
-      LOG.info(
-          "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
-          table(), summary.manifestsRead(), summary.expiredVersions());
-      summary.refuseTaggedOldVersions(plan.facts());
-      long listed = runAll(plan.listings(), task -> list(task, plan.facts().datasetDir()), Long::sum, 0L);
-      LOG.info("lance cleanup {} [3/5 list]: {} files in {} directories", table(), listed, plan.listings().size());
-      DecisionContext context = DecisionContext.of(plan.facts(), summary);
-      List<Integer> partitionIds = IntStream.range(0, spills.partitions()).boxed().toList();
-      UnlistedReferences unlisted =
-          runAll(partitionIds, p -> decideBounded(p, context), UnlistedReferences::plus, UnlistedReferences.NONE);
-      unlisted.refuseIfAny(plan.facts());
+    @Override
+    public MarkSummary mark(CleanupPlan plan) {
+      return runAll(plan.slices(), slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+    }
+
+    @Override
+    public OptionalLong list(CleanupPlan plan) {
+      String datasetDir = plan.facts().datasetDir();
+      return OptionalLong.of(runAll(plan.listings(), task -> list(task, datasetDir), Long::sum, 0L));
+    }
+
+    @Override
+    public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
+      return runAll(partitionIds(), p -> decideBounded(p, context), UnlistedReferences::plus, UnlistedReferences.NONE);
+    }
+
+    @Override
+    public CleanupCounters sweepDecided() {
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       Sweeper sweeper = new Sweeper();
-      runAll(partitionIds, p -> sweepDecided(p, sweeper), (a, b) -> null, null);
-      CleanupCounters counters = sweeper.finish();
-      LOG.info("lance cleanup {} [4/5 decide, {}]: {}", table(),
-          settings().mode() == CleanupMode.DRY_RUN ? "would delete" : "delete", counters);
-      return counters.plus(sweepExpiredManifests(counters.failedDeletes()));
+      runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
+      return sweeper.finish();
+    }
+
+    @Override
+    public CleanupCounters sweepExpiredManifests() {
+      Sweeper sweeper = new Sweeper();
+      spills.expiredManifests().forEach(sweeper::add);
+      return sweeper.finish();
+    }
+
+    private List<Integer> partitionIds() {
+      return IntStream.range(0, spills.partitions()).boxed().toList();
     }
 
     /** Listeners see one file at a time, though partitions are decided on several threads. */
@@ -264,13 +280,12 @@ public final class LocalCleanupAction extends BaseCleanupAction {
 
     private Long list(ListingTask task, String datasetDir) {
       long count = 0;
-      for (Iterator<FileEntry> files = storage.listFiles(task.dir(), task.recursive());
-          files.hasNext(); ) {
+      for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
         stopIfInterrupted();
         spills.addFile(files.next(), datasetDir);
         count++;
       }
-      LOG.debug("lance cleanup {} [3/5 list]: {} files under {}/", table(), count, task.dir());
+      LOG.debug("lance cleanup {} [{}]: {} files under {}/", table(), CleanupStage.LIST.label(), count, task.dir());
       return count;
     }
 
@@ -315,20 +330,6 @@ public final class LocalCleanupAction extends BaseCleanupAction {
       return null;
     }
 
-    private CleanupCounters sweepExpiredManifests(long failedDeletes) {
-      if (failedDeletes > 0) {
-        LOG.warn(
-            "lance cleanup {}: {} deletes failed; keeping the {} expired manifests so the next run retries",
-            table(), failedDeletes, spills.expiredManifests().count());
-        return CleanupCounters.ZERO;
-      }
-      Sweeper sweeper = new Sweeper();
-      spills.expiredManifests().forEach(sweeper::add);
-      CleanupCounters counters = sweeper.finish();
-      LOG.info("lance cleanup {} [5/5 manifests]: {}", table(), counters);
-      return counters;
-    }
-
     /**
      * Collects decided files from every decide task and deletes them in full batches, or only
      * counts them in a dry run. Batches are cut under the lock and deleted outside it, at most
@@ -347,7 +348,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
             return;
           }
           buffer.add(file);
-          if (buffer.size() >= SWEEP_BUFFER) {
+          if (buffer.size() >= SweepBatch.FILES_PER_SWEEP) {
             full = buffer;
             buffer = new ArrayList<>();
           }

@@ -16,7 +16,7 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import scala.Tuple2;
 
 /**
- * Stage 4 on an executor: one partition of the co-group of listed files and marks by reference
+ * Stage {@code decide} on an executor: one partition of the co-group of listed files and marks by reference
  * key, decided by {@link DecideByPath}. Emits the files that go, as the keys stream by, and last
  * the partition's {@link UnlistedReferences}: keys a retained version needs that no listed file
  * carries, which the driver reduces and refuses on before any delete.

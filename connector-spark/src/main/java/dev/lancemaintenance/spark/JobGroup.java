@@ -6,7 +6,7 @@ import org.apache.spark.SparkContext;
 
 /**
  * The Spark job group one cleanup runs under, so the Spark UI shows which table each job belongs to
- * and which stage it is in. Each stage replaces the description ("lance cleanup s3a://b/t [2/5 mark]:
+ * and which stage it is in. Each stage replaces the description ("lance cleanup s3a://b/t [2/6 mark]:
  * decoding 12,000 manifests in 375 slices"); {@link #close()} restores whatever group the calling
  * thread had before, as a notebook cell may have set its own.
  */

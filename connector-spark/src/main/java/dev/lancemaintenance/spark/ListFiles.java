@@ -1,19 +1,18 @@
 package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * Stage 3 on an executor: lists one managed directory lazily, so a directory of millions of files
- * streams into the shuffle instead of filling the task's memory. The storage closes when the
- * listing ends.
+ * Stage {@code list} on an executor: one managed directory per record, listed lazily through
+ * {@link ListManagedFiles}, so a directory of millions of files streams into the shuffle instead of
+ * filling the task's memory. The storage closes when the listing ends.
  */
 final class ListFiles implements FlatMapFunction<ListingTask, FileEntry> {
   private static final long serialVersionUID = 1L;
@@ -28,45 +27,6 @@ final class ListFiles implements FlatMapFunction<ListingTask, FileEntry> {
 
   @Override
   public Iterator<FileEntry> call(ListingTask task) {
-    TableStorage storage = storageFactory.value().open(table);
-    try {
-      return new ClosingIterator(storage, storage.listFiles(task.dir(), task.recursive()));
-    } catch (RuntimeException e) {
-      storage.close();
-      throw e;
-    }
-  }
-
-  /** Closes the storage once the listing is exhausted. */
-  private static final class ClosingIterator implements Iterator<FileEntry> {
-    private final TableStorage storage;
-    private final Iterator<FileEntry> files;
-    private boolean closed;
-
-    ClosingIterator(TableStorage storage, Iterator<FileEntry> files) {
-      this.storage = storage;
-      this.files = files;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (closed) {
-        return false;
-      }
-      if (files.hasNext()) {
-        return true;
-      }
-      closed = true;
-      storage.close();
-      return false;
-    }
-
-    @Override
-    public FileEntry next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return files.next();
-    }
+    return ListManagedFiles.closingFiles(storageFactory.value(), table, task);
   }
 }

@@ -13,7 +13,7 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * Stage 2 on an executor: decodes the manifests of each slice of the partition with {@link
+ * Stage {@code mark} on an executor: decodes the manifests of each slice of the partition with {@link
  * MarkManifests}. One storage per partition; the engine puts one slice in each partition, so a
  * task holds one slice's distinct references.
  */

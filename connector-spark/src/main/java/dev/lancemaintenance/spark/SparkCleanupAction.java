@@ -1,34 +1,30 @@
 package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
-import dev.lancemaintenance.cleanup.TaggedVersionsException;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
-import dev.lancemaintenance.spark.procedures.ResultRows;
-import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -42,20 +38,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Spark engine: the cleanup stages of {@code LocalCleanupAction}, spread over the executors.
+ * The Spark engine: the stages of {@link CleanupRun}, spread over the executors ({@code SparkRun}
+ * is its distribution).
  *
  * <p>On the driver: the plan (listing {@code _versions/} and refs, one small location per version),
- * the reduced {@link MarkSummary} and the tagged-version check, and the counters, one record reduced
- * from the tasks. On executors: decoding manifests (one slice per task), listing the managed
+ * the reduced {@link MarkSummary}, both gates, and the counters, one record reduced from the tasks. On executors: decoding manifests (one slice per task), listing the managed
  * directories, co-grouping listed files with marks by reference key, deciding, and deleting in
  * batches. The driver never holds a list of paths: a dry run's files stream through {@link
  * #toDataset()} or {@code toLocalIterator}. Executors receive the broadcast {@link
  * TableStorageFactory} (a copy of the Hadoop configuration) and small records, never a live client.
  *
- * <p>Expired manifests are deleted last, and only when every other delete succeeded, so a failed or
- * interrupted run leaves every retained version readable and the next run finishes the job.
+ * <p>Expired manifests are deleted last, and only when every other delete succeeded ({@link
+ * CleanupRun#releasesExpiredManifests}).
  */
-public final class SparkCleanupAction extends BaseCleanupAction {
+public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
   public static final int DEFAULT_DISTRIBUTE_ABOVE = 5_000;
   /** The session setting for {@link #distributeAbove}, for SQL users. */
@@ -109,72 +105,6 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     return this;
   }
 
-  @Override
-  public SparkCleanupAction olderThan(Duration value) {
-    super.olderThan(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction beforeTimestamp(Instant instant) {
-    super.beforeTimestamp(instant);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction beforeVersion(long version) {
-    super.beforeVersion(version);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction deleteUnverified(boolean value) {
-    super.deleteUnverified(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction allowShortRetention(boolean value) {
-    super.allowShortRetention(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction retentionGuard(Duration guard) {
-    super.retentionGuard(guard);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction options(Map<String, String> options) {
-    super.options(options);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction errorIfTaggedOldVersions(boolean value) {
-    super.errorIfTaggedOldVersions(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction branch(String name) {
-    super.branch(name);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction cleanReferencedBranches(boolean value) {
-    super.cleanReferencedBranches(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction dryRun(boolean dryRun) {
-    super.dryRun(dryRun);
-    return this;
-  }
-
   /**
    * Receives every file the run removes, or would remove in a dry run. The files stream to the
    * driver one at a time ({@code toLocalIterator}), which costs one more pass over the decision.
@@ -183,18 +113,6 @@ public final class SparkCleanupAction extends BaseCleanupAction {
   public SparkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
     super.onRemovedFile(listener);
     this.listening = true;
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction maxConcurrentDeletes(int value) {
-    super.maxConcurrentDeletes(value);
-    return this;
-  }
-
-  @Override
-  public SparkCleanupAction deleteRateLimit(long filesPerSecond) {
-    super.deleteRateLimit(filesPerSecond);
     return this;
   }
 
@@ -217,22 +135,21 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
-    if (distributeAbove > 0) {
-      int versions = versionsOf(cleanup);
-      if (versions <= distributeAbove) {
-        LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
-            table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
-        return inDriver(cleanup);
-      }
-    }
     long startNanos = System.nanoTime();
+    // One listing of _versions/ both decides where the run goes and plans it.
+    CleanupPlan plan = plan(cleanup);
+    long versions = plan.tableManifestCount();
+    if (distributeAbove > 0 && versions <= distributeAbove) {
+      LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
+          table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
+      return inDriver(cleanup, plan);
+    }
     try (JobGroup group = newJobGroup();
-        Decided decided = decide(group, cleanup)) {
-      CleanupCounters counters =
-          settings().mode() == CleanupMode.DRY_RUN ? decided.count(group) : decided.sweep(group);
+        SparkRun run = new SparkRun(group)) {
+      CleanupCounters counters = new CleanupRun(table().toString(), plan, run).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
-      return new CleanupResult(table().toString(), settings().mode(), decided.latestVersion, counters, durationMillis);
+      return CleanupRun.result(
+          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
     } catch (Exception e) {
       throw stageError(e);
     }
@@ -253,19 +170,13 @@ public final class SparkCleanupAction extends BaseCleanupAction {
         : new MaintenanceException("Cannot clean up " + table() + ": the Spark job failed (" + failure + ")", failure);
   }
 
-  private int versionsOf(DatasetCleanup cleanup) {
-    try (TableStorage storage = storageFactory.open(table())) {
-      return VersionListing.list(storage, cleanup.datasetDir()).size();
-    }
-  }
-
-  private CleanupResult inDriver(DatasetCleanup cleanup) {
+  private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan) {
     LocalCleanupAction local = new LocalCleanupAction(table(), storageFactory, clock());
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
         .onRemovedFile(removedFileListener());
-    return local.clean(cleanup);
+    return local.clean(cleanup, plan);
   }
 
   /**
@@ -283,15 +194,29 @@ public final class SparkCleanupAction extends BaseCleanupAction {
 
   /**
    * The files a dry run reports, decided files first and expired manifests last, as a lazy RDD.
-   * Plan, mark and the tagged check run now; the cached marks are released by Spark's context
-   * cleaner once the RDD is no longer referenced.
+   * Plan, mark and both gates run now; the cached marks and decision are released by Spark's
+   * context cleaner once the RDD is no longer referenced.
    */
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
-      Decided decided = decide(group, requestedCleanup());
-      return decided.candidates.union(decided.expiredManifests);
+      CleanupPlan plan = plan(requestedCleanup());
+      SparkRun run = new SparkRun(group);
+      try {
+        new CleanupRun(table().toString(), plan, run).decide();
+      } catch (RuntimeException e) {
+        run.close();
+        throw e;
+      }
+      return run.candidates.union(run.expiredManifests);
     } catch (Exception e) {
       throw stageError(e);
+    }
+  }
+
+  /** Stage {@code plan}, on the driver; it starts no Spark job. */
+  private CleanupPlan plan(DatasetCleanup cleanup) {
+    try (TableStorage storage = storageFactory.open(table())) {
+      return CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
   }
 
@@ -300,140 +225,99 @@ public final class SparkCleanupAction extends BaseCleanupAction {
     return new JobGroup(spark.sparkContext(), id, "lance cleanup " + table());
   }
 
-  /** Runs plan, mark and the tagged check; the listing, decision and sweep stay lazy RDDs. */
-  private Decided decide(JobGroup group, DatasetCleanup cleanup) {
-    CleanupPolicy policy = cleanup.policy();
-    group.stage("1/5 plan", "listing _versions/ and refs");
-    CleanupPlan plan;
-    try (TableStorage storage = storageFactory.open(table())) {
-      plan = new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
-    }
-    long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
-    LOG.info(
-        "lance cleanup {} [1/5 plan]: latest version {}, {} manifests in {} slices, {}",
-        plan.facts().describe(), plan.facts().latestVersion(), manifests, plan.slices().size(), policy);
+  /**
+   * The stages of one run as Spark jobs: mark one slice per task; list one directory per task into
+   * a co-group with the marks by reference key, decided per partition; sweep in at most {@code
+   * max_concurrent_deletes} tasks. The driver holds the plan and the reductions, never the paths.
+   */
+  private final class SparkRun implements CleanupRun.Distribution, AutoCloseable {
+    private final JobGroup group;
+    private final JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    private final Broadcast<TableStorageFactory> factory = jsc.broadcast(storageFactory);
+    private JavaRDD<SliceMarks> marked;
+    private JavaRDD<FileEntry> files;
+    private JavaRDD<DecideFiles.Decision> decisions;
+    private JavaRDD<CandidateFile> candidates;
+    private JavaRDD<CandidateFile> expiredManifests;
+    private long expiredVersions;
+    private int partitions;
 
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<TableStorageFactory> factory = jsc.broadcast(storageFactory);
-    group.stage("2/5 mark", String.format("decoding %,d manifests in %,d slices", manifests, plan.slices().size()));
-    JavaRDD<SliceMarks> marked =
-        jsc.parallelize(plan.slices(), Math.max(1, plan.slices().size()))
-            .mapPartitions(new MarkSlices(factory, table(), plan.facts()))
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    MarkSummary summary;
-    try {
-      summary = marked.map(SliceMarks::summaryOf).fold(MarkSummary.EMPTY, MarkSummary::plus);
-    } catch (RuntimeException e) {
-      marked.unpersist(false);
-      throw e;
-    }
-    LOG.info(
-        "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
-        table(), summary.manifestsRead(), summary.expiredVersions());
-    try {
-      summary.refuseTaggedOldVersions(plan.facts());
-    } catch (TaggedVersionsException refused) {
-      marked.unpersist(false);
-      throw refused;
+    SparkRun(JobGroup group) {
+      this.group = group;
     }
 
-    DecisionContext context = DecisionContext.of(plan.facts(), summary);
-    int partitions = this.partitions.orElse(Math.max(jsc.defaultParallelism(), plan.slices().size()));
-    JavaPairRDD<String, MarkState> marks = marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
-    JavaRDD<FileEntry> files =
-        jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
-    group.stage(
-        "3-4/5 list, decide",
-        String.format("listing %d directories, deciding in %,d partitions", plan.listings().size(), partitions));
-    // Persisted: the refusal check below and the sweep (or count) both read the decision, and the
-    // listing must run once.
-    JavaRDD<DecideFiles.Decision> decisions =
-        files.mapToPair(file -> DecideFiles.keyed(context, file))
-            .cogroup(marks, partitions)
-            .mapPartitions(new DecideFiles(context))
-            .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      decisions.filter(decision -> !decision.isCandidate())
+    @Override
+    public MarkSummary mark(CleanupPlan plan) {
+      long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
+      group.stage(
+          CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d slices", manifests, plan.slices().size()));
+      marked = jsc.parallelize(plan.slices(), Math.max(1, plan.slices().size()))
+          .mapPartitions(new MarkSlices(factory, table(), plan.facts()))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      expiredManifests = marked.flatMap(SliceMarks::expiredManifestsOf);
+      MarkSummary summary = marked.map(SliceMarks::summaryOf).fold(MarkSummary.EMPTY, MarkSummary::plus);
+      expiredVersions = summary.expiredVersions();
+      return summary;
+    }
+
+    /** Lazy: the listing runs inside the decision's job, straight into its shuffle. */
+    @Override
+    public OptionalLong list(CleanupPlan plan) {
+      files = jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
+      return OptionalLong.empty();
+    }
+
+    @Override
+    public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
+      partitions = SparkCleanupAction.this.partitions.orElse(Math.max(jsc.defaultParallelism(), plan.slices().size()));
+      JavaPairRDD<String, MarkState> marks =
+          marked.flatMapToPair(SliceMarks::keyedStates).reduceByKey(MarkState::merge, partitions);
+      group.stage(
+          CleanupStage.LIST.through(CleanupStage.DECIDE),
+          String.format("listing %d directories, deciding in %,d partitions", plan.listings().size(), partitions));
+      // Persisted: the referenced-files gate and the sweep (or count) both read the decision, and
+      // the listing must run once.
+      decisions = files.mapToPair(file -> DecideFiles.keyed(context, file))
+          .cogroup(marks, partitions)
+          .mapPartitions(new DecideFiles(context))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      candidates = decisions.filter(DecideFiles.Decision::isCandidate).map(DecideFiles.Decision::candidate);
+      return decisions.filter(decision -> !decision.isCandidate())
           .map(DecideFiles.Decision::unlisted)
-          .fold(UnlistedReferences.NONE, UnlistedReferences::plus)
-          .refuseIfAny(plan.facts());
-    } catch (RuntimeException refused) {
-      decisions.unpersist(false);
-      marked.unpersist(false);
-      throw refused;
-    }
-    JavaRDD<CandidateFile> candidates = decisions.filter(DecideFiles.Decision::isCandidate).map(DecideFiles.Decision::candidate);
-    return new Decided(
-        factory, marked, decisions, candidates, marked.flatMap(SliceMarks::expiredManifestsOf),
-        plan.facts().latestVersion(), summary.expiredVersions(), partitions);
-  }
-
-  /** The lazy tail of one run: what the decision selects, and the expired manifests. */
-  private final class Decided implements AutoCloseable {
-    private final Broadcast<TableStorageFactory> factory;
-    private final JavaRDD<SliceMarks> marked;
-    private final JavaRDD<DecideFiles.Decision> decisions;
-    private final JavaRDD<CandidateFile> candidates;
-    private final JavaRDD<CandidateFile> expiredManifests;
-    private final long latestVersion;
-    private final long expiredVersions;
-    private final int partitions;
-
-    Decided(
-        Broadcast<TableStorageFactory> factory,
-        JavaRDD<SliceMarks> marked,
-        JavaRDD<DecideFiles.Decision> decisions,
-        JavaRDD<CandidateFile> candidates,
-        JavaRDD<CandidateFile> expiredManifests,
-        long latestVersion,
-        long expiredVersions,
-        int partitions) {
-      this.factory = factory;
-      this.marked = marked;
-      this.decisions = decisions;
-      this.candidates = candidates;
-      this.expiredManifests = expiredManifests;
-      this.latestVersion = latestVersion;
-      this.expiredVersions = expiredVersions;
-      this.partitions = partitions;
+          .fold(UnlistedReferences.NONE, UnlistedReferences::plus);
     }
 
-    /** Dry run: counts what would go, on the executors or, for a listener, as the files stream by. */
-    CleanupCounters count(JobGroup group) {
-      group.stage("5/5 count", String.format("counting what %,d partitions decided (dry run)", partitions));
-      JavaRDD<CandidateFile> all = candidates.union(expiredManifests);
-      if (!listening) {
-        return all.aggregate(CleanupCounters.ZERO, CleanupCounters::record, CleanupCounters::plus);
-      }
-      CleanupCounters counters = CleanupCounters.ZERO;
-      for (Iterator<CandidateFile> files = all.toLocalIterator(); files.hasNext(); ) {
-        CandidateFile file = files.next();
-        removedFileListener().accept(file);
-        counters = counters.record(file);
-      }
-      return counters;
+    @Override
+    public CleanupCounters sweepDecided() {
+      return remove(candidates, CleanupStage.SWEEP, String.format("what %,d partitions decided", partitions));
     }
 
-    CleanupCounters sweep(JobGroup group) {
-      int tasks = Math.min(partitions, settings().maxConcurrentDeletes());
-      group.stage("4/5 sweep", String.format("deleting what %,d partitions decided in %d tasks", partitions, tasks));
-      announce(candidates);
-      CleanupCounters counters = sweep(candidates, tasks);
-      LOG.info("lance cleanup {} [4/5 decide, sweep]: {}", table(), counters);
-      if (counters.failedDeletes() > 0) {
-        LOG.warn(
-            "lance cleanup {}: {} deletes failed; keeping the manifests of {} expired versions so the next run retries",
-            table(), counters.failedDeletes(), expiredVersions);
+    @Override
+    public CleanupCounters sweepExpiredManifests() {
+      return remove(
+          expiredManifests, CleanupStage.RELEASE, String.format("the manifests of %,d expired versions", expiredVersions));
+    }
+
+    /** Deletes {@code files}, or in a dry run counts them (on the executors, or as they stream to a listener). */
+    private CleanupCounters remove(JavaRDD<CandidateFile> files, CleanupStage stage, String what) {
+      if (settings().mode() == CleanupMode.DRY_RUN) {
+        group.stage(stage.label(), "counting " + what + " (dry run)");
+        if (!listening) {
+          return files.aggregate(CleanupCounters.ZERO, CleanupCounters::record, CleanupCounters::plus);
+        }
+        CleanupCounters counters = CleanupCounters.ZERO;
+        for (Iterator<CandidateFile> each = files.toLocalIterator(); each.hasNext(); ) {
+          CandidateFile file = each.next();
+          removedFileListener().accept(file);
+          counters = counters.record(file);
+        }
         return counters;
       }
-      group.stage("5/5 manifests", String.format("deleting the manifests of %,d expired versions", expiredVersions));
-      announce(expiredManifests);
-      CleanupCounters manifests = sweep(expiredManifests, tasks);
-      LOG.info("lance cleanup {} [5/5 manifests]: {}", table(), manifests);
-      return counters.plus(manifests);
-    }
-
-    private CleanupCounters sweep(JavaRDD<CandidateFile> files, int tasks) {
+      int tasks = Math.min(partitions, settings().maxConcurrentDeletes());
+      group.stage(stage.label(), "deleting " + what + " in " + tasks + " tasks");
+      if (listening) {
+        files.toLocalIterator().forEachRemaining(removedFileListener());
+      }
       ensureLeaseHeld();
       double perTask = settings().deleteRateLimit() / (double) tasks;
       return files
@@ -442,16 +326,14 @@ public final class SparkCleanupAction extends BaseCleanupAction {
           .fold(CleanupCounters.ZERO, CleanupCounters::plus);
     }
 
-    private void announce(JavaRDD<CandidateFile> files) {
-      if (listening) {
-        files.toLocalIterator().forEachRemaining(removedFileListener());
-      }
-    }
-
     @Override
     public void close() {
-      decisions.unpersist(false);
-      marked.unpersist(false);
+      if (decisions != null) {
+        decisions.unpersist(false);
+      }
+      if (marked != null) {
+        marked.unpersist(false);
+      }
     }
   }
 }

@@ -3,7 +3,7 @@ package dev.lancemaintenance.spark;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
-import dev.lancemaintenance.local.TokenBucketPacer;
+import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -14,8 +14,8 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * Stage 5 on an executor: deletes the partition's decided files in batches through {@link
- * SweepBatch} and returns the partition's counters as its only record.
+ * Stages {@code sweep} and {@code release manifests} on an executor: deletes the partition's files
+ * in batches through {@link SweepBatch} and returns the partition's counters as its only record.
  *
  * <p>Counters travel as the task's result, not through accumulators: Spark keeps the result of the
  * one successful attempt of a task, so a task that dies half way and is retried is counted once.
@@ -27,7 +27,6 @@ import org.apache.spark.broadcast.Broadcast;
  */
 final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, CleanupCounters> {
   private static final long serialVersionUID = 1L;
-  private static final int BUFFER = 1000;
 
   private final Broadcast<TableStorageFactory> storageFactory;
   private final TableLocation table;
@@ -48,10 +47,10 @@ final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, C
     }
     try (TableStorage storage = storageFactory.value().open(table)) {
       SweepBatch sweep = new SweepBatch(storage, new TokenBucketPacer(filesPerSecondPerTask));
-      List<CandidateFile> buffer = new ArrayList<>(BUFFER);
+      List<CandidateFile> buffer = new ArrayList<>(SweepBatch.FILES_PER_SWEEP);
       while (files.hasNext()) {
         buffer.add(files.next());
-        if (buffer.size() == BUFFER || !files.hasNext()) {
+        if (buffer.size() == SweepBatch.FILES_PER_SWEEP || !files.hasNext()) {
           counters = counters.plus(sweep.sweep(buffer));
           buffer.clear();
         }

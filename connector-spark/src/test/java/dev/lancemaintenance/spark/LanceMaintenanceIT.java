@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
-import dev.lancemaintenance.spark.procedures.ResultRows;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,9 @@ package dev.lancemaintenance.cleanup.plan;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.Branch;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
@@ -20,7 +22,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Stage 1, plan (driver): lists the manifests of the dataset being cleaned (the main table or one
+ * Stage {@code plan} (driver): lists the manifests of the dataset being cleaned (the main table or one
  * branch) and the table's refs, and fixes the retention facts. Reads no manifest body. Holds one
  * small location per version of the dataset and of each descendant branch (their manifests are
  * marked too), and the tags and fork points; never a data file path.
@@ -28,11 +30,6 @@ import java.util.Set;
 public final class CleanupPlanner {
   /** Manifests decoded by one mark task: consecutive versions share most files, so marks dedupe well. */
   public static final int DEFAULT_SLICE_SIZE = 128;
-
-  /** The directories of a dataset Lance's cleanup considers, listed by separate tasks. */
-  static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "_deletions", "_indices", "data");
-
-  private static final String TREE_PREFIX = "tree/";
 
   private final int sliceSize;
   private final int minSlices;
@@ -59,29 +56,13 @@ public final class CleanupPlanner {
     this(DEFAULT_SLICE_SIZE);
   }
 
-  /** The dataset directory of a branch ({@code tree/<name>}), or {@code ""} for main. */
-  public static String datasetDirOf(Optional<String> branch) {
-    return branch.map(name -> TREE_PREFIX + name).orElse("");
-  }
-
-  /** The branch a dataset directory belongs to; empty for main. */
-  public static Optional<String> branchOf(String datasetDir) {
-    if (datasetDir.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!datasetDir.startsWith(TREE_PREFIX) || datasetDir.length() == TREE_PREFIX.length()) {
-      throw new IllegalArgumentException("a dataset directory is \"\" or tree/<branch>: " + datasetDir);
-    }
-    return Optional.of(datasetDir.substring(TREE_PREFIX.length()));
-  }
-
   /**
    * Plans the cleanup of the dataset at {@code datasetDir}: {@code ""} for the main table, {@code
    * tree/<branch>} for a branch, as Lance cleans the dataset a branch checkout opens.
    */
   public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, String datasetDir, long nowMillis) {
     String table = storage.location().toString();
-    Optional<String> branch = branchOf(datasetDir);
+    Optional<String> branch = new DatasetRef(datasetDir).branchName();
     List<Branch> branches = RefReader.listBranches(storage);
     if (branch.isPresent() && branches.stream().noneMatch(b -> b.name().equals(branch.get()))) {
       throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
@@ -94,7 +75,7 @@ public final class CleanupPlanner {
     List<ManifestLocation> versions = sorted(VersionListing.list(storage, datasetDir));
     if (versions.isEmpty()) {
       throw new MaintenanceException("Cannot clean up " + where + table + ": no manifests in "
-          + TablePaths.join(datasetDir, "_versions") + "/ (not a Lance table?)");
+          + TablePaths.join(datasetDir, ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
     if (hinted.isPresent() && Long.compareUnsigned(hinted.getAsLong(), latest) > 0) {
@@ -123,8 +104,32 @@ public final class CleanupPlanner {
     RetentionFacts facts =
         new RetentionFacts(table, datasetDir, policy, latest, tagsByVersion, forkPoints, nowMillis);
     List<ListingTask> listings =
-        MANAGED_DIRS.stream().map(dir -> new ListingTask(TablePaths.join(datasetDir, dir), true)).toList();
+        ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(TablePaths.join(datasetDir, dir), true)).toList();
     return new CleanupPlan(facts, slices, listings);
+  }
+
+  /**
+   * The same plan with its manifests cut into this planner's slices: for an engine that hands a
+   * plan another engine made to its own tasks, without listing {@code _versions/} again.
+   */
+  public CleanupPlan reslice(CleanupPlan plan) {
+    List<ManifestSlice> slices = new ArrayList<>();
+    List<ManifestLocation> run = new ArrayList<>();
+    ManifestSlice first = null;
+    for (ManifestSlice slice : plan.slices()) {
+      if (first != null && (first.role() != slice.role() || !first.datasetDir().equals(slice.datasetDir()))) {
+        slices.addAll(slicesOf(first.role(), first.datasetDir(), run));
+        run = new ArrayList<>();
+      }
+      if (run.isEmpty()) {
+        first = slice;
+      }
+      run.addAll(slice.manifests());
+    }
+    if (first != null) {
+      slices.addAll(slicesOf(first.role(), first.datasetDir(), run));
+    }
+    return new CleanupPlan(plan.facts(), slices, plan.listings());
   }
 
   private List<ManifestSlice> slicesOf(ManifestSlice.SliceRole role, String dir, List<ManifestLocation> manifests) {

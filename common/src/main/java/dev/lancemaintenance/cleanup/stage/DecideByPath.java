@@ -2,13 +2,13 @@ package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.TablePaths;
 import java.util.Optional;
 
 /**
- * Stage 4, decide: for one listed file and what the manifests said about its reference key, whether
+ * Stage {@code decide}: for one listed file and what the manifests said about its reference key, whether
  * it goes and why. Pure; every engine calls it after co-grouping listings and marks by key.
  *
  * <p>The rules are Lance's (see docs/cleanup-semantics.md), applied to the path relative to the
@@ -17,11 +17,8 @@ import java.util.Optional;
  * <ol>
  *   <li>A file newer than the earliest retained manifest is kept: it may belong to a write in flight
  *       (one of the same millisecond too, since it cannot be ordered against the manifest).
- *   <li>Only files Lance manages are candidates: data files ({@code data/**.lance}) and their blob
- *       sidecars, deletion vectors ({@code _deletions/*.arrow|bin}), transaction files ({@code
- *       _transactions/*.txn}), index files ({@code _indices/**}) and abandoned manifest staging
- *       files ({@code _versions/.tmp*}). Everything else (refs, branches, hints, unknown files) is
- *       kept.
+ *   <li>Only files Lance manages are candidates ({@link ManagedLayout#candidateKind}); everything
+ *       else (refs, branches, hints, unknown files) is kept.
  *   <li>A file a retained version references is kept.
  *   <li>A file only removed versions referenced ("verified") goes, whatever its age.
  *   <li>A file no manifest references ("unverified") goes only when older than 7 days, or when
@@ -50,7 +47,7 @@ public final class DecideByPath {
     if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
       return Optional.empty();
     }
-    Optional<FileKind> kind = managedKind(ReferenceKeys.relativeTo(context.datasetDir(), file.path()));
+    Optional<FileKind> kind = ManagedLayout.candidateKind(ReferenceKeys.relativeTo(context.datasetDir(), file.path()));
     if (kind.isEmpty()) {
       return Optional.empty();
     }
@@ -92,41 +89,5 @@ public final class DecideByPath {
 
   private static CandidateFile candidate(FileEntry file, FileKind kind, RemovalReason reason) {
     return new CandidateFile(file.path(), kind, file.size(), reason);
-  }
-
-  /**
-   * The kind of a file cleanup may remove, or empty for a file it always leaves alone.
-   *
-   * @param path relative to the dataset being cleaned; null when the file lies outside it
-   */
-  static Optional<FileKind> managedKind(String path) {
-    if (path == null) {
-      return Optional.empty();
-    }
-    String name = TablePaths.fileName(path);
-    if (path.startsWith("_versions/")) {
-      // Staging files of an interrupted rename commit; manifests themselves go only as expired versions.
-      return name.startsWith(".tmp") ? Optional.of(FileKind.OTHER) : Optional.empty();
-    }
-    if (path.startsWith("_indices/")) {
-      return Optional.of(FileKind.INDEX);
-    }
-    if (path.startsWith("data/")) {
-      if (name.endsWith(".lance")) {
-        // At any depth below data/, as Lance 7 (data/sub/x.lance is a candidate too).
-        return Optional.of(FileKind.DATA);
-      }
-      // Only data/<stem>/<n>.blob is a sidecar of data/<stem>.lance; deeper .blob files are kept.
-      return name.endsWith(".blob") && ReferenceKeys.isBlobSidecar(path)
-          ? Optional.of(FileKind.BLOB)
-          : Optional.empty();
-    }
-    if (path.startsWith("_deletions/")) {
-      return name.endsWith(".arrow") || name.endsWith(".bin") ? Optional.of(FileKind.DELETION) : Optional.empty();
-    }
-    if (path.startsWith("_transactions/")) {
-      return name.endsWith(".txn") ? Optional.of(FileKind.TRANSACTION) : Optional.empty();
-    }
-    return Optional.empty();
   }
 }

@@ -1,7 +1,7 @@
 package dev.lancemaintenance.cleanup.stage;
 
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.storage.TablePaths;
-import java.util.Set;
 
 /**
  * Maps a listed file to the key under which manifests reference it, so that the decision can
@@ -19,11 +19,7 @@ import java.util.Set;
  * </ul>
  */
 public final class ReferenceKeys {
-  private static final String INDICES = "_indices/";
-  private static final String DATA = "data/";
-  private static final String BLOB_SUFFIX = ".blob";
-  /** The directories of a dataset that cleanup lists; references elsewhere cannot meet a listed file. */
-  private static final Set<String> MANAGED_DIRS = Set.of("_versions", "_transactions", "data", "_deletions", "_indices");
+  private static final String INDICES = ManagedLayout.INDICES + "/";
 
   private ReferenceKeys() {}
 
@@ -37,7 +33,7 @@ public final class ReferenceKeys {
       int end = inDataset.indexOf('/', INDICES.length());
       return end < 0 ? path : TablePaths.join(datasetDir, inDataset.substring(0, end));
     }
-    if (isBlobSidecar(inDataset)) {
+    if (ManagedLayout.isBlobSidecar(inDataset)) {
       return TablePaths.join(datasetDir, inDataset.substring(0, inDataset.lastIndexOf('/')) + ".lance");
     }
     return path;
@@ -54,7 +50,7 @@ public final class ReferenceKeys {
       return false;
     }
     int slash = inDataset.indexOf('/');
-    return slash > 0 && MANAGED_DIRS.contains(inDataset.substring(0, slash));
+    return slash > 0 && ManagedLayout.isManagedDirectory(inDataset.substring(0, slash));
   }
 
   /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
@@ -63,15 +59,6 @@ public final class ReferenceKeys {
       return path;
     }
     return path.startsWith(datasetDir + "/") ? path.substring(datasetDir.length() + 1) : null;
-  }
-
-  /** Whether a dataset-relative path is exactly {@code data/<stem>/<file>.blob}, where Lance writes sidecars. */
-  static boolean isBlobSidecar(String inDataset) {
-    if (!inDataset.startsWith(DATA) || !inDataset.endsWith(BLOB_SUFFIX)) {
-      return false;
-    }
-    int slash = inDataset.indexOf('/', DATA.length());
-    return slash > DATA.length() && inDataset.indexOf('/', slash + 1) < 0;
   }
 
   /** A stable partition of a key among {@code partitions}, the same in every engine. */

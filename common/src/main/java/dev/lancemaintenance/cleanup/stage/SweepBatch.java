@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stage 5, sweep: deletes one batch of decided files and counts what went.
+ * Stages {@code sweep} and {@code release manifests} ({@link
+ * dev.lancemaintenance.cleanup.engine.CleanupStage}): deletes one batch of files and counts what went.
  *
  * <p>Files that fail are retried a few times with the pacer's backoff (stores throttle bulk
  * deletes); what still fails is counted in {@code failed_deletes} and logged once with its path, and
@@ -21,6 +22,13 @@ import org.slf4j.LoggerFactory;
 public final class SweepBatch {
   /** Per-file audit lines: action, kind, reason, path. Route or silence it in the logging config. */
   public static final Logger AUDIT = LoggerFactory.getLogger("dev.lancemaintenance.audit");
+
+  /**
+   * Decided files an engine's sweep task gathers before it hands them to {@link #sweep} (which cuts
+   * them into the store's delete requests): the one batch size of every engine, large enough to fill
+   * an object store's bulk delete, small enough that a task holds no more than a thousand paths.
+   */
+  public static final int FILES_PER_SWEEP = 1000;
 
   private static final Logger LOG = LoggerFactory.getLogger(SweepBatch.class);
   static final int MAX_ATTEMPTS = 3;

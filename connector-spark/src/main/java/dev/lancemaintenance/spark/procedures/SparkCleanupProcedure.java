@@ -2,13 +2,14 @@ package dev.lancemaintenance.spark.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;

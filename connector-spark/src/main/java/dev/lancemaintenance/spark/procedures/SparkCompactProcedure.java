@@ -2,6 +2,7 @@ package dev.lancemaintenance.spark.procedures;
 
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.ResultRows;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;

@@ -3,6 +3,7 @@ package dev.lancemaintenance.spark.procedures;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.ResultRows;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;

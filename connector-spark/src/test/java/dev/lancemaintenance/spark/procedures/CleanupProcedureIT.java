@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.Leases;

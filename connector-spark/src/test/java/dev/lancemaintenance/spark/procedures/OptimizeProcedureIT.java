@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.compaction.SmallFragmentsTable;
 import dev.lancemaintenance.compaction.TagTrapException;
+import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ReadBack;

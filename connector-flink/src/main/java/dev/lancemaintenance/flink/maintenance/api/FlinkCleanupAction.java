@@ -1,13 +1,12 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
-import dev.lancemaintenance.cleanup.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.CandidateFile;
-import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
@@ -24,13 +23,11 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cleanup as a Flink BATCH job, with the fluent API of every engine.
  *
- * <p>Planning runs here, in the client: it lists the table's manifests and refs (no manifest body)
+ * <p>The stages and gates are {@link CleanupRun}'s. Planning runs here, in the client: it lists the table's manifests and refs (no manifest body)
  * and fixes "now" once. The job then decodes manifest slices and lists the managed directories in
  * parallel subtasks, co-groups marks and files by reference key to decide, sweeps in parallel
  * subtasks (at most {@code max_concurrent_deletes}, each with its share of the rate limit), and
@@ -46,8 +43,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The environment is switched to BATCH execution mode.
  */
-public final class FlinkCleanupAction extends BaseCleanupAction {
-  private static final Logger LOG = LoggerFactory.getLogger(FlinkCleanupAction.class);
+public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupAction> {
 
   private final StreamExecutionEnvironment env;
   private final TableStorageFactory storageFactory;
@@ -79,7 +75,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
 
   /** Also sends every removed file back to this client, to the listener. */
   @Override
-  public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+  public FlinkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
     report = FileReport.EMIT;
     return super.onRemovedFile(listener);
   }
@@ -87,14 +83,10 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startMillis = System.currentTimeMillis();
-    CleanupPolicy policy = cleanup.policy();
     CleanupPlan plan;
     try (TableStorage storage = storageFactory.open(table())) {
-      plan = new CleanupPlanner(sliceSize).plan(storage, policy, cleanup.datasetDir(), cleanup.now().toEpochMilli());
+      plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
-    LOG.info(
-        "lance cleanup {} [1/5 plan]: latest version {}, {} manifests of the table, {} slices, {}",
-        plan.facts().describe(), plan.facts().latestVersion(), plan.tableManifestCount(), plan.slices().size(), policy);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan);
@@ -105,8 +97,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction {
       throw FlinkFailures.unwrap(table().toString(), e);
     }
     long durationMillis = System.currentTimeMillis() - startMillis;
-    LOG.info("lance cleanup {} done in {} ms: {}", table(), durationMillis, counters);
-    return new CleanupResult(
+    return CleanupRun.result(
         table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
   }
 

@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.maintenance.operator;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -10,6 +11,7 @@ import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
 import java.util.List;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -17,7 +19,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Wires the cleanup stages into one BATCH DataStream job; wiring only, every stage is its own class.
+ * Wires the stages of {@link CleanupRun} into one BATCH DataStream job; wiring only, every stage is
+ * its own class, and the gates are {@link CleanupRun}'s, placed where their reductions land.
  *
  * <pre>
  * slices ─► mark ─┬─ marks ──────────────┐
@@ -36,11 +39,19 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * version named a missing file, and no manifest is released before every file delete finished.
  */
 public final class CleanupTopology {
+  /** What decided files wait for: the referenced-files gate's output. */
+  static final MapStateDescriptor<String, UnlistedReferences> CHECKED_STATE =
+      new MapStateDescriptor<>("checked-unlisted-references", Types.STRING, CleanupTypes.UNLISTED);
+  /** What expired manifests wait for: the reduced counters of the file sweep. */
+  static final MapStateDescriptor<String, CleanupCounters> FILE_COUNTERS_STATE =
+      new MapStateDescriptor<>("file-sweep-counters", Types.STRING, CleanupTypes.COUNTERS);
+
   private CleanupTopology() {}
 
   /** Adds a cleanup of {@code plan} to {@code env} and returns what the client collects. */
   public static DataStream<RunOutput> build(StreamExecutionEnvironment env, CleanupJobSpec spec, CleanupPlan plan) {
     int parallelism = env.getParallelism();
+    String table = spec.table().toString();
 
     SingleOutputStreamOperator<ReferenceMark> marks =
         named(spec, "slices", env.fromData(plan.slices(), CleanupTypes.SLICE)).setParallelism(1)
@@ -62,7 +73,7 @@ public final class CleanupTopology {
             named(spec, "sum-summaries",
                     summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
                 .setParallelism(1)
-                .map(new CheckTaggedVersions(plan.facts()), CleanupTypes.CONTEXT))
+                .map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
             .setParallelism(1);
     BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
 
@@ -87,13 +98,13 @@ public final class CleanupTopology {
                         .keyBy(new Keys.Single<>(), Types.INT)
                         .reduce(new Reductions.SumUnlisted()))
                 .setParallelism(1)
-                .map(new CheckUnlistedReferences(plan.facts()), CleanupTypes.UNLISTED))
+                .map(new CheckGate<>(CleanupRun.referencedFilesGate(plan.facts())), CleanupTypes.UNLISTED))
             .setParallelism(1);
     SingleOutputStreamOperator<CandidateFile> released =
         named(spec, "release-decided-files",
             candidates.keyBy(new Keys.ByPath(), Types.STRING)
-                .connect(checked.broadcast(ReleaseDecidedFiles.CHECKED_STATE))
-                .process(new ReleaseDecidedFiles(spec.table().toString()), CleanupTypes.CANDIDATE));
+                .connect(checked.broadcast(CHECKED_STATE))
+                .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0), CleanupTypes.CANDIDATE));
 
     SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", released, parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals = sumCounters(spec, "sum-file-counters", sweptFiles);
@@ -102,8 +113,10 @@ public final class CleanupTopology {
         named(spec, "release-expired-manifests",
             marks.getSideOutput(MarkSlices.EXPIRED_MANIFESTS)
                 .keyBy(new Keys.ByPath(), Types.STRING)
-                .connect(fileTotals.broadcast(ReleaseExpiredManifests.FILE_COUNTERS_STATE))
-                .process(new ReleaseExpiredManifests(spec.table().toString()), CleanupTypes.CANDIDATE));
+                .connect(fileTotals.broadcast(FILE_COUNTERS_STATE))
+                .process(
+                    new ReleaseGate<>(table, FILE_COUNTERS_STATE, fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters)),
+                    CleanupTypes.CANDIDATE));
     SingleOutputStreamOperator<RunOutput> sweptManifests =
         candidateStage(spec, "sweep-manifests", releasedManifests, parallelism);
 

@@ -4,8 +4,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 
 /**
- * Stage 5 of a dry run: counts the files a real run would delete, exactly as the sweep counts a
- * successful delete, and deletes nothing.
+ * Stages {@code sweep} and {@code release manifests} of a dry run: counts the files a real run
+ * would delete, exactly as the sweep counts a successful delete, and deletes nothing.
  */
 public final class CountCandidates extends CandidateStage {
   private CleanupCounters counters = CleanupCounters.ZERO;

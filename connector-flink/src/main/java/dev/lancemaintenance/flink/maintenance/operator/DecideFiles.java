@@ -21,7 +21,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Stage 4, decide (keyed by reference key): gathers the marks and listed files of one key, and at
+ * Stage {@code decide} (keyed by reference key): gathers the marks and listed files of one key, and at
  * the end of the key decides each file with {@link DecideByPath}.
  *
  * <p>Relies on BATCH execution: the broadcast {@link DecisionContext} is consumed before any keyed

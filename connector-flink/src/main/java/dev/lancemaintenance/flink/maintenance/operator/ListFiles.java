@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -12,8 +13,8 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 
 /**
- * Stage 3, list (parallel): walks one managed directory per record and emits its files as they
- * are listed, holding none of them.
+ * Stage {@code list} (parallel): walks one managed directory per record through {@link
+ * ListManagedFiles} and emits its files as they are listed, holding none of them.
  */
 public final class ListFiles extends RichFlatMapFunction<ListingTask, FileEntry> {
   private final TableLocation table;
@@ -34,7 +35,7 @@ public final class ListFiles extends RichFlatMapFunction<ListingTask, FileEntry>
 
   @Override
   public void flatMap(ListingTask task, Collector<FileEntry> out) {
-    for (Iterator<FileEntry> files = storage.listFiles(task.dir(), task.recursive()); files.hasNext(); ) {
+    for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
       out.collect(files.next());
       filesListed.inc();
     }

@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Stage 2, mark (parallel): decodes one slice of manifests per record through {@link MarkManifests}.
+ * Stage {@code mark} (parallel): decodes one slice of manifests per record through {@link MarkManifests}.
  * Marks go to the main output, keyed downstream; the manifests of removed versions and the slice's
  * {@link MarkSummary} go to side outputs. A manifest that cannot be read fails the job before any
  * delete.

@@ -3,7 +3,7 @@ package dev.lancemaintenance.flink.maintenance.operator;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
-import dev.lancemaintenance.local.TokenBucketPacer;
+import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -13,8 +13,8 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * Stage 5, sweep (parallel): deletes decided files in batches through {@link SweepBatch}. One
- * delete request is in flight per subtask, so the topology caps this operator's parallelism at
+ * Stages {@code sweep} and {@code release manifests} (parallel): deletes files in batches through
+ * {@link SweepBatch}. One delete request is in flight per subtask, so the topology caps this operator's parallelism at
  * {@code max_concurrent_deletes}; each subtask paces itself at its share of {@code
  * delete_rate_limit}.
  *
@@ -23,8 +23,6 @@ import org.apache.flink.metrics.MetricGroup;
  * is discarded, so each file is counted once.
  */
 public final class SweepFiles extends CandidateStage {
-  static final int BUFFER = 1000;
-
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final long deleteRateLimit;
@@ -63,7 +61,7 @@ public final class SweepFiles extends CandidateStage {
   @Override
   void accept(CandidateFile file) {
     buffer.add(file);
-    if (buffer.size() >= BUFFER) {
+    if (buffer.size() >= SweepBatch.FILES_PER_SWEEP) {
       flush();
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.MissingFilesException;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -32,7 +33,7 @@ class ShippedFunctionsTest {
   void markFunctionKeepsItsRetentionFactsAcrossSerialization() throws Exception {
     MarkSlices copy = roundTrip(new MarkSlices(TABLE, HadoopTableStorage.factory(StorageConf.defaults()), FACTS));
 
-    CheckTaggedVersions check = roundTrip(new CheckTaggedVersions(FACTS));
+    CheckGate<MarkSummary, DecisionContext> check = roundTrip(new CheckGate<>(CleanupRun.taggedVersionsGate(FACTS)));
     DecisionContext context = check.map(new MarkSummary(3, 1, 5_000_000L, Map.of()));
 
     assertThat(copy).isNotNull();
@@ -41,14 +42,14 @@ class ShippedFunctionsTest {
 
   @Test
   void referencedFilesCheckRefusesAfterTheTripNamingTheMissingFile() throws Exception {
-    CheckUnlistedReferences check = roundTrip(new CheckUnlistedReferences(FACTS));
+    CheckGate<UnlistedReferences, UnlistedReferences> check =
+        roundTrip(new CheckGate<>(CleanupRun.referencedFilesGate(FACTS)));
 
     assertThat(check.map(UnlistedReferences.NONE)).isEqualTo(UnlistedReferences.NONE);
     assertThatThrownBy(() -> check.map(UnlistedReferences.of("data/gone.lance")))
         .isInstanceOf(SuppressRestartsException.class)
         .hasRootCauseInstanceOf(MissingFilesException.class)
         .rootCause().hasMessageContaining("data/gone.lance").hasMessageContaining("file:/tmp/some-table");
-    assertThat(roundTrip(new ReleaseDecidedFiles("file:/tmp/some-table"))).isNotNull();
   }
 
   @Test

@@ -1,6 +1,16 @@
-package dev.lancemaintenance.cleanup;
+package dev.lancemaintenance.cleanup.engine;
 
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.CleanupSettings;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.ReferencedBranches;
+import dev.lancemaintenance.cleanup.RetentionGuard;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -9,8 +19,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,17 +31,20 @@ import org.slf4j.LoggerFactory;
  * of dataset cleanups. Engines implement {@link #cleanDataset} (the stages for one dataset); the
  * semantics live in the stages.
  *
+ * <p>Self-typed: every setter returns the engine's own action ({@code SELF}), so an engine adds
+ * its own settings without overriding the common ones only to narrow their return type.
+ *
  * <p>A run that deletes holds the table's {@link TableLease} from before it reads the table until
  * it returns or fails, here, so that no engine can forget it: a second run on the table fails at
  * once, naming the holder, with nothing deleted. A dry run takes none.
  */
-public abstract class BaseCleanupAction implements CleanupAction {
+public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> implements CleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCleanupAction.class);
 
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final Clock clock;
-  private Optional<String> branch = Optional.empty();
+  private DatasetRef dataset = DatasetRef.MAIN;
   private final CleanupPolicy.Builder policy = CleanupPolicy.builder();
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private Instant beforeTimestamp;
@@ -91,10 +104,10 @@ public abstract class BaseCleanupAction implements CleanupAction {
     }
     for (DatasetCleanup branchCleanup : cascade) {
       ensureLeaseHeld();
-      LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.datasetDir(), branchCleanup.policy());
+      LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.dataset(), branchCleanup.policy());
       CleanupResult branchResult = cleanDataset(branchCleanup);
       LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
-          table, branchCleanup.datasetDir(), branchResult.counters());
+          table, branchCleanup.dataset(), branchResult.counters());
     }
     ensureLeaseHeld();
     CleanupResult own = cleanDataset(requested);
@@ -110,104 +123,106 @@ public abstract class BaseCleanupAction implements CleanupAction {
     Instant now = clock.instant();
     CleanupPolicy requested = policy(now);
     RetentionGuard.check(describe(), requested, now, allowShortRetention);
-    return new DatasetCleanup(datasetDir(), requested, now);
+    return new DatasetCleanup(dataset, requested, now);
   }
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
   protected abstract CleanupResult cleanDataset(DatasetCleanup cleanup);
 
   @Override
-  public CleanupAction branch(String name) {
-    Objects.requireNonNull(name, "branch");
-    if (name.isEmpty() || name.startsWith("/") || name.endsWith("/") || name.contains("..")) {
-      throw new IllegalArgumentException("not a branch name: \"" + name + "\"");
-    }
-    this.branch = Optional.of(name);
-    return this;
+  public SELF branch(String name) {
+    this.dataset = DatasetRef.branch(name);
+    return self();
   }
 
   @Override
-  public CleanupAction olderThan(Duration value) {
+  public SELF olderThan(Duration value) {
     if (value.isNegative()) {
       throw new IllegalArgumentException("older_than must not be negative: " + value);
     }
     this.olderThan = value;
     this.beforeTimestamp = null;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction beforeTimestamp(Instant instant) {
+  public SELF beforeTimestamp(Instant instant) {
     this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction beforeVersion(long version) {
+  public SELF beforeVersion(long version) {
     policy.beforeVersion(version);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction deleteUnverified(boolean value) {
+  public SELF deleteUnverified(boolean value) {
     policy.deleteUnverified(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction allowShortRetention(boolean value) {
+  public SELF allowShortRetention(boolean value) {
     this.allowShortRetention = value;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction retentionGuard(Duration guard) {
+  public SELF retentionGuard(Duration guard) {
     if (guard.isNegative()) {
       throw new IllegalArgumentException("retention guard must not be negative: " + guard);
     }
     this.retentionGuard = guard;
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction options(java.util.Map<String, String> options) {
-    return CleanupOption.applyTo(this, CleanupOption.parseAll(options), clock.instant());
+  public SELF options(Map<String, String> options) {
+    return CleanupOption.applyTo(self(), CleanupOption.parseAll(options), clock.instant());
   }
 
   @Override
-  public CleanupAction errorIfTaggedOldVersions(boolean value) {
+  public SELF errorIfTaggedOldVersions(boolean value) {
     policy.errorIfTaggedOldVersions(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction cleanReferencedBranches(boolean value) {
+  public SELF cleanReferencedBranches(boolean value) {
     policy.cleanReferencedBranches(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction dryRun(boolean dryRun) {
+  public SELF dryRun(boolean dryRun) {
     settings = settings.withMode(dryRun ? CleanupMode.DRY_RUN : CleanupMode.EXECUTE);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
+  public SELF onRemovedFile(Consumer<CandidateFile> listener) {
     this.removedFileListener = Objects.requireNonNull(listener, "listener");
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction maxConcurrentDeletes(int value) {
+  public SELF maxConcurrentDeletes(int value) {
     settings = settings.withMaxConcurrentDeletes(value);
-    return this;
+    return self();
   }
 
   @Override
-  public CleanupAction deleteRateLimit(long filesPerSecond) {
+  public SELF deleteRateLimit(long filesPerSecond) {
     settings = settings.withDeleteRateLimit(filesPerSecond);
-    return this;
+    return self();
+  }
+
+  /** This action as its engine's type, for the setters' return. */
+  @SuppressWarnings("unchecked")
+  protected final SELF self() {
+    return (SELF) this;
   }
 
   protected TableLocation table() {
@@ -218,14 +233,14 @@ public abstract class BaseCleanupAction implements CleanupAction {
     return storageFactory;
   }
 
-  /** The dataset this action cleans: {@code ""} for the main table, {@code tree/<branch>}. */
-  protected String datasetDir() {
-    return CleanupPlanner.datasetDirOf(branch);
+  /** The dataset this action cleans: the main line, or the branch it was given. */
+  protected DatasetRef dataset() {
+    return dataset;
   }
 
   /** The table, and the branch when one is cleaned, for messages. */
   protected String describe() {
-    return branch.map(name -> "branch " + name + " of " + table).orElse(table.toString());
+    return dataset.describe(table.toString());
   }
 
   protected Clock clock() {

@@ -1,4 +1,4 @@
-package dev.lancemaintenance.spark.procedures;
+package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;

@@ -1,6 +1,4 @@
-package dev.lancemaintenance.local;
-
-import dev.lancemaintenance.cleanup.stage.DeletePacer;
+package dev.lancemaintenance.cleanup.stage;
 
 /**
  * A {@link DeletePacer} that admits at most {@code filesPerSecond} deletes per second (0 =

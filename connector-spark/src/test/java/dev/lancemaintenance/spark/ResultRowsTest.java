@@ -1,4 +1,4 @@
-package dev.lancemaintenance.spark.procedures;
+package dev.lancemaintenance.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,156 @@
+package dev.lancemaintenance.cleanup.engine;
+
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.Objects;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fixed order of one dataset's cleanup, which every engine executes: {@linkplain
+ * CleanupStage#PLAN plan}, {@linkplain CleanupStage#MARK mark}, the tagged-versions gate,
+ * {@linkplain CleanupStage#LIST list}, {@linkplain CleanupStage#DECIDE decide}, the
+ * referenced-files gate, {@linkplain CleanupStage#SWEEP sweep}, and {@linkplain
+ * CleanupStage#RELEASE the release of the expired manifests} only when no other delete failed.
+ *
+ * <p>The order is the safety argument: nothing is deleted before every manifest was read and no
+ * tagged version would go (or the policy allows it), before every listed file was decided and no
+ * retained version names a missing file; and the manifests of removed versions go last, so a run
+ * that fails half way leaves every retained version readable and the next run sees what it left as
+ * still verified. Engines supply only the {@link Distribution}: how each stage's inputs are
+ * partitioned, shipped and collected. An engine whose stages are one dataflow (Flink) cannot call
+ * back between stages; it places the same {@link Gate}s ({@link #taggedVersionsGate}, {@link
+ * #referencedFilesGate}, {@link #releasesExpiredManifests}) where its reductions land.
+ */
+public final class CleanupRun {
+  private static final Logger LOG = LoggerFactory.getLogger(CleanupRun.class);
+
+  /** How one engine runs each stage; called by {@link CleanupRun} in its order, each once. */
+  public interface Distribution {
+    /** Marks every slice of the plan and returns the reduced summary. */
+    MarkSummary mark(CleanupPlan plan);
+
+    /**
+     * Lists the managed directories of the plan; the files listed when the engine counts them here,
+     * empty when it lists lazily inside the decision (one Spark job for both).
+     */
+    OptionalLong list(CleanupPlan plan);
+
+    /** Decides every listed file and returns the reduced references no listed file carries. */
+    UnlistedReferences decide(CleanupPlan plan, DecisionContext context);
+
+    /** Deletes (in a dry run, counts) the decided files and returns the reduced counters. */
+    CleanupCounters sweepDecided();
+
+    /** Deletes (in a dry run, counts) the expired manifests and returns the reduced counters. */
+    CleanupCounters sweepExpiredManifests();
+  }
+
+  private final String table;
+  private final CleanupPlan plan;
+  private final Distribution engine;
+
+  public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.plan = Objects.requireNonNull(plan, "plan");
+    this.engine = Objects.requireNonNull(engine, "engine");
+  }
+
+  /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
+  public static CleanupPlan plan(TableStorage storage, CleanupPlanner planner, DatasetCleanup cleanup) {
+    CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset().dir(), cleanup.now().toEpochMilli());
+    LOG.info(
+        "lance cleanup {} [{}]: latest version {}, {} manifests of the table, {} slices, {} directories; policy {}",
+        plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().latestVersion(),
+        plan.tableManifestCount(), plan.slices().size(), plan.listings().size(), cleanup.policy());
+    return plan;
+  }
+
+  /** Every stage in order: {@link #decide()}, then {@link #sweep()}. */
+  public CleanupCounters execute() {
+    decide();
+    return sweep();
+  }
+
+  /**
+   * Mark, the tagged-versions gate, list, decide and the referenced-files gate: after it returns,
+   * the engine holds the decision and nothing has been deleted.
+   */
+  public void decide() {
+    MarkSummary summary = engine.mark(plan);
+    LOG.info(
+        "lance cleanup {} [{}]: {} manifests read, {} versions expire",
+        table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions());
+    DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
+    OptionalLong listed = engine.list(plan);
+    if (listed.isPresent()) {
+      LOG.info(
+          "lance cleanup {} [{}]: {} files in {} directories",
+          table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size());
+    }
+    referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
+  }
+
+  /** Sweep, and the release of the expired manifests when no delete of the sweep failed. */
+  public CleanupCounters sweep() {
+    CleanupCounters files = engine.sweepDecided();
+    LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.SWEEP.label(), files);
+    if (!releasesExpiredManifests(table, files)) {
+      return files;
+    }
+    CleanupCounters manifests = engine.sweepExpiredManifests();
+    LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.RELEASE.label(), manifests);
+    return files.plus(manifests);
+  }
+
+  /**
+   * The gate after mark: refuses the run when the policy would remove tagged versions and {@code
+   * error_if_tagged_old_versions} is on, otherwise gives the decide stage its context.
+   */
+  public static Gate<MarkSummary, DecisionContext> taggedVersionsGate(RetentionFacts facts) {
+    return summary -> {
+      summary.refuseTaggedOldVersions(facts);
+      return DecisionContext.of(facts, summary);
+    };
+  }
+
+  /** The gate after decide: refuses the run when a retained version needs a file nobody listed. */
+  public static Gate<UnlistedReferences, UnlistedReferences> referencedFilesGate(RetentionFacts facts) {
+    return unlisted -> {
+      unlisted.refuseIfAny(facts);
+      return unlisted;
+    };
+  }
+
+  /**
+   * Whether the expired manifests may go after a sweep that counted {@code fileCounters}: only when
+   * no delete failed, so that the files a failed delete kept stay referenced by a manifest and the
+   * next run, seeing them as verified again, retries them. Logs the refusal.
+   */
+  public static boolean releasesExpiredManifests(String table, CleanupCounters fileCounters) {
+    if (fileCounters.failedDeletes() == 0) {
+      return true;
+    }
+    LOG.warn(
+        "lance cleanup {}: {} deletes failed; keeping the expired manifests so the next run retries",
+        table, fileCounters.failedDeletes());
+    return false;
+  }
+
+  /** The result of one dataset's cleanup, logged the same way by every engine. */
+  public static CleanupResult result(
+      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis) {
+    LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
+    return new CleanupResult(table, mode, readVersion, counters, durationMillis);
+  }
+}

@@ -1,0 +1,123 @@
+package dev.lancemaintenance.cleanup.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.MissingFilesException;
+import dev.lancemaintenance.cleanup.TaggedVersionsException;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The order every engine inherits from {@link CleanupRun}: what an engine's distribution reports
+ * decides which stages run next. The engines' own suites prove the stages on real tables; this
+ * proves the order and the gates for any distribution, including one no engine has yet.
+ */
+class CleanupRunTest {
+  private static final String TABLE = "file:/tmp/some-table";
+  private static final CleanupPolicy POLICY =
+      CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build();
+  private static final CleanupPlan PLAN =
+      new CleanupPlan(new RetentionFacts(TABLE, "", POLICY, 12, Map.of(), Set.of(), 1_000L), List.of(), List.of());
+
+  @Test
+  void runsTheStagesInTheirOrderAndReleasesManifestsAfterACleanSweep() {
+    Recording engine = new Recording();
+
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep", "release");
+    assertThat(counters.failedDeletes()).isZero();
+  }
+
+  @Test
+  void keepsTheExpiredManifestsWhenADeleteOfTheSweepFailed() {
+    Recording engine = new Recording();
+    engine.sweepCounters = CleanupCounters.ZERO.failed(1);
+
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep");
+    assertThat(counters.failedDeletes()).isEqualTo(1);
+  }
+
+  @Test
+  void aTaggedOldVersionStopsTheRunBeforeTheListing() {
+    Recording engine = new Recording();
+    engine.summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of("release-1", 3L));
+
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
+        .isInstanceOf(TaggedVersionsException.class)
+        .hasMessageContaining(TABLE);
+    assertThat(engine.calls).containsExactly("mark");
+  }
+
+  @Test
+  void aRetainedVersionNamingAnUnlistedFileStopsTheRunBeforeAnyDelete() {
+    Recording engine = new Recording();
+    engine.unlisted = UnlistedReferences.of("data/gone.lance");
+
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
+        .isInstanceOf(MissingFilesException.class)
+        .hasMessageContaining("data/gone.lance");
+    assertThat(engine.calls).containsExactly("mark", "list", "decide");
+  }
+
+  @Test
+  void stagesAreNumberedOnceForEveryEngine() {
+    assertThat(CleanupStage.MARK.label()).isEqualTo("2/6 mark");
+    assertThat(CleanupStage.RELEASE.label()).isEqualTo("6/6 release manifests");
+    assertThat(CleanupStage.LIST.through(CleanupStage.DECIDE)).isEqualTo("3-4/6 list, decide");
+    assertThatThrownBy(() -> CleanupStage.DECIDE.through(CleanupStage.LIST)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** A distribution that records which stages ran and reports what the test sets. */
+  private static final class Recording implements CleanupRun.Distribution {
+    final List<String> calls = new ArrayList<>();
+    MarkSummary summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of());
+    UnlistedReferences unlisted = UnlistedReferences.NONE;
+    CleanupCounters sweepCounters = CleanupCounters.ZERO;
+
+    @Override
+    public MarkSummary mark(CleanupPlan plan) {
+      calls.add("mark");
+      return summary;
+    }
+
+    @Override
+    public OptionalLong list(CleanupPlan plan) {
+      calls.add("list");
+      return OptionalLong.of(0);
+    }
+
+    @Override
+    public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
+      calls.add("decide");
+      return unlisted;
+    }
+
+    @Override
+    public CleanupCounters sweepDecided() {
+      calls.add("sweep");
+      return sweepCounters;
+    }
+
+    @Override
+    public CleanupCounters sweepExpiredManifests() {
+      calls.add("release");
+      return CleanupCounters.ZERO;
+    }
+  }
+}

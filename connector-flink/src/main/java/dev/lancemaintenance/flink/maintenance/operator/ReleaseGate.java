@@ -1,0 +1,58 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.engine.Gate;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Holds files (keyed by path) back from their sweep until the one reduced value they wait for has
+ * arrived on the broadcast input, then lets them through when {@code releases} says so: decided
+ * files once the referenced-files gate passed, expired manifests once the counters of every other
+ * delete show no failure ({@link dev.lancemaintenance.cleanup.engine.CleanupRun#releasesExpiredManifests}).
+ *
+ * <p>In BATCH mode the broadcast arrives before any file; a file seen without it fails the job
+ * rather than guess.
+ *
+ * @param <S> the reduced value the files wait for
+ */
+public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, CandidateFile, S, CandidateFile> {
+  private static final String KEY = "reduced";
+
+  private final String table;
+  private final MapStateDescriptor<String, S> state;
+  private final Gate<S, Boolean> releases;
+  private transient Boolean released;
+
+  /**
+   * @param state the broadcast state the reduced value is kept in; its name says what the files wait for
+   * @param releases whether the reduced value lets the files through; evaluated once per subtask
+   */
+  public ReleaseGate(String table, MapStateDescriptor<String, S> state, Gate<S, Boolean> releases) {
+    this.table = table;
+    this.state = state;
+    this.releases = releases;
+  }
+
+  @Override
+  public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
+    ctx.getBroadcastState(state).put(KEY, reduced);
+    released = releases.check(reduced);
+  }
+
+  @Override
+  public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
+    if (released == null) {
+      S reduced = ctx.getBroadcastState(state).get(KEY);
+      if (reduced == null) {
+        throw new IllegalStateException(
+            "Cannot clean up " + table + ": " + file.path() + " reached its gate before the " + state.getName());
+      }
+      released = releases.check(reduced);
+    }
+    if (released) {
+      out.collect(file);
+    }
+  }
+}
