@@ -1,12 +1,18 @@
 package dev.lancemaintenance.examples;
 
+import dev.lancemaintenance.storage.TableLease;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -25,7 +31,8 @@ import org.lance.WriteParams;
 /**
  * Writes the demo table with the official Lance writer, the way an ingest job would: many small
  * appends, a delete and an overwrite, so that old versions and the files only they reference pile
- * up for a cleanup to remove.
+ * up for a cleanup to remove. {@link #prepare} makes its directory ready without ever deleting what a
+ * demo did not write; the demo command and the examples share both.
  */
 public final class DemoTable {
   private static final Schema SCHEMA =
@@ -33,6 +40,15 @@ public final class DemoTable {
           List.of(
               Field.notNullable("id", new ArrowType.Int(64, true)),
               Field.nullable("event", ArrowType.Utf8.INSTANCE)));
+
+  /** Written into every table the demo creates: the proof that a rerun may replace it. */
+  public static final String MARKER = ".lance-maintenance-demo";
+  /**
+   * What a demo table holds: the marker, the directories the Lance writer makes, and the lease
+   * directory its own cleanup leaves.
+   */
+  private static final Set<String> DEMO_ENTRIES =
+      Set.of(MARKER, "_versions", "_transactions", "data", "_deletions", "_indices", "_refs", TableLease.DIR);
 
   private DemoTable() {}
 
@@ -85,4 +101,51 @@ public final class DemoTable {
     }
   }
 
+  /**
+   * Makes {@code root} ready for a fresh demo table: creates it when absent; an empty directory is
+   * used as it is; an earlier demo's table (its marker, and nothing a demo does not write) is
+   * replaced. Anything else is refused: the demo never deletes what it did not create.
+   */
+  public static void prepare(Path root) {
+    try {
+      if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+          throw refused(root, "it is not a directory");
+        }
+        List<String> entries;
+        try (Stream<Path> children = Files.list(root)) {
+          entries = children.map(child -> child.getFileName().toString()).sorted().toList();
+        }
+        if (!entries.isEmpty()) {
+          if (!Files.isRegularFile(root.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
+            throw refused(root, "it is not empty and no demo wrote it");
+          }
+          List<String> foreign = entries.stream().filter(entry -> !DEMO_ENTRIES.contains(entry)).toList();
+          if (!foreign.isEmpty()) {
+            throw refused(root, "an earlier demo wrote it, but it now also holds " + foreign);
+          }
+          deleteRecursively(root);
+        }
+      }
+      Files.createDirectories(root);
+      Files.writeString(root.resolve(MARKER), "written by lance-maintenance demo; a rerun replaces this table\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot prepare the demo table " + root, e);
+    }
+  }
+
+  private static IllegalStateException refused(Path root, String why) {
+    return new IllegalStateException(
+        "demo: refusing to write into " + root + ": " + why + ". Give a new path (lance-maintenance demo <new-path>);"
+            + " the demo never deletes what it did not create");
+  }
+
+  /** Deletes an earlier demo's table; links are deleted as links, never followed. */
+  private static void deleteRecursively(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
 }

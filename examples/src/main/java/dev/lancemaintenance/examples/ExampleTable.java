@@ -13,7 +13,7 @@ final class ExampleTable {
       return args[0];
     }
     Path root = Paths.get("demo", name + ".lance").toAbsolutePath().normalize();
-    Demo.prepare(root);
+    DemoTable.prepare(root);
     long versions = DemoTable.write(root, 6, 100);
     System.out.printf("Wrote a demo table with %d versions at %s%n", versions, root);
     return root.toString();

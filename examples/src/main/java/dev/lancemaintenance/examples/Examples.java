@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code example <name> [table]}: runs one example's main class, so each can be tried from a shell. */
-final class Examples {
+public final class Examples {
   /** An example's {@code main}. */
   @FunctionalInterface
   interface Main {
@@ -26,14 +26,14 @@ final class Examples {
     return Collections.unmodifiableMap(examples);
   }
 
-  static final String USAGE =
+  public static final String USAGE =
       "example <" + String.join("|", EXAMPLES.keySet()) + "> [<table-uri>]\n"
           + "      run one of the examples (sources in examples/src/main) on the table, or on a fresh\n"
           + "      demo table under demo/ when none is given";
 
   private Examples() {}
 
-  static int run(List<String> args, PrintStream err) {
+  public static int run(List<String> args, PrintStream err) {
     Main example = args.isEmpty() ? null : EXAMPLES.get(args.get(0));
     if (example == null || args.size() > 2) {
       err.println("lance-maintenance: "

@@ -3,6 +3,7 @@ package dev.lancemaintenance.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.spark.procedures.LanceProcedureCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.spark.sql.Row;
@@ -26,7 +27,7 @@ class SparkExamplesIT {
             .appName("examples test")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "4")
-            .config("spark.sql.catalog.lance", SparkSql.CATALOG)
+            .config("spark.sql.catalog.lance", LanceProcedureCatalog.class.getName())
             .getOrCreate();
   }
 

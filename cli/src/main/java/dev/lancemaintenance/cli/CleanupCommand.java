@@ -20,7 +20,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -130,7 +129,7 @@ final class CleanupCommand {
       TableLocation.of(tableUri);
       String table = TableLocation.redact(tableUri);
       Map<CleanupOption, Object> options = options(parsed);
-      action = CleanupOption.applyTo(engine(parsed).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
+      action = CleanupOption.applyTo(engine(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
           options, clock.instant());
       if (parsed.value("before-timestamp-millis") != null) {
         action.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
@@ -220,21 +219,9 @@ final class CleanupCommand {
     return engineOptions;
   }
 
-  private static CleanupEngine engine(CliArguments parsed) {
-    return engine(parsed.value("engine"));
-  }
-
-  private static CleanupEngine engine(String name) {
-    String wanted = name == null ? "local" : name;
-    Set<String> available = new TreeSet<>();
-    for (CleanupEngine engine : ServiceLoader.load(CleanupEngine.class)) {
-      if (engine.name().equals(wanted)) {
-        return engine;
-      }
-      available.add(engine.name());
-    }
-    throw new UsageException(
-        "No engine '" + wanted + "' on the classpath (available: " + String.join(", ", available) + ")");
+  /** The cleanup engine {@code --engine} names (default local); optimize cleans up on it too. */
+  static CleanupEngine engine(String name) {
+    return Engines.named(CleanupEngine.class, name, CleanupEngine::name, LocalCleanupEngine::new);
   }
 
   /** Where results go: plain text or one JSON object. */

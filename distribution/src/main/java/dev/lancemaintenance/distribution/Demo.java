@@ -1,19 +1,16 @@
-package dev.lancemaintenance.examples;
+package dev.lancemaintenance.distribution;
 
 import dev.lancemaintenance.cli.MaintenanceCli;
+import dev.lancemaintenance.examples.DemoTable;
 import dev.lancemaintenance.spark.SparkCleanupAction;
-import dev.lancemaintenance.storage.TableLease;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 
@@ -28,14 +25,6 @@ public final class Demo {
           + "      write a demo table (default demo/demo.lance), clean it up with CALL lance.cleanup in Spark\n"
           + "      local mode, print the result row and the bytes on disk before and after; never deletes\n"
           + "      anything it did not write (an existing path is used only if empty or an earlier demo's)";
-  /** Written into every table the demo creates: the proof that a rerun may replace it. */
-  static final String MARKER = ".lance-maintenance-demo";
-  /**
-   * What a demo table holds: the marker, the directories the Lance writer makes, and the lease
-   * directory its own cleanup leaves.
-   */
-  private static final Set<String> DEMO_ENTRIES =
-      Set.of(MARKER, "_versions", "_transactions", "data", "_deletions", "_indices", "_refs", TableLease.DIR);
 
   private Demo() {}
 
@@ -51,7 +40,7 @@ public final class Demo {
     }
     Path root = Paths.get(args.isEmpty() ? "demo/demo.lance" : args.get(0)).toAbsolutePath().normalize();
     try {
-      prepare(root);
+      DemoTable.prepare(root);
     } catch (IllegalStateException e) {
       err.println("lance-maintenance: " + e.getMessage());
       return 1;
@@ -92,54 +81,6 @@ public final class Demo {
       return Files.size(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Makes {@code root} ready for a fresh demo table: creates it when absent; an empty directory is
-   * used as it is; an earlier demo's table (its marker, and nothing a demo does not write) is
-   * replaced. Anything else is refused: the demo never deletes what it did not create.
-   */
-  static void prepare(Path root) {
-    try {
-      if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-          throw refused(root, "it is not a directory");
-        }
-        List<String> entries;
-        try (Stream<Path> children = Files.list(root)) {
-          entries = children.map(child -> child.getFileName().toString()).sorted().toList();
-        }
-        if (!entries.isEmpty()) {
-          if (!Files.isRegularFile(root.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
-            throw refused(root, "it is not empty and no demo wrote it");
-          }
-          List<String> foreign = entries.stream().filter(entry -> !DEMO_ENTRIES.contains(entry)).toList();
-          if (!foreign.isEmpty()) {
-            throw refused(root, "an earlier demo wrote it, but it now also holds " + foreign);
-          }
-          deleteRecursively(root);
-        }
-      }
-      Files.createDirectories(root);
-      Files.writeString(root.resolve(MARKER), "written by lance-maintenance demo; a rerun replaces this table\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot prepare the demo table " + root, e);
-    }
-  }
-
-  private static IllegalStateException refused(Path root, String why) {
-    return new IllegalStateException(
-        "demo: refusing to write into " + root + ": " + why + ". Give a new path (lance-maintenance demo <new-path>);"
-            + " the demo never deletes what it did not create");
-  }
-
-  /** Deletes an earlier demo's table; links are deleted as links, never followed. */
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
     }
   }
 }

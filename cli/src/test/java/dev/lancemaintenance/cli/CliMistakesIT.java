@@ -3,12 +3,10 @@ package dev.lancemaintenance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.testing.LanceTableFixture;
-import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,8 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CliMistakesIT {
   @TempDir static Path workDir;
-  private static Path pristine;
-  private static final AtomicInteger copies = new AtomicInteger();
+  private static PristineTable pristine;
 
   @BeforeAll
   static void writeTable() {
@@ -30,25 +27,25 @@ class CliMistakesIT {
     table.append(10);
     table.append(10);
     table.deleteWhere("id % 2 = 0");
-    pristine = table.root();
+    pristine = new PristineTable(table);
   }
 
   @Test
   void deleteUnverifiedWithAShortWindowIsRefusedSayingWhyAndHow() {
-    Path table = copy();
-    TreeSet<String> before = files(table);
+    Path table = pristine.copy();
+    TreeSet<String> before = PristineTable.files(table);
 
     CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--delete-unverified");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
     assertThat(run.err()).contains("retention guard").contains("--allow-short-retention").contains(table.toString());
     assertThat(run.err().lines()).as("one line").hasSize(1);
-    assertThat(files(table)).as("refused before any delete").isEqualTo(before);
+    assertThat(PristineTable.files(table)).as("refused before any delete").isEqualTo(before);
   }
 
   @Test
   void liftingTheGuardExplicitlyRestoresLancesRule() throws IOException {
-    Path table = copy();
+    Path table = pristine.copy();
     // A writer's data file that no commit names yet, older than the latest commit.
     Path orphan = Files.writeString(table.resolve("data").resolve("unreferenced.lance"), "never committed");
     LanceTableFixture.open(table).append(5);
@@ -62,14 +59,14 @@ class CliMistakesIT {
 
   @Test
   void versionPruningWithAZeroWindowStaysValid() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", "0s", "--dry-run");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "0s", "--dry-run");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
   }
 
   @Test
   void anOptionGivenTwiceIsAUsageErrorNamingIt() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", "30d", "--older-than", "0s");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "30d", "--older-than", "0s");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(2);
     assertThat(run.err()).contains("--older-than is given more than once");
@@ -78,7 +75,7 @@ class CliMistakesIT {
   @ParameterizedTest
   @ValueSource(strings = {"100000000000d", "2999-01-01T00:00:00Z", "1500-01-01T00:00:00Z"})
   void cutoffsBeyondTheNanosecondRangeAreInfinities(String cutoff) {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", cutoff, "--dry-run", "--json");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", cutoff, "--dry-run", "--json");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
     assertThat(run.out()).doesNotContain("overflow");
@@ -88,7 +85,7 @@ class CliMistakesIT {
 
   @Test
   void aDurationTooLargeForAnyClockIsOneUsageLine() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", "99999999999999999999d");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "99999999999999999999d");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(2);
     assertThat(run.err()).contains("older_than").contains("99999999999999999999d").doesNotContain("NumberFormatException");
@@ -96,14 +93,14 @@ class CliMistakesIT {
 
   @Test
   void theOneDurationGrammarOfTheTablesConfigWorksOnTheCommandLine() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", "14days", "--dry-run");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "14days", "--dry-run");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
   }
 
   @Test
   void parallelismZeroIsAUsageError() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--parallelism", "0");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--parallelism", "0");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(2);
     assertThat(run.err()).contains("--parallelism");
@@ -111,7 +108,7 @@ class CliMistakesIT {
 
   @Test
   void aMisspeltEngineOptionIsAUsageErrorNamingIt() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--engine-option", "paralelism=4", "--dry-run");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--engine-option", "paralelism=4", "--dry-run");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(2);
     assertThat(run.err()).contains("'paralelism'").contains("parallelism");
@@ -119,7 +116,7 @@ class CliMistakesIT {
 
   @Test
   void jsonFailuresAreOneObjectWithAnError() {
-    CliRun badCutoff = CliRun.of("cleanup", pristine.toString(), "--older-than", "soon", "--json");
+    CliRun badCutoff = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "soon", "--json");
     assertThat(badCutoff.exitCode()).as("%s", badCutoff).isEqualTo(2);
     assertThat(badCutoff.json().get("error").asText()).contains("soon");
 
@@ -181,15 +178,5 @@ class CliMistakesIT {
 
     assertThat(plain.err().lines()).as("%s", plain).hasSize(1);
     assertThat(verbose.err()).contains("\tat ");
-  }
-
-  private static Path copy() {
-    Path copy = workDir.resolve("copy-" + copies.incrementAndGet());
-    TableTwins.copy(pristine, copy);
-    return copy;
-  }
-
-  private static TreeSet<String> files(Path table) {
-    return new TreeSet<>(LanceTableFixture.open(table).listFiles());
   }
 }

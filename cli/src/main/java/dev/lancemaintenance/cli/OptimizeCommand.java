@@ -2,7 +2,6 @@ package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupAction;
-import dev.lancemaintenance.cleanup.CleanupEngine;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
@@ -67,7 +66,7 @@ final class OptimizeCommand {
     String engineName = parsed.value("engine");
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     CleanupAction cleanup =
-        CompactionArguments.engine(CleanupEngine.class, engineName, CleanupEngine::name)
+        CleanupCommand.engine(engineName)
             .cleanup(tableUri, parsed.hadoopConf(), engineOptions);
     OptimizeAction action =
         new OptimizeAction(

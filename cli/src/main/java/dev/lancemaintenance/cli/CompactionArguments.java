@@ -5,19 +5,17 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionEngine;
 import dev.lancemaintenance.compaction.CompactionPolicy;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * What {@code compact} and {@code optimize} share: the compaction options (the names of {@code
- * lance.compact}'s arguments, dashed), the engine lookup and the printing of named counters.
+ * lance.compact}'s arguments, dashed) and the printing of named counters.
  */
 final class CompactionArguments {
   static final String USAGE =
@@ -36,7 +34,8 @@ final class CompactionArguments {
 
   /** A compact action on the chosen engine with the options of the command line. */
   static CompactAction compactAction(CliArguments parsed, String tableUri) {
-    CompactionEngine engine = engine(CompactionEngine.class, parsed.value("engine"), CompactionEngine::name);
+    CompactionEngine engine =
+        Engines.named(CompactionEngine.class, parsed.value("engine"), CompactionEngine::name, LocalCompactionEngine::new);
     CompactAction action = engine.compact(tableUri, parsed.keyValues("storage-option"), parsed.keyValues("engine-option"));
     try {
       return action.policy(policy(parsed));
@@ -91,20 +90,6 @@ final class CompactionArguments {
     } catch (NumberFormatException e) {
       throw new UsageException("--" + name + " must be a number, not '" + parsed.value(name) + "'");
     }
-  }
-
-  /** The engine of {@code type} called {@code name} (default {@code local}) on the classpath. */
-  static <T> T engine(Class<T> type, String name, Function<T, String> nameOf) {
-    String wanted = name == null ? "local" : name;
-    Set<String> available = new TreeSet<>();
-    for (T engine : ServiceLoader.load(type)) {
-      if (nameOf.apply(engine).equals(wanted)) {
-        return engine;
-      }
-      available.add(nameOf.apply(engine));
-    }
-    throw new UsageException(
-        "No " + type.getSimpleName() + " '" + wanted + "' on the classpath (available: " + String.join(", ", available) + ")");
   }
 
   /** Prints a result as aligned text or one JSON object; an error goes to stderr too. */

@@ -1,4 +1,4 @@
-package dev.lancemaintenance.examples;
+package dev.lancemaintenance.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.lancemaintenance.examples.packaged;
+package dev.lancemaintenance.distribution.packaged;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

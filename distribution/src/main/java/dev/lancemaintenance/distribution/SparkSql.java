@@ -1,4 +1,4 @@
-package dev.lancemaintenance.examples;
+package dev.lancemaintenance.distribution;
 
 import dev.lancemaintenance.UserErrors;
 import java.io.PrintStream;

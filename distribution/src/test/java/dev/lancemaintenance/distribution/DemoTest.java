@@ -1,7 +1,8 @@
-package dev.lancemaintenance.examples;
+package dev.lancemaintenance.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.examples.DemoTable;
 import dev.lancemaintenance.testing.CapturedRun;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ class DemoTest {
   @Test
   void anEarlierDemoHoldingForeignFilesIsRefused() throws IOException {
     Path root = dir.resolve("demo.lance");
-    Demo.prepare(root);
+    DemoTable.prepare(root);
     Files.writeString(root.resolve("my-notes.txt"), "added by the user");
 
     assertThat(demo(root.toString()).exit()).isEqualTo(1);
@@ -94,15 +95,15 @@ class DemoTest {
   @Test
   void anEarlierDemosTableIsReplacedAndAnEmptyDirectoryUsed() throws IOException {
     Path root = dir.resolve("demo.lance");
-    Demo.prepare(root);
+    DemoTable.prepare(root);
     DemoTable.write(root, 2, 10);
 
-    Demo.prepare(root);
+    DemoTable.prepare(root);
 
-    assertThat(tree(root)).containsExactly(Demo.MARKER);
+    assertThat(tree(root)).containsExactly(DemoTable.MARKER);
     Path empty = Files.createDirectories(dir.resolve("empty"));
-    Demo.prepare(empty);
-    assertThat(tree(empty)).containsExactly(Demo.MARKER);
+    DemoTable.prepare(empty);
+    assertThat(tree(empty)).containsExactly(DemoTable.MARKER);
   }
 
   private static TreeSet<String> tree(Path root) {

@@ -1,6 +1,7 @@
-package dev.lancemaintenance.examples;
+package dev.lancemaintenance.distribution;
 
 import dev.lancemaintenance.cli.MaintenanceCli;
+import dev.lancemaintenance.examples.Examples;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

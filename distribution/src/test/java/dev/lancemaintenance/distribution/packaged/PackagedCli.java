@@ -1,4 +1,4 @@
-package dev.lancemaintenance.examples.packaged;
+package dev.lancemaintenance.distribution.packaged;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,7 @@
-package dev.lancemaintenance.compaction;
+package dev.lancemaintenance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancemaintenance.cli.MaintenanceCli;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.File;

@@ -9,8 +9,10 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Parsed {@code --flag}, {@code --option value} and positional arguments of one subcommand. Every
- * flag and option is declared, so a typo is a usage error instead of a silently ignored option.
+ * Parsed {@code --flag}, {@code --option value} (or {@code --option=value}) and positional
+ * arguments of one subcommand. Every flag and option is declared, so a typo is a usage error
+ * instead of a silently ignored option; a flag takes no value and an option never takes the next
+ * option as its value, so no slip turns a dry run into a real one.
  */
 final class CliArguments {
   private static final String S3_IMPL = "fs.s3.impl";
@@ -42,12 +44,21 @@ final class CliArguments {
         value = name.substring(equals + 1);
         name = name.substring(0, equals);
       }
-      if (flags.contains(name) && value == null) {
+      if (flags.contains(name)) {
+        if (value != null) {
+          // --dry-run=false must not run for real with a message about an unknown option, nor dry.
+          throw new UsageException("--" + name + " takes no value, not '" + value + "'");
+        }
         parsed.options.computeIfAbsent(name, k -> new ArrayList<>()).add("true");
       } else if (valued.contains(name)) {
         if (value == null) {
           if (i + 1 >= args.size()) {
             throw new UsageException("--" + name + " needs a value");
+          }
+          if (args.get(i + 1).startsWith("--")) {
+            // Else "--spill-dir --dry-run" is a real run: the next option is never a value (use
+            // --name=--value for a value that starts with two dashes).
+            throw new UsageException("--" + name + " needs a value, not the option " + args.get(i + 1));
           }
           value = args.get(++i);
         }

@@ -12,7 +12,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.UndeletableFile;
-import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,9 +33,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CleanupCommandIT {
   @TempDir static Path workDir;
 
-  private static Path pristine;
+  private static PristineTable pristine;
   private static Instant afterV2;
-  private static final AtomicInteger copies = new AtomicInteger();
 
   @BeforeAll
   static void writeTable() throws InterruptedException {
@@ -49,12 +46,12 @@ class CleanupCommandIT {
     table.deleteWhere("id % 2 = 0");
     table.append(10);
     table.append(10);
-    pristine = table.root();
+    pristine = new PristineTable(table);
   }
 
   @Test
   void aFailedDeleteExitsWithItsOwnCodeAndShowsInTheJson() {
-    Path table = copy();
+    Path table = pristine.copy();
     try (UndeletableFile ignored = UndeletableFile.make(firstVersionsTransaction(table))) {
       CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
 
@@ -67,7 +64,7 @@ class CleanupCommandIT {
 
   @Test
   void aFailedDeleteShowsInTheTextResult() {
-    Path table = copy();
+    Path table = pristine.copy();
     try (UndeletableFile ignored = UndeletableFile.make(firstVersionsTransaction(table))) {
       CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s");
 
@@ -78,7 +75,7 @@ class CleanupCommandIT {
 
   /** The transaction file of version 1 (read version 0), which {@code --older-than 0s} removes. */
   private static Path firstVersionsTransaction(Path table) {
-    return files(table).stream()
+    return PristineTable.files(table).stream()
         .filter(path -> path.startsWith("_transactions/0-"))
         .map(table::resolve)
         .findFirst()
@@ -87,7 +84,7 @@ class CleanupCommandIT {
 
   @Test
   void cleanupPrintsOneJsonObjectWithSnakeCaseCountersAndExitsZero() {
-    Path table = copy();
+    Path table = pristine.copy();
 
     CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
 
@@ -108,30 +105,30 @@ class CleanupCommandIT {
 
   @Test
   void plainTextOutputNamesTheTableAndEveryCounter() {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", "0s", "--dry-run");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "0s", "--dry-run");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
-    assertThat(run.out()).contains("Dry run of cleanup of").contains(pristine.toString()).contains("old_versions");
+    assertThat(run.out()).contains("Dry run of cleanup of").contains(pristine.root().toString()).contains("old_versions");
     assertThat(run.out()).containsPattern("old_versions\\s+4");
   }
 
   @Test
   void taggedOldVersionRefusesWithExitOneNamingTableAndTag() {
-    Path table = copy();
+    Path table = pristine.copy();
     LanceTableFixture.open(table).tag("keep-me", 1);
-    TreeSet<String> before = files(table);
+    TreeSet<String> before = PristineTable.files(table);
 
     CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
 
     assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
     assertThat(run.err()).contains(table.toString()).contains("keep-me");
     assertThat(run.json().get("error").asText()).contains("keep-me");
-    assertThat(files(table)).as("a refused run deletes nothing").isEqualTo(before);
+    assertThat(PristineTable.files(table)).as("a refused run deletes nothing").isEqualTo(before);
   }
 
   @Test
   void taggedOldVersionIsKeptWithNoErrorIfTaggedOldVersions() {
-    Path table = copy();
+    Path table = pristine.copy();
     LanceTableFixture.open(table).tag("keep-me", 1);
 
     CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--no-error-if-tagged-old-versions", "--json");
@@ -142,13 +139,13 @@ class CleanupCommandIT {
 
   @Test
   void dryRunJsonListsEveryFileARealRunDeletesWithKindBytesAndReason() {
-    Path table = copy();
-    TreeSet<String> before = files(table);
+    Path table = pristine.copy();
+    TreeSet<String> before = PristineTable.files(table);
 
     CliRun dry = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--dry-run", "--json");
 
     assertThat(dry.exitCode()).as("%s", dry).isZero();
-    assertThat(files(table)).as("a dry run deletes nothing").isEqualTo(before);
+    assertThat(PristineTable.files(table)).as("a dry run deletes nothing").isEqualTo(before);
     JsonNode json = dry.json();
     assertThat(json.get("mode").asText()).isEqualTo("dry_run");
     TreeSet<String> listed = new TreeSet<>();
@@ -164,14 +161,14 @@ class CleanupCommandIT {
     CliRun real = CliRun.of("cleanup", table.toString(), "--older-than", "0s");
     assertThat(real.exitCode()).as("%s", real).isZero();
     TreeSet<String> deleted = new TreeSet<>(before);
-    deleted.removeAll(files(table));
+    deleted.removeAll(PristineTable.files(table));
     assertThat(listed).as("dry-run rows vs what the real run deleted").isEqualTo(deleted);
   }
 
   @ParameterizedTest(name = "--older-than {0} removes {1} versions")
   @CsvSource({"7d, 0", "36h, 0", "0s, 4", "2000-01-01T00:00:00Z, 0", "2100-01-01T00:00:00Z, 4"})
   void olderThanTakesDurationsAndInstants(String olderThan, long removed) {
-    CliRun run = CliRun.of("cleanup", pristine.toString(), "--older-than", olderThan, "--dry-run", "--json");
+    CliRun run = CliRun.of("cleanup", pristine.root().toString(), "--older-than", olderThan, "--dry-run", "--json");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
     assertThat(run.json().get("old_versions").asLong()).isEqualTo(removed);
@@ -180,7 +177,7 @@ class CleanupCommandIT {
   @Test
   void beforeTimestampMillisRemovesVersionsStrictlyOlder() {
     CliRun run = CliRun.of(
-        "cleanup", pristine.toString(), "--before-timestamp-millis", Long.toString(afterV2.toEpochMilli()), "--dry-run", "--json");
+        "cleanup", pristine.root().toString(), "--before-timestamp-millis", Long.toString(afterV2.toEpochMilli()), "--dry-run", "--json");
 
     assertThat(run.exitCode()).as("%s", run).isZero();
     assertThat(run.json().get("old_versions").asLong()).as("v1 and v2").isEqualTo(2);
@@ -188,8 +185,8 @@ class CleanupCommandIT {
 
   @Test
   void beforeVersionAppliesTogetherWithTheTimeWindow() {
-    CliRun both = CliRun.of("cleanup", pristine.toString(), "--older-than", "0s", "--before-version", "3", "--dry-run", "--json");
-    CliRun defaultWindow = CliRun.of("cleanup", pristine.toString(), "--before-version", "3", "--dry-run", "--json");
+    CliRun both = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "0s", "--before-version", "3", "--dry-run", "--json");
+    CliRun defaultWindow = CliRun.of("cleanup", pristine.root().toString(), "--before-version", "3", "--dry-run", "--json");
 
     assertThat(both.json().get("old_versions").asLong()).as("below v3 and older than now").isEqualTo(2);
     assertThat(defaultWindow.json().get("old_versions").asLong()).as("below v3 but within the default 7 days").isZero();
@@ -197,8 +194,8 @@ class CleanupCommandIT {
 
   @Test
   void aCleanupWhileAnotherRunHoldsTheLeaseExitsOneWithOneLineNamingTheHolder() throws Exception {
-    Path table = copy();
-    TreeSet<String> before = files(table);
+    Path table = pristine.copy();
+    TreeSet<String> before = PristineTable.files(table);
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.toString()), StorageConf.defaults());
         TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
 
@@ -209,7 +206,7 @@ class CleanupCommandIT {
           .contains(table.toString())
           .contains("run elsewhere on host other-host (pid 4242)");
       assertThat(run.json().get("error").asText()).contains("holds the table's lease");
-      assertThat(files(table)).as("nothing deleted").isEqualTo(before);
+      assertThat(PristineTable.files(table)).as("nothing deleted").isEqualTo(before);
       assertThat(CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--dry-run").exitCode())
           .as("a dry run beside the holder").isZero();
     }
@@ -223,22 +220,12 @@ class CleanupCommandIT {
     java.nio.file.Files.writeString(dead.resolve("owner"),
         Leases.deadPid() + "\n" + self.processStartMillis() + "\n" + self.machine() + "\n");
 
-    CliRun run = CliRun.of("cleanup", copy().toString(), "--older-than", "0s", "--spill-dir", spills.toString());
+    CliRun run = CliRun.of("cleanup", pristine.copy().toString(), "--older-than", "0s", "--spill-dir", spills.toString());
 
     assertThat(run.exitCode()).as("%s", run).isZero();
     try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
       assertThat(left.toList()).as("the dead run's spill went, and this run's own").isEmpty();
     }
-  }
-
-  private static Path copy() {
-    Path copy = workDir.resolve("copy-" + copies.incrementAndGet());
-    TableTwins.copy(pristine, copy);
-    return copy;
-  }
-
-  private static TreeSet<String> files(Path table) {
-    return new TreeSet<>(LanceTableFixture.open(table).listFiles());
   }
 
   private static List<String> fieldNames(JsonNode node) {
