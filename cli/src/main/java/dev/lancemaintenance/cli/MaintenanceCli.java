@@ -30,6 +30,8 @@ public final class MaintenanceCli {
           + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
           + "  " + OptimizeCommand.USAGE + "\n"
           + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
+          + "  " + TagCommand.USAGE + "\n"
+          + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
@@ -107,6 +109,7 @@ public final class MaintenanceCli {
         case "cleanup" -> new CleanupCommand(clock, verbose).run(rest, out, err);
         case "compact" -> new CompactCommand().run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
+        case "tag" -> new TagCommand(clock).run(rest, out);
         default -> throw new UsageException("Unknown command '" + args.get(0) + "'");
       };
     } catch (UsageException e) {

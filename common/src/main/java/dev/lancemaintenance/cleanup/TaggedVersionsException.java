@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.tags.TableTags;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -34,7 +35,7 @@ public class TaggedVersionsException extends MaintenanceException {
         + tags.size()
         + " tagged version(s) have been marked for cleanup ("
         + list
-        + "). Delete or move the tag(s), narrow the window (older_than / before_version), or set"
-        + " error_if_tagged_old_versions=false to keep tagged versions and clean the rest.";
+        + "). Move or delete the tag(s) (" + TableTags.COMMANDS + "), narrow the window (older_than /"
+        + " before_version), or set error_if_tagged_old_versions=false to keep tagged versions and clean the rest.";
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.tags.TableTags;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -36,7 +37,8 @@ public class TagTrapException extends MaintenanceException {
         + tags.size()
         + " tagged version(s) would be older than the window ("
         + list
-        + "). Nothing was compacted. Move the tag(s) to a version the cleanup keeps, delete the tag(s),"
+        + "). Nothing was compacted. Move the tag(s) to a version the cleanup keeps or delete them ("
+        + TableTags.COMMANDS + "),"
         + " or widen the window (a longer older_than); or set error_if_tagged_old_versions=false to"
         + " compact and clean up while keeping the tagged versions and their files.";
   }

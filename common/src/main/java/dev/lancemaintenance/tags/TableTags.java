@@ -3,7 +3,7 @@ package dev.lancemaintenance.tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
@@ -28,6 +28,8 @@ import java.util.Optional;
  * cleanup keep more, so it does not wait for one.
  */
 public final class TableTags {
+  /** Where a user moves or deletes tags, for the errors that ask them to. */
+  public static final String COMMANDS = "lance-maintenance tag move|delete, or the SDK's tags()";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TableStorage storage;
@@ -105,7 +107,7 @@ public final class TableTags {
 
   /** The size of the manifest of {@code version}, which Lance records in the tag; the version must exist. */
   private long manifestSize(String name, long version, Optional<String> branch) {
-    String datasetDir = CleanupPlanner.datasetDirOf(branch);
+    String datasetDir = DatasetRef.of(branch).dir();
     Optional<ManifestLocation> manifest = VersionListing.list(storage, datasetDir).stream()
         .filter(m -> m.version() == version)
         .findFirst();

@@ -140,7 +140,7 @@ class LocalOptimizeIT {
         .hasMessageContaining("current -> v" + latest + " (the latest version now; compaction makes it old)")
         .hasMessageContaining("early -> v3")
         .hasMessageContaining("Move the tag(s)")
-        .hasMessageContaining("delete the tag(s)")
+        .hasMessageContaining("lance-maintenance tag move|delete")
         .hasMessageContaining("widen the window")
         .hasMessageContaining("error_if_tagged_old_versions=false");
     assertThat(table.listFiles()).as("files after the refusal").isEqualTo(filesBefore);
