@@ -56,7 +56,11 @@ import org.slf4j.LoggerFactory;
 public final class TableLease implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableLease.class);
 
-  /** The directory of maintenance's own files in the table. */
+  /**
+   * The directory of maintenance's own files in the table: this lease and the maintenance ledger
+   * ({@code _maintenance/ledger/}, {@link dev.lancemaintenance.ledger.Ledger}). Lance never lists it,
+   * and neither does our cleanup (it lists only Lance's managed directories).
+   */
   public static final String DIR = "_maintenance";
   static final String PREFIX = "cleanup.lease.";
   /** How long a lease outlives its holder's last renewal. */
@@ -90,7 +94,11 @@ public final class TableLease implements AutoCloseable {
     this.takenBy = Thread.currentThread();
   }
 
-  /** True for the lease's own files: test wrappers that count or break a run's requests pass them by. */
+  /**
+   * True for maintenance's own files (the lease's and the ledger's, everything under {@value #DIR}):
+   * test wrappers that count or break a run's requests pass them by, and comparisons with the SDK's
+   * twin leave them out. The one test for "ours, not Lance's".
+   */
   public static boolean isLeaseFile(String path) {
     return path.equals(DIR) || path.startsWith(DIR + "/");
   }
