@@ -123,7 +123,7 @@ public final class LedgerState {
    * manifests are listed, the ranges containing one of them, and the open ranges (the newest
    * version's references, the base of the next summary). A range without a listed version can
    * never matter again: a manifest appearing later under one of its numbers is older than the
-   * ledger's end, which makes the ledger unusable anyway ({@link LedgerCheck}).
+   * ledger's end, which makes the ledger unusable anyway ({@link IncrementalMark#mismatch}).
    */
   public LedgerSegment compacted(Set<Long> listedVersions) {
     List<LedgerVersion> keptVersions = new ArrayList<>();

@@ -21,6 +21,9 @@ import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.ledger.IncrementalMark;
+import dev.lancemaintenance.ledger.MarkMode;
+import dev.lancemaintenance.ledger.MarkVerification;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -87,6 +90,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
+  private MarkMode markMode = MarkMode.FULL;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock);
@@ -143,6 +147,17 @@ public final class LocalCleanupAction extends BaseCleanupAction {
   }
 
   /**
+   * How the versions of the dataset are marked (default {@link MarkMode#FULL}): {@link
+   * MarkMode#INCREMENTAL} reads only the manifests the maintenance ledger cannot answer for and
+   * records what it learnt (never in a dry run); {@link MarkMode#VERIFY} does both and refuses the run
+   * on any difference. Branches that read the dataset are always marked in full.
+   */
+  public LocalCleanupAction markMode(MarkMode mode) {
+    this.markMode = java.util.Objects.requireNonNull(mode, "mode");
+    return this;
+  }
+
+  /**
    * Cleans one dataset as another engine's action resolved it (dataset, policy and "now" fixed),
    * with this action's settings: how a distributed engine cleans a small table in its driver.
    */
@@ -159,7 +174,7 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     try (TableStorage storage = storageFactory.open(table());
         Spills spills = new Spills(spillDirectory, partitions);
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
-      Run run = new Run(storage, spills, stopped.pool());
+      Run run = new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC));
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
@@ -218,17 +233,18 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
+    private final Clock now;
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool) {
+    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now) {
       this.storage = storage;
       this.spills = spills;
       this.pool = pool;
+      this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
     }
 
     CleanupCounters execute(CleanupPlan plan) {
-      MarkSummary summary =
-          runAll(plan.slices(), slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+      MarkSummary summary = markMode == MarkMode.FULL ? markAll(plan, plan.slices()) : markWithLedger(plan);
       LOG.info(
           "lance cleanup {} [2/5 mark]: {} manifests read, {} versions expire",
           table(), summary.manifestsRead(), summary.expiredVersions());
@@ -252,6 +268,33 @@ public final class LocalCleanupAction extends BaseCleanupAction {
     /** Listeners see one file at a time, though partitions are decided on several threads. */
     private synchronized void announce(CandidateFile file) {
       removedFileListener().accept(file);
+    }
+
+    private MarkSummary markAll(CleanupPlan plan, List<ManifestSlice> slices) {
+      return runAll(slices, slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+    }
+
+    /** The dataset's versions from the ledger (and only what it cannot answer from manifests); branches in full. */
+    private MarkSummary markWithLedger(CleanupPlan plan) {
+      List<ManifestSlice> own = plan.slices().stream().filter(s -> s.role() == ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
+      List<ManifestSlice> branches = plan.slices().stream().filter(s -> s.role() != ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
+      List<dev.lancemaintenance.format.ManifestLocation> versions = own.stream().flatMap(s -> s.manifests().stream()).toList();
+      Optional<IncrementalMark.Outcome> outcome = new IncrementalMark(storage, plan.facts(), now).mark(versions);
+      if (outcome.isEmpty()) {
+        return markAll(plan, plan.slices());
+      }
+      MarkResult result = outcome.get().result();
+      if (markMode == MarkMode.VERIFY) {
+        List<MarkResult> full = runAll(own, slice -> List.of(new MarkManifests(storage, plan.facts()).mark(slice)),
+            (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList(), List.of());
+        MarkVerification.requireSame(plan.facts().describe(), result, full);
+      }
+      result.marks().forEach(spills::addMark);
+      result.expiredManifests().forEach(spills::addExpiredManifest);
+      if (settings().mode() == CleanupMode.EXECUTE) {
+        outcome.get().commit();
+      }
+      return result.summary().plus(markAll(plan, branches));
     }
 
     private MarkSummary mark(CleanupPlan plan, ManifestSlice slice) {
