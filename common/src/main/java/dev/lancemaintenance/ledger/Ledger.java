@@ -1,6 +1,7 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TablePaths;
@@ -194,7 +195,7 @@ public final class Ledger {
     List<String> old = new ArrayList<>();
     for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
       FileEntry file = files.next();
-      String name = file.path().substring(file.path().lastIndexOf('/') + 1);
+      String name = Generations.lastSegment(file.path());
       OptionalLong generation = generationOf(name);
       boolean oldCommit = generation.isPresent() && generation.getAsLong() < head;
       boolean unnamed = (name.startsWith(SEGMENT_PREFIX) && !liveNames.contains(name)) || name.startsWith(".staged-");
@@ -225,14 +226,14 @@ public final class Ledger {
     Map<Long, FileEntry> commits = new HashMap<>();
     for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
       FileEntry file = files.next();
-      generationOf(file.path().substring(file.path().lastIndexOf('/') + 1)).ifPresent(g -> commits.put(g, file));
+      generationOf(file.path()).ifPresent(g -> commits.put(g, file));
     }
     return commits;
   }
 
   /** The path of a dataset's ledger commit of one generation. */
   public static String commitPath(String datasetDir, long generation) {
-    return TablePaths.join(dirOf(datasetDir), COMMIT_PREFIX + String.format("%019d", generation));
+    return TablePaths.join(dirOf(datasetDir), Generations.fileName(COMMIT_PREFIX, generation));
   }
 
   private String commitPath(long generation) {
@@ -240,13 +241,6 @@ public final class Ledger {
   }
 
   private static OptionalLong generationOf(String name) {
-    if (!name.startsWith(COMMIT_PREFIX)) {
-      return OptionalLong.empty();
-    }
-    String digits = name.substring(COMMIT_PREFIX.length());
-    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
-      return OptionalLong.empty();
-    }
-    return OptionalLong.of(Long.parseLong(digits));
+    return Generations.of(name, COMMIT_PREFIX);
   }
 }

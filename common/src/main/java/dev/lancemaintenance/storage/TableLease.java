@@ -310,23 +310,15 @@ public final class TableLease implements AutoCloseable {
   }
 
   private static OptionalLong generationOf(String path) {
-    String name = fileName(path);
-    if (!name.startsWith(PREFIX)) {
-      return OptionalLong.empty();
-    }
-    String digits = name.substring(PREFIX.length());
-    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
-      return OptionalLong.empty();
-    }
-    return OptionalLong.of(Long.parseLong(digits));
+    return Generations.of(path, PREFIX);
   }
 
   private static String fileName(String path) {
-    return path.substring(path.lastIndexOf('/') + 1);
+    return Generations.lastSegment(path);
   }
 
   static String pathOf(long generation) {
-    return DIR + "/" + PREFIX + String.format("%019d", generation);
+    return DIR + "/" + Generations.fileName(PREFIX, generation);
   }
 
   /** The lease in a file; empty when the file went away between listing and reading. */

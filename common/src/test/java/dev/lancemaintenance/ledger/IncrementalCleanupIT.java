@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -113,12 +114,18 @@ class IncrementalCleanupIT {
   private void cleanAndCompare(LanceTableFixture table, Policy policy, String when) {
     Path root = table.root();
     long latest = table.latestVersion();
+    // Once the branch exists, it is cleaned too (its own ledger, under _maintenance/ledger/tree/b1).
+    Optional<Long> branchLatest = root.resolve("tree/b1").toFile().isDirectory()
+        ? Optional.of(table.branch("b1").latestVersion()) : Optional.empty();
     Path pristine = work.resolve("pristine-" + ++runs);
     TableTwins.copy(root, pristine);
-    CleanupResult ours = incremental(root, MarkMode.VERIFY, HadoopTableStorage.factory(StorageConf.defaults()), policy, latest);
+    CleanupResult ours = incremental(root, Optional.empty(), MarkMode.VERIFY, policy, latest);
+    branchLatest.ifPresent(v -> incremental(root, Optional.of("b1"), MarkMode.VERIFY, policy, v));
     List<String> oursLeft = lanceFiles(root);
     TableTwins.swap(root, pristine);
     OracleOutcome sdk = LanceOracle.cleanup(root, policy.sdk(latest));
+    branchLatest.ifPresent(v -> assertThat(LanceOracle.cleanupBranch(root, "b1", policy.sdk(v)))
+        .as("%s: the SDK cleaned b1", when).isInstanceOf(OracleOutcome.Removed.class));
     List<String> sdkLeft = lanceFiles(root);
     TableTwins.swap(root, pristine);
     TableTwins.deleteRecursively(pristine);
@@ -128,12 +135,19 @@ class IncrementalCleanupIT {
   }
 
   private static CleanupResult incremental(Path root, MarkMode mode, TableStorageFactory storage, Policy policy, long latest) {
-    return new LocalCleanupAction(TableLocation.of(root.toString()), storage, Clock.systemUTC())
-        .markMode(mode)
-        .beforeVersion(latest - policy.keep() + 1)
-        .beforeTimestamp(policy.cutoff())
-        .errorIfTaggedOldVersions(false)
-        .execute();
+    return action(root, storage, mode, policy, latest).execute();
+  }
+
+  private static CleanupResult incremental(Path root, Optional<String> branch, MarkMode mode, Policy policy, long latest) {
+    LocalCleanupAction action = action(root, HadoopTableStorage.factory(StorageConf.defaults()), mode, policy, latest);
+    branch.ifPresent(action::branch);
+    return action.execute();
+  }
+
+  private static LocalCleanupAction action(Path root, TableStorageFactory storage, MarkMode mode, Policy policy, long latest) {
+    LocalCleanupAction action = new LocalCleanupAction(TableLocation.of(root.toString()), storage, Clock.systemUTC()).markMode(mode);
+    action.beforeVersion(latest - policy.keep() + 1).beforeTimestamp(policy.cutoff()).errorIfTaggedOldVersions(false);
+    return action;
   }
 
   private static List<String> lanceFiles(Path root) {
