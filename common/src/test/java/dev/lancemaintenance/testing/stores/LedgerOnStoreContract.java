@@ -28,21 +28,21 @@ import org.junit.jupiter.api.Test;
  * The maintenance ledger on one real store: what is committed reads back; a crash at any point
  * (a segment without its commit, a commit or a segment cut short) leaves either the previous
  * ledger or an unusable one, never a wrong one; a ledger copied from another table is not used;
- * compaction keeps what the listed versions need and prunes the rest. Each store's IT says how to
- * reach an empty place on the store.
+ * compaction keeps what the listed versions need and prunes the rest. Run by each store's lease IT
+ * ({@link LocalLeaseIT}, {@link HdfsLeaseIT}, {@link S3LeaseIT}), which already says how to reach an
+ * empty place on its store, so the store starts once for both.
  */
-abstract class LedgerOnStoreContract {
-  abstract StorageConf storageConf();
+interface LedgerOnStoreContract {
+  StorageConf storageConf();
 
   /** An empty place on the store, as a table root. */
-  abstract String emptyRoot(String name);
+  String emptyRoot(String name);
 
   /** Whether the store decides create-if-absent atomically (s3proxy does not). */
-  boolean createIfAbsentIsAtomic() {
-    return true;
-  }
+  boolean createIfAbsentIsAtomic();
 
   private TableStorage open(String name) {
+    name = "ledger-" + name;
     return new HadoopTableStorage(TableLocation.of(emptyRoot(name)), storageConf());
   }
 
@@ -67,7 +67,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void whatIsCommittedReadsBack() {
+  default void whatIsCommittedReadsBack() {
     try (TableStorage storage = open("reads-back")) {
       Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
       assertThat(ledger.read().problem()).as("no ledger yet").isPresent();
@@ -86,7 +86,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void aSegmentWrittenWithoutItsCommitIsIgnored() {
+  default void aSegmentWrittenWithoutItsCommitIsIgnored() {
     try (TableStorage storage = open("crash-before-commit")) {
       Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
@@ -98,7 +98,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void aCommitOrSegmentCutShortMakesTheLedgerUnusableAndTheNextCommitStartsAfresh() {
+  default void aCommitOrSegmentCutShortMakesTheLedgerUnusableAndTheNextCommitStartsAfresh() {
     try (TableStorage storage = open("cut-short")) {
       Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
@@ -123,7 +123,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void aLedgerCopiedFromAnotherTableIsNotUsed() {
+  default void aLedgerCopiedFromAnotherTableIsNotUsed() {
     try (TableStorage source = open("copy-source"); TableStorage target = open("copy-target")) {
       Ledger theirs = new Ledger(source, "", Clock.systemUTC());
       theirs.append(theirs.read(), appendOf(theirs, 1), upTo(1));
@@ -138,7 +138,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void manyAppendsAreCompactedIntoOneSegmentAndOldFilesPruned() {
+  default void manyAppendsAreCompactedIntoOneSegmentAndOldFilesPruned() {
     try (TableStorage storage = open("compaction")) {
       Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
       int appends = Ledger.COMPACT_AT_SEGMENTS + 3;
@@ -165,7 +165,7 @@ abstract class LedgerOnStoreContract {
   }
 
   @Test
-  void ofTwoWritersOfOneGenerationOnlyOneCommits() {
+  default void ofTwoWritersOfOneGenerationOnlyOneCommits() {
     try (TableStorage storage = open("two-writers")) {
       Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
