@@ -9,7 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The table lease and the maintenance ledger ({@link LedgerOnStoreContract}) on HDFS
- * (MiniDFSCluster): create-if-absent is {@code create(overwrite=false)}, which the NameNode decides atomically.
+ * (MiniDFSCluster): create-if-absent is {@code create(overwrite=false)}, which the NameNode decides
+ * atomically.
  */
 class HdfsLeaseIT extends LeaseOnStoreContract {
   @TempDir static Path work;
