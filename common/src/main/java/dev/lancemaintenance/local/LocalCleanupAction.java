@@ -24,6 +24,9 @@ import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.ledger.IncrementalMark;
+import dev.lancemaintenance.ledger.MarkMode;
+import dev.lancemaintenance.ledger.MarkVerification;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -89,6 +92,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
+  private MarkMode markMode = MarkMode.FULL;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock);
@@ -145,6 +149,17 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   /**
+   * How the versions of the dataset are marked (default {@link MarkMode#FULL}): {@link
+   * MarkMode#INCREMENTAL} reads only the manifests the maintenance ledger cannot answer for and
+   * records what it learnt (never in a dry run); {@link MarkMode#VERIFY} does both and refuses the run
+   * on any difference. Branches that read the dataset are always marked in full.
+   */
+  public LocalCleanupAction markMode(MarkMode mode) {
+    this.markMode = java.util.Objects.requireNonNull(mode, "mode");
+    return this;
+  }
+
+  /**
    * Cleans one dataset as another engine's action resolved and planned it (dataset, policy, "now"
    * and the listing of its versions fixed), with this action's settings and its own slices: how a
    * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
@@ -172,7 +187,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
       CleanupCounters counters =
-          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool())).execute();
+          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC))).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -219,20 +234,49 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final TableStorage storage;
     private final Spills spills;
     private final ExecutorService pool;
+    private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool) {
+    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now) {
       this.storage = storage;
       this.spills = spills;
       this.pool = pool;
+      this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
     }
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
-      return runAll(plan.slices(), slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+      return markMode == MarkMode.FULL ? markAll(plan, plan.slices()) : markWithLedger(plan);
+    }
+
+    private MarkSummary markAll(CleanupPlan plan, List<ManifestSlice> slices) {
+      return runAll(slices, slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+    }
+
+    /** The dataset's versions from the ledger (and only what it cannot answer from manifests); branches in full. */
+    private MarkSummary markWithLedger(CleanupPlan plan) {
+      List<ManifestSlice> own = plan.slices().stream().filter(s -> s.role() == ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
+      List<ManifestSlice> branches = plan.slices().stream().filter(s -> s.role() != ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
+      List<dev.lancemaintenance.format.ManifestLocation> versions = own.stream().flatMap(s -> s.manifests().stream()).toList();
+      Optional<IncrementalMark.Outcome> outcome = new IncrementalMark(storage, plan.facts(), now).mark(versions);
+      if (outcome.isEmpty()) {
+        return markAll(plan, plan.slices());
+      }
+      MarkResult result = outcome.get().result();
+      if (markMode == MarkMode.VERIFY) {
+        List<MarkResult> full = runAll(own, slice -> List.of(new MarkManifests(storage, plan.facts()).mark(slice)),
+            (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList(), List.of());
+        MarkVerification.requireSame(plan.facts().describe(), result, full);
+      }
+      result.marks().forEach(spills::addMark);
+      result.expiredManifests().forEach(spills::addExpiredManifest);
+      if (settings().mode() == CleanupMode.EXECUTE) {
+        outcome.get().commit();
+      }
+      return result.summary().plus(markAll(plan, branches));
     }
 
     @Override

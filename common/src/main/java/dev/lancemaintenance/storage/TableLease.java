@@ -56,7 +56,11 @@ import org.slf4j.LoggerFactory;
 public final class TableLease implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableLease.class);
 
-  /** The directory of maintenance's own files in the table. */
+  /**
+   * The directory of maintenance's own files in the table: this lease and the maintenance ledger
+   * ({@code _maintenance/ledger/}, {@link dev.lancemaintenance.ledger.Ledger}). Lance never lists it,
+   * and neither does our cleanup (it lists only Lance's managed directories).
+   */
   public static final String DIR = "_maintenance";
   static final String PREFIX = "cleanup.lease.";
   /** How long a lease outlives its holder's last renewal. */
@@ -90,7 +94,11 @@ public final class TableLease implements AutoCloseable {
     this.takenBy = Thread.currentThread();
   }
 
-  /** True for the lease's own files: test wrappers that count or break a run's requests pass them by. */
+  /**
+   * True for maintenance's own files (the lease's and the ledger's, everything under {@value #DIR}):
+   * test wrappers that count or break a run's requests pass them by, and comparisons with the SDK's
+   * twin leave them out. The one test for "ours, not Lance's".
+   */
   public static boolean isLeaseFile(String path) {
     return path.equals(DIR) || path.startsWith(DIR + "/");
   }
@@ -302,23 +310,15 @@ public final class TableLease implements AutoCloseable {
   }
 
   private static OptionalLong generationOf(String path) {
-    String name = fileName(path);
-    if (!name.startsWith(PREFIX)) {
-      return OptionalLong.empty();
-    }
-    String digits = name.substring(PREFIX.length());
-    if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(Character::isDigit)) {
-      return OptionalLong.empty();
-    }
-    return OptionalLong.of(Long.parseLong(digits));
+    return Generations.of(path, PREFIX);
   }
 
   private static String fileName(String path) {
-    return path.substring(path.lastIndexOf('/') + 1);
+    return Generations.lastSegment(path);
   }
 
   static String pathOf(long generation) {
-    return DIR + "/" + PREFIX + String.format("%019d", generation);
+    return DIR + "/" + Generations.fileName(PREFIX, generation);
   }
 
   /** The lease in a file; empty when the file went away between listing and reading. */

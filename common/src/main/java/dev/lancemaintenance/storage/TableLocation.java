@@ -169,6 +169,15 @@ public final class TableLocation implements Serializable {
     return result;
   }
 
+  /**
+   * The table's canonical identity, the same for every spelling of it (what {@link #equals}
+   * compares): for fingerprints of what belongs to this table. Never holds credentials (refused at
+   * parse), but hash it before writing it anywhere.
+   */
+  public String identity() {
+    return canonical;
+  }
+
   /** The full URI to hand to Hadoop (may contain user-info; never log it). */
   public String uri() {
     return uri;

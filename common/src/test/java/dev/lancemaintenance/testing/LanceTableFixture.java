@@ -177,6 +177,17 @@ public final class LanceTableFixture {
     return latestVersion();
   }
 
+  /**
+   * Lance's Restore: commits {@code version}'s content as a new version of this line, so files the
+   * versions in between dropped are referenced again.
+   */
+  public long restore(long version) {
+    try (OpenedTable table = openLatest()) {
+      table.keep(table.dataset().checkoutVersion(version)).restore();
+    }
+    return latestVersion();
+  }
+
   /** Tags {@code version} of this line of history. */
   public void tag(String name, long version) {
     try (OpenedTable table = openLatest()) {

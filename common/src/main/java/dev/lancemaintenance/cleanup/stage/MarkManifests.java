@@ -105,14 +105,6 @@ public final class MarkManifests {
   }
 
   private MarkSummary summarize(ScannedManifest manifest, VersionRetention retention) {
-    long version = manifest.version();
-    Map<String, Long> tagged = new HashMap<>();
-    if (retention == VersionRetention.TAGGED_BUT_OLD) {
-      for (String tag : facts.tagsByVersion().getOrDefault(version, List.of())) {
-        tagged.put(tag, version);
-      }
-    }
-    long earliest = retention.keepsFiles() ? manifest.timestampNanos() : Long.MAX_VALUE;
-    return new MarkSummary(1, retention == VersionRetention.EXPIRED ? 1 : 0, earliest, tagged);
+    return MarkSummary.ofVersion(facts, manifest.version(), manifest.timestampNanos(), retention);
   }
 }

@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,6 +38,22 @@ public record MarkSummary(
     if (facts.policy().errorIfTaggedOldVersions() && !taggedOldVersions.isEmpty()) {
       throw new TaggedVersionsException(facts.describe(), taggedOldVersions);
     }
+  }
+
+  /**
+   * What one decoded version of the dataset being cleaned adds to the summary: it counts as read,
+   * as expired when it goes, bounds the earliest retained timestamp when it keeps its files, and
+   * names its tags when it is tagged but old. One home for the mark stage and the ledger's.
+   */
+  public static MarkSummary ofVersion(RetentionFacts facts, long version, long timestampNanos, VersionRetention retention) {
+    Map<String, Long> tagged = new HashMap<>();
+    if (retention == VersionRetention.TAGGED_BUT_OLD) {
+      for (String tag : facts.tagsByVersion().getOrDefault(version, java.util.List.of())) {
+        tagged.put(tag, version);
+      }
+    }
+    long earliest = retention.keepsFiles() ? timestampNanos : Long.MAX_VALUE;
+    return new MarkSummary(1, retention == VersionRetention.EXPIRED ? 1 : 0, earliest, tagged);
   }
 
   public MarkSummary plus(MarkSummary other) {

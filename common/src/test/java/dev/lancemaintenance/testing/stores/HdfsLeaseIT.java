@@ -8,8 +8,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The table lease on HDFS (MiniDFSCluster): create-if-absent is {@code create(overwrite=false)},
- * which the NameNode decides atomically.
+ * The table lease and the maintenance ledger ({@link LedgerOnStoreContract}) on HDFS
+ * (MiniDFSCluster): create-if-absent is {@code create(overwrite=false)}, which the NameNode decides
+ * atomically.
  */
 class HdfsLeaseIT extends LeaseOnStoreContract {
   @TempDir static Path work;
@@ -30,7 +31,7 @@ class HdfsLeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  StorageConf storageConf() {
+  public StorageConf storageConf() {
     return hdfs.storageConf();
   }
 
@@ -42,12 +43,12 @@ class HdfsLeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  boolean createIfAbsentIsAtomic() {
+  public boolean createIfAbsentIsAtomic() {
     return true;
   }
 
   @Override
-  String emptyRoot(String name) {
+  public String emptyRoot(String name) {
     return hdfs.uri("/empty/" + name);
   }
 }

@@ -41,9 +41,10 @@ import org.junit.jupiter.api.Test;
  * lease is taken over; a dry run takes none; the lease is released at the end. Each store's IT
  * says how to reach the store and how to make a table there.
  */
-abstract class LeaseOnStoreContract {
+abstract class LeaseOnStoreContract implements LedgerOnStoreContract {
   /** The store's settings. */
-  abstract StorageConf storageConf();
+  @Override
+  public abstract StorageConf storageConf();
 
   /** Appends, a delete, a compaction and an append: what a cleanup before now + 1 min cleans. */
   static Path writeLocalTable(Path root) {
@@ -60,10 +61,12 @@ abstract class LeaseOnStoreContract {
   abstract String freshTable(String name);
 
   /** An empty place on the store for a table's lease alone. */
-  abstract String emptyRoot(String name);
+  @Override
+  public abstract String emptyRoot(String name);
 
   /** Whether the store decides create-if-absent atomically (false: it is documented best effort). */
-  abstract boolean createIfAbsentIsAtomic();
+  @Override
+  public abstract boolean createIfAbsentIsAtomic();
 
   private SortedMap<String, Long> files(String uri) {
     return TableCopies.listFiles(uri, storageConf().toConfiguration());

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The table lease on local disk: create-if-absent is a hard link of a fully written private file,
- * which {@code link(2)} refuses when the name exists.
+ * The table lease and the maintenance ledger ({@link LedgerOnStoreContract}) on local disk:
+ * create-if-absent is a hard link of a fully written private file, which {@code link(2)} refuses when the name exists.
  */
 class LocalLeaseIT extends LeaseOnStoreContract {
   @TempDir static Path work;
@@ -20,7 +20,7 @@ class LocalLeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  StorageConf storageConf() {
+  public StorageConf storageConf() {
     return StorageConf.defaults();
   }
 
@@ -32,12 +32,12 @@ class LocalLeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  String emptyRoot(String name) {
+  public String emptyRoot(String name) {
     return work.resolve("empty").resolve(name).toUri().toString();
   }
 
   @Override
-  boolean createIfAbsentIsAtomic() {
+  public boolean createIfAbsentIsAtomic() {
     return true;
   }
 }

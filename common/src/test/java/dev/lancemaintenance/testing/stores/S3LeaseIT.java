@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
  * {@code If-None-Match: *}, which hadoop-aws 3.4.2 sends and AWS S3 answers with 412 when the key
  * exists. s3proxy 2.6.0 ignores the header on PUT (last writer wins), so here the lease is the
  * documented best effort: a run that starts while another holds the lease is refused (the lease
- * is seen by listing), but two runs starting within the same moment can both win.
+ * is seen by listing), but two runs starting within the same moment can both win. The maintenance
+ * ledger ({@link LedgerOnStoreContract}) runs here too: of two writers of one ledger generation the
+ * second replaces the first's commit whole, so the ledger stays one writer's consistent view.
  */
 class S3LeaseIT extends LeaseOnStoreContract {
   private static final String BUCKET = "lance-lease";
@@ -38,7 +40,7 @@ class S3LeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  StorageConf storageConf() {
+  public StorageConf storageConf() {
     return s3.storageConf();
   }
 
@@ -49,12 +51,12 @@ class S3LeaseIT extends LeaseOnStoreContract {
   }
 
   @Override
-  String emptyRoot(String name) {
+  public String emptyRoot(String name) {
     return S3ProxyServer.s3aUri(BUCKET, "empty/" + name);
   }
 
   @Override
-  boolean createIfAbsentIsAtomic() {
+  public boolean createIfAbsentIsAtomic() {
     return false;
   }
 

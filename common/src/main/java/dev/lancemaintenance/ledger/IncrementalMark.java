@@ -1,0 +1,175 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.plan.VersionRetention;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mark stage for the versions of the dataset being cleaned, from the ledger: reads only the
+ * manifests newer than the ledger's end, and gives exactly what {@link
+ * dev.lancemaintenance.cleanup.stage.MarkManifests} gives for the same manifests (docs/ledger.md
+ * says why each step is exact).
+ *
+ * <p>An element referenced in the version range {@code [from, to)} is referenced by exactly the
+ * listed manifests in that range: every listed manifest up to the ledger's end is the very file
+ * that was summarised (same name, length and modification time), and every newer one is decoded
+ * now. Its mark is then the merge of those versions' marks: kept when one of them keeps its files,
+ * expired when all of them go, none when no listed manifest is in the range (the full mark does not
+ * see it either). Anything the ledger cannot vouch for (none yet, damaged, another table's, a
+ * listed manifest it did not summarise or that changed) makes this run summarise every manifest
+ * afresh: the full decode, never a guess.
+ *
+ * <p>Memory: the folded ledger, that is one entry per version and per element range of the
+ * versions the table still lists, plus the references of the newest version.
+ */
+public final class IncrementalMark {
+  private static final Logger LOG = LoggerFactory.getLogger(IncrementalMark.class);
+
+  private final TableStorage storage;
+  private final RetentionFacts facts;
+  private final Ledger ledger;
+
+  public IncrementalMark(TableStorage storage, RetentionFacts facts, Clock clock) {
+    this.storage = storage;
+    this.facts = facts;
+    this.ledger = new Ledger(storage, facts.datasetDir(), clock);
+  }
+
+  /**
+   * What marking the dataset's versions gave, and the ledger commit that records what this run
+   * learnt (call {@link #commitLedger} once the run may write, never in a dry run).
+   *
+   * @param result the marks, expired manifests and summary, as the full mark stage gives them
+   *     ({@link MarkSummary#manifestsRead} counts the manifests actually decoded)
+   * @param ledgerProblem why the ledger was not used, when it was not
+   */
+  public record Outcome(MarkResult result, Optional<String> ledgerProblem, Runnable commitLedger) {
+    /** Commits what this run learnt to the ledger (best effort: a lost race only costs the next run a full mark). */
+    public void commit() {
+      commitLedger.run();
+    }
+  }
+
+  /**
+   * Marks the dataset's listed versions.
+   *
+   * @param listed every manifest listed in the dataset's {@code _versions/}, in version order
+   * @return empty when the ledger cannot describe this dataset at all (a manifest whose recorded
+   *     version differs from its name's): mark it with the full stage
+   */
+  public Optional<Outcome> mark(List<ManifestLocation> listed) {
+    try {
+      return Optional.of(markListed(listed));
+    } catch (VersionSummaries.CannotSummariseException e) {
+      LOG.warn("lance cleanup {}: the ledger cannot describe this dataset, marking in full: {}", facts.describe(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private Outcome markListed(List<ManifestLocation> listed) {
+    LedgerRead read = ledger.read();
+    Optional<String> problem = read.problem().or(() -> mismatch(read.state().orElseThrow(), listed));
+    LedgerState state = problem.isEmpty() ? read.state().orElseThrow() : new LedgerState(ledger.fingerprint(), ledger.datasetDir());
+    long end = state.endVersion();
+    List<ManifestLocation> toRead = listed.stream().filter(location -> location.version() > end).toList();
+    problem.ifPresent(why -> LOG.info("lance cleanup {}: marking every manifest ({})", facts.describe(), why));
+    LedgerSegment segment = new VersionSummaries(storage, facts.datasetDir()).summarise(ledger, state, toRead);
+    state.apply("this run's summary", segment);
+
+    Set<Long> listedVersions = new HashSet<>();
+    listed.forEach(location -> listedVersions.add(location.version()));
+    MarkResult result = markFrom(state, listed, toRead.size());
+    LedgerRead base = problem.isEmpty() ? read : LedgerRead.unusable(read.headGeneration(), problem.get());
+    Runnable commit = () -> {
+      if (!segment.versions().isEmpty() || problem.isPresent()) {
+        ledger.append(base, segment, listedVersions);
+      }
+    };
+    return new Outcome(result, problem, commit);
+  }
+
+  /**
+   * Why the ledger cannot answer for these listed manifests: one of them, at or below the ledger's
+   * end, is not the file the ledger summarised under its number (replaced, renamed by a change of
+   * naming scheme, or new under an old number). Manifests the ledger knows but the store no longer
+   * lists are fine: removed versions mark nothing.
+   */
+  static Optional<String> mismatch(LedgerState state, List<ManifestLocation> listed) {
+    for (ManifestLocation location : listed) {
+      if (location.version() > state.endVersion()) {
+        continue;
+      }
+      LedgerVersion summarised = state.versions().get(location.version());
+      if (summarised == null) {
+        return Optional.of(location.path() + " (version " + location.version() + ") is new under a number the ledger has passed");
+      }
+      if (!summarised.summarises(location)) {
+        return Optional.of(location.path() + " is not the manifest the ledger summarised for version " + location.version()
+            + " (name, length or modification time differ)");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private MarkResult markFrom(LedgerState state, List<ManifestLocation> listed, int decoded) {
+    int count = listed.size();
+    long[] versions = new long[count];
+    // keptBefore[i]: how many of the first i listed versions keep their files.
+    int[] keptBefore = new int[count + 1];
+    List<CandidateFile> expiredManifests = new ArrayList<>();
+    MarkSummary summary = MarkSummary.EMPTY;
+    for (int i = 0; i < count; i++) {
+      ManifestLocation location = listed.get(i);
+      LedgerVersion version = state.versions().get(location.version());
+      versions[i] = location.version();
+      VersionRetention retention = facts.classify(version.version(), version.timestampNanos());
+      keptBefore[i + 1] = keptBefore[i] + (retention.keepsFiles() ? 1 : 0);
+      summary = summary.plus(MarkSummary.ofVersion(facts, version.version(), version.timestampNanos(), retention));
+      if (retention == VersionRetention.EXPIRED) {
+        expiredManifests.add(new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
+      }
+    }
+    Map<String, ReferenceMark> marks = new HashMap<>();
+    for (LedgerState.Range range : state.ranges()) {
+      int from = lowerBound(versions, range.from());
+      int to = lowerBound(versions, range.to());
+      if (from == to) {
+        continue; // no listed manifest references it: the full mark does not see it either
+      }
+      boolean kept = keptBefore[to] - keptBefore[from] > 0;
+      MarkState mark = !kept ? MarkState.EXPIRED : range.element().certain() ? MarkState.KEPT : MarkState.KEPT_IF_PRESENT;
+      ReferenceMark reference = new ReferenceMark(range.element().key(), range.element().kind(), mark);
+      marks.merge(reference.key(), reference, ReferenceMark::merge);
+    }
+    // Read counts what was decoded, not what was classified: the one figure that differs from a full mark.
+    MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
+    return new MarkResult(marks.values(), expiredManifests, read);
+  }
+
+  private static int lowerBound(long[] sorted, long value) {
+    int at = Arrays.binarySearch(sorted, value);
+    if (at >= 0) {
+      return at;
+    }
+    return -at - 1;
+  }
+}

@@ -1,0 +1,246 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.Generations;
+import dev.lancemaintenance.storage.StorageException;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TablePaths;
+import dev.lancemaintenance.storage.TableStorage;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The maintenance ledger of one dataset (the main table or a branch) on its store: what our runs
+ * learnt from the manifests, so that the next run need not read them again (docs/ledger.md).
+ *
+ * <p><b>Where.</b> Under {@value #DIR} in the table's root ({@code _maintenance/ledger/tree/<b>}
+ * for branch {@code b}), beside the table lease: a directory Lance never lists, reads or cleans,
+ * and that our own cleanup leaves alone for the same reason as the lease ({@link
+ * TableLease#isLeaseFile} covers everything under {@code _maintenance/}).
+ *
+ * <p><b>Files.</b> Immutable segments ({@code seg-<end version>-<uuid>.seg}, {@link LedgerSegment})
+ * and numbered commits ({@code commit.<generation>}, {@link LedgerCommit}) naming the segments that
+ * make up the ledger. The highest commit is the ledger.
+ *
+ * <p><b>Atomic commit.</b> A writer first writes its segment under a fresh name, then creates the
+ * next commit with {@link TableStorage#createIfAbsent}: a crash before the commit leaves a segment
+ * no commit names (ignored, pruned later); a commit cut short never parses; of two writers of one
+ * generation exactly one wins where the store's create-if-absent is atomic, and the commit is read
+ * back so that on a store where it is not, the loser learns it lost. Runs that write take the table
+ * lease first, so racing writers are an accident, not the design.
+ *
+ * <p><b>Never trusted blindly.</b> A read checks the commit's checksum, that it and every segment
+ * carry this dataset's {@link #fingerprint}, each segment's length and checksum, and that the
+ * segments fold ({@link LedgerState#apply}). Anything else makes the ledger unusable, and the run
+ * goes back to the manifests; the ledger can make a run cheaper, never different.
+ */
+public final class Ledger {
+  private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
+
+  /** The directory of the main table's ledger. */
+  public static final String DIR = TableLease.DIR + "/ledger";
+  static final String COMMIT_PREFIX = "commit.";
+  static final String SEGMENT_PREFIX = "seg-";
+  static final String SEGMENT_SUFFIX = ".seg";
+  /** Appends after which a writer folds the ledger into one segment. */
+  public static final int COMPACT_AT_SEGMENTS = 16;
+  /**
+   * Files no commit names are removed only this long after they were written: a writer between its
+   * segment and its commit must not lose the segment. Their cost is a few small files.
+   */
+  static final long UNNAMED_GRACE_MILLIS = 60 * 60_000L;
+
+  private final TableStorage storage;
+  private final String datasetDir;
+  private final String fingerprint;
+  private final Clock clock;
+
+  public Ledger(TableStorage storage, String datasetDir, Clock clock) {
+    this.storage = storage;
+    this.datasetDir = datasetDir;
+    this.fingerprint = fingerprint(storage.location().identity(), datasetDir);
+    this.clock = clock;
+  }
+
+  /** The directory of a dataset's ledger. */
+  public static String dirOf(String datasetDir) {
+    return datasetDir.isEmpty() ? DIR : TablePaths.join(DIR, datasetDir);
+  }
+
+  /**
+   * Identifies what a ledger describes: the table's canonical identity (every spelling of one table
+   * gives the same) and the dataset. A ledger copied into another table, or a table copied
+   * elsewhere with its ledger, does not match, and the copy starts a ledger of its own.
+   */
+  public static String fingerprint(String tableIdentity, String datasetDir) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      byte[] digest = sha.digest((tableIdentity + "\n" + datasetDir).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
+  }
+
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  public String datasetDir() {
+    return datasetDir;
+  }
+
+  /** Reads and checks the ledger; never throws for a ledger that is absent, damaged or foreign. */
+  public LedgerRead read() {
+    Map<Long, FileEntry> commits = commits();
+    long head = commits.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+    if (commits.isEmpty()) {
+      return LedgerRead.unusable(0, "no ledger yet");
+    }
+    String commitPath = commits.get(head).path();
+    try {
+      LedgerCommit commit = LedgerCommit.decode(commitPath, storage.readFully(commitPath));
+      if (commit.generation() != head) {
+        throw new LedgerFormatException(commitPath, "records generation " + commit.generation());
+      }
+      if (!commit.fingerprint().equals(fingerprint) || !commit.datasetDir().equals(datasetDir)) {
+        throw new LedgerFormatException(commitPath, "describes another table or dataset (fingerprint "
+            + commit.fingerprint() + ", this one " + fingerprint + ")");
+      }
+      LedgerState state = new LedgerState(fingerprint, datasetDir);
+      for (LedgerCommit.SegmentRef ref : commit.segments()) {
+        String path = TablePaths.join(dirOf(datasetDir), ref.name());
+        byte[] content = storage.readFully(path);
+        if (!ref.matches(content)) {
+          throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
+        }
+        state.apply(path, LedgerSegment.decode(path, content));
+      }
+      if (state.endVersion() != commit.endVersion()) {
+        throw new LedgerFormatException(commitPath, "records end version " + commit.endVersion()
+            + " but its segments end at " + state.endVersion());
+      }
+      return LedgerRead.usable(commit, state);
+    } catch (LedgerFormatException | StorageException e) {
+      // A damaged, foreign or vanishing ledger (a concurrent compaction pruned a segment) only costs a full mark.
+      LOG.warn("lance maintenance {}: ledger not used: {}", storage.location(), e.getMessage());
+      return LedgerRead.unusable(head, e.getMessage());
+    }
+  }
+
+  /**
+   * Commits {@code segment} after what {@code previous} read: on top of its segments when it was
+   * usable, or as a fresh ledger (the segment must then describe every version) when it was not.
+   * Compacts when the ledger has grown to {@link #COMPACT_AT_SEGMENTS} segments.
+   *
+   * @param listedVersions the versions whose manifests are listed now, for compaction
+   * @return false when another writer committed this generation first (nothing of ours is used)
+   */
+  public boolean append(LedgerRead previous, LedgerSegment segment, Set<Long> listedVersions) {
+    requireOurs(segment);
+    List<LedgerCommit.SegmentRef> segments = new ArrayList<>(previous.commit().map(LedgerCommit::segments).orElse(List.of()));
+    LedgerState folded = previous.state().orElseGet(() -> new LedgerState(fingerprint, datasetDir));
+    if (segments.size() + 1 >= COMPACT_AT_SEGMENTS && previous.isUsable()) {
+      folded.apply("new segment", segment);
+      return commit(previous.headGeneration() + 1, List.of(), folded.compacted(listedVersions), folded.endVersion());
+    }
+    long end = segment.versions().isEmpty() ? folded.endVersion() : segment.versions().get(segment.versions().size() - 1).version();
+    return commit(previous.headGeneration() + 1, segments, segment, end);
+  }
+
+  /** Replaces the ledger by one segment holding what {@code previous} folds to, keeping what the listed versions need. */
+  public boolean compact(LedgerRead previous, Set<Long> listedVersions) {
+    LedgerState state = previous.state().orElseThrow(() -> new IllegalArgumentException("nothing to compact: " + previous.problem().orElse("")));
+    return commit(previous.headGeneration() + 1, List.of(), state.compacted(listedVersions), state.endVersion());
+  }
+
+  private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
+    byte[] content = segment.encode();
+    String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
+    storage.write(TablePaths.join(dirOf(datasetDir), name), content);
+    List<LedgerCommit.SegmentRef> segments = new ArrayList<>(base);
+    segments.add(LedgerCommit.SegmentRef.of(name, content));
+    byte[] commit = new LedgerCommit(generation, fingerprint, datasetDir, endVersion, segments).encode();
+    String path = commitPath(generation);
+    // Read back: where the store ignores the condition (s3proxy), the last writer wins, and this says who.
+    if (!storage.createIfAbsent(path, commit) || !Arrays.equals(storage.readFully(path), commit)) {
+      LOG.info("lance maintenance {}: another run committed ledger generation {} first; ours is dropped",
+          storage.location(), generation);
+      return false;
+    }
+    prune(generation, segments);
+    return true;
+  }
+
+  /** Removes older commits, and segments no commit names that are past the grace period. Best effort. */
+  private void prune(long head, List<LedgerCommit.SegmentRef> live) {
+    Set<String> liveNames = new HashSet<>();
+    live.forEach(ref -> liveNames.add(ref.name()));
+    long staleBefore = clock.millis() - UNNAMED_GRACE_MILLIS;
+    List<String> old = new ArrayList<>();
+    for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      String name = Generations.lastSegment(file.path());
+      OptionalLong generation = generationOf(name);
+      boolean oldCommit = generation.isPresent() && generation.getAsLong() < head;
+      boolean unnamed = (name.startsWith(SEGMENT_PREFIX) && !liveNames.contains(name)) || name.startsWith(".staged-");
+      if (oldCommit || (unnamed && file.modificationTimeMillis() < staleBefore)) {
+        old.add(file.path());
+      }
+    }
+    int batch = Math.max(1, storage.maxDeleteBatchSize());
+    for (int from = 0; from < old.size(); from += batch) {
+      // Harmless when it fails: old files decide nothing; the next prune tries again.
+      storage.deleteBatch(old.subList(from, Math.min(old.size(), from + batch)))
+          .forEach(f -> LOG.debug("lance maintenance: could not prune {}: {}", f.path(), f.reason()));
+    }
+  }
+
+  private void requireOurs(LedgerSegment segment) {
+    if (!segment.fingerprint().equals(fingerprint) || !segment.datasetDir().equals(datasetDir)) {
+      throw new IllegalArgumentException("the segment is not of this dataset's ledger");
+    }
+  }
+
+  /** An empty segment of this ledger, to fill. */
+  public LedgerSegment segment(List<LedgerVersion> versions, List<LedgerSegment.Open> opens, List<LedgerSegment.Close> closes) {
+    return new LedgerSegment(fingerprint, datasetDir, versions, opens, closes);
+  }
+
+  private Map<Long, FileEntry> commits() {
+    Map<Long, FileEntry> commits = new HashMap<>();
+    for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      generationOf(file.path()).ifPresent(g -> commits.put(g, file));
+    }
+    return commits;
+  }
+
+  /** The path of a dataset's ledger commit of one generation. */
+  public static String commitPath(String datasetDir, long generation) {
+    return TablePaths.join(dirOf(datasetDir), Generations.fileName(COMMIT_PREFIX, generation));
+  }
+
+  private String commitPath(long generation) {
+    return commitPath(datasetDir, generation);
+  }
+
+  private static OptionalLong generationOf(String name) {
+    return Generations.of(name, COMMIT_PREFIX);
+  }
+}

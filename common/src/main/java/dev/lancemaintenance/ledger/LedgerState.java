@@ -1,0 +1,169 @@
+package dev.lancemaintenance.ledger;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The ledger folded: every summarised version, and for every element the version ranges in which
+ * it was referenced. Built by applying a commit's segments in order; each segment must continue
+ * where the fold stands (newer versions only, closes only of open elements), or the fold fails
+ * with {@link LedgerFormatException} and the ledger is unusable.
+ *
+ * <p>Memory: one entry per summarised version still in the ledger and one per element range. A
+ * compaction ({@link #compacted}) drops what no listed manifest can need any more, so the fold
+ * grows with the files of the versions the table keeps, not with its history.
+ */
+public final class LedgerState {
+  /** The {@code to} of a range still open at the ledger's end. */
+  public static final long OPEN = Long.MAX_VALUE;
+
+  private final String fingerprint;
+  private final String datasetDir;
+  private final NavigableMap<Long, LedgerVersion> versions = new TreeMap<>();
+  private final Map<LedgerElement, Long> openSince = new HashMap<>();
+  private final List<Range> closed = new ArrayList<>();
+
+  /** A range of versions {@code [from, to)} in which an element was referenced. */
+  public record Range(LedgerElement element, long from, long to) {}
+
+  public LedgerState(String fingerprint, String datasetDir) {
+    this.fingerprint = fingerprint;
+    this.datasetDir = datasetDir;
+  }
+
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  public String datasetDir() {
+    return datasetDir;
+  }
+
+  /** The newest summarised version, or -1 when none is. */
+  public long endVersion() {
+    return versions.isEmpty() ? -1 : versions.lastKey();
+  }
+
+  /** The summarised versions by number. */
+  public NavigableMap<Long, LedgerVersion> versions() {
+    return Collections.unmodifiableNavigableMap(versions);
+  }
+
+  /** The elements the newest summarised version references. */
+  public Set<LedgerElement> openElements() {
+    return Collections.unmodifiableSet(openSince.keySet());
+  }
+
+  /** Every range, closed ones and those still open ({@code to == OPEN}). */
+  public List<Range> ranges() {
+    List<Range> all = new ArrayList<>(closed.size() + openSince.size());
+    all.addAll(closed);
+    openSince.forEach((element, from) -> all.add(new Range(element, from, OPEN)));
+    return all;
+  }
+
+  /** Applies the next segment; {@code name} is for the message. */
+  public void apply(String name, LedgerSegment segment) {
+    if (!segment.fingerprint().equals(fingerprint) || !segment.datasetDir().equals(datasetDir)) {
+      throw new LedgerFormatException(name, "the segment describes another table or dataset");
+    }
+    long end = endVersion();
+    for (LedgerVersion version : segment.versions()) {
+      if (version.version() <= end) {
+        throw new LedgerFormatException(name, "version " + version.version() + " does not follow version " + end);
+      }
+      end = version.version();
+    }
+    Set<Long> summarisedHere = new HashSet<>();
+    segment.versions().forEach(version -> summarisedHere.add(version.version()));
+    // In version order, closes before opens at one version: an element left and taken back at the
+    // same version (a Restore), or a compacted segment's consecutive ranges, are two ranges.
+    List<Change> changes = new ArrayList<>();
+    segment.closes().forEach(close -> changes.add(new Change(close.element(), close.atVersion(), false)));
+    segment.opens().forEach(open -> changes.add(new Change(open.element(), open.fromVersion(), true)));
+    changes.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
+    for (Change change : changes) {
+      requireSummarised(name, summarisedHere, change.version(), change.element());
+      if (change.opens()) {
+        if (openSince.putIfAbsent(change.element(), change.version()) != null) {
+          throw new LedgerFormatException(name, "opens " + change.element().key() + " at " + change.version()
+              + " while it is open");
+        }
+        continue;
+      }
+      Long from = openSince.remove(change.element());
+      if (from == null || change.version() <= from) {
+        throw new LedgerFormatException(name, "closes " + change.element().key() + " at " + change.version()
+            + " but it is not open before then");
+      }
+      closed.add(new Range(change.element(), from, change.version()));
+    }
+    segment.versions().forEach(version -> versions.put(version.version(), version));
+  }
+
+  private record Change(LedgerElement element, long version, boolean opens) {}
+
+  private void requireSummarised(String name, Set<Long> summarisedHere, long version, LedgerElement element) {
+    if (!summarisedHere.contains(version) && !versions.containsKey(version)) {
+      throw new LedgerFormatException(name, "changes " + element.key() + " at version " + version
+          + ", which no segment summarises");
+    }
+  }
+
+  /**
+   * The whole ledger as one segment, keeping only what a run can still need: versions whose
+   * manifests are listed, the ranges containing one of them, and the open ranges (the newest
+   * version's references, the base of the next summary). A range without a listed version can
+   * never matter again: a manifest appearing later under one of its numbers is older than the
+   * ledger's end, which makes the ledger unusable anyway ({@link IncrementalMark#mismatch}).
+   */
+  public LedgerSegment compacted(Set<Long> listedVersions) {
+    List<LedgerVersion> keptVersions = new ArrayList<>();
+    for (LedgerVersion version : versions.values()) {
+      if (listedVersions.contains(version.version()) || version.version() == endVersion()) {
+        keptVersions.add(version);
+      }
+    }
+    Set<Long> kept = new HashSet<>();
+    keptVersions.forEach(version -> kept.add(version.version()));
+    List<LedgerSegment.Open> opens = new ArrayList<>();
+    List<LedgerSegment.Close> closes = new ArrayList<>();
+    for (Range range : closed) {
+      Long first = firstKeptIn(kept, range.from(), range.to());
+      if (first != null) {
+        // Re-anchored at its first kept version, so every change sits on a version the segment keeps.
+        opens.add(new LedgerSegment.Open(range.element(), first));
+        closes.add(new LedgerSegment.Close(range.element(), lastKeptBefore(kept, range.to())));
+      }
+    }
+    openSince.forEach((element, from) -> opens.add(new LedgerSegment.Open(element, firstKeptIn(kept, from, OPEN))));
+    return new LedgerSegment(fingerprint, datasetDir, keptVersions, opens, closes);
+  }
+
+  private Long firstKeptIn(Set<Long> kept, long from, long to) {
+    for (Long version : versions.subMap(from, true, to, false).keySet()) {
+      if (kept.contains(version)) {
+        return version;
+      }
+    }
+    return null;
+  }
+
+  /** The close of a re-anchored range: the first kept version at or after {@code to}. */
+  private long lastKeptBefore(Set<Long> kept, long to) {
+    for (Long version : versions.tailMap(to, true).keySet()) {
+      if (kept.contains(version)) {
+        return version;
+      }
+    }
+    throw new IllegalStateException("a closed range ends before the ledger's end version, which is always kept");
+  }
+}
