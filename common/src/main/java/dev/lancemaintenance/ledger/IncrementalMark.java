@@ -63,7 +63,10 @@ public final class IncrementalMark {
    * @param ledgerProblem why the ledger was not used, when it was not
    */
   public record Outcome(MarkResult result, Optional<String> ledgerProblem, Runnable commitLedger) {
-    /** Commits what this run learnt to the ledger (best effort: a lost race only costs the next run a full mark). */
+    /**
+     * Commits what this run learnt to the ledger. Best effort: a lost race or a store error is logged
+     * and only costs the next run a full mark.
+     */
     public void commit() {
       commitLedger.run();
     }
@@ -100,8 +103,15 @@ public final class IncrementalMark {
     MarkResult result = markFrom(state, listed, toRead.size());
     LedgerRead base = problem.isEmpty() ? read : LedgerRead.unusable(read.headGeneration(), problem.get());
     Runnable commit = () -> {
-      if (!segment.versions().isEmpty() || problem.isPresent()) {
+      if (segment.versions().isEmpty() && problem.isEmpty()) {
+        return;
+      }
+      try {
         ledger.append(base, segment, listedVersions);
+      } catch (RuntimeException e) {
+        // The ledger only makes later runs cheaper: a store that refuses it must not stop this cleanup.
+        LOG.warn("lance cleanup {}: could not write the maintenance ledger (the next run marks in full): {}",
+            facts.describe(), e.getMessage());
       }
     };
     return new Outcome(result, problem, commit);

@@ -111,6 +111,26 @@ class IncrementalCleanupIT {
         "_versions/" + Long.toUnsignedString(-1L - newest) + ".manifest");
   }
 
+  @Test
+  void aStoreThatRefusesTheLedgerStillCleansAsAFullRun() throws IOException {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("refusing"));
+    for (int i = 0; i < 4; i++) {
+      table.append(5);
+    }
+    table.compact();
+    Path twin = work.resolve("refusing-twin");
+    TableTwins.copy(table.root(), twin);
+    // A file where the ledger's directory should be: every ledger write fails.
+    Files.createDirectories(table.root().resolve("_maintenance"));
+    Files.write(table.root().resolve(Ledger.DIR), new byte[] {0});
+    long latest = table.latestVersion();
+    CleanupResult incremental = incremental(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
+    CleanupResult full = incremental(twin, MarkMode.FULL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
+    assertThat(incremental.counters()).as("what the run removed").isEqualTo(full.counters());
+    assertThat(lanceFiles(table.root())).isEqualTo(lanceFiles(twin));
+    assertThat(full.counters().oldVersions()).isGreaterThan(0);
+  }
+
   private void cleanAndCompare(LanceTableFixture table, Policy policy, String when) {
     Path root = table.root();
     long latest = table.latestVersion();
