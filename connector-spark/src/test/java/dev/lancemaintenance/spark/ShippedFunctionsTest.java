@@ -26,6 +26,7 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OverwrittenHistory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,14 +65,8 @@ class ShippedFunctionsTest {
     spark.stop();
   }
 
-  /** append, append, overwrite, append: before version 3, versions 1 and 2 expire. */
   private LanceTableFixture historyOfFourVersions() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    table.append(10);
-    table.append(10);
-    table.overwrite(10);
-    table.append(10);
-    return table;
+    return OverwrittenHistory.write(dir.resolve("t.lance"));
   }
 
   @Test

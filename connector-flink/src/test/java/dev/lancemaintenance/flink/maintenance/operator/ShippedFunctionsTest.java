@@ -26,6 +26,7 @@ import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OverwrittenHistory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -154,13 +155,7 @@ class ShippedFunctionsTest {
     assertThat(fixture.countRows()).as("the table still reads").isEqualTo(20);
   }
 
-  /** append, append, overwrite, append: before version 3, versions 1 and 2 expire. */
   private LanceTableFixture historyOfFourVersions() {
-    LanceTableFixture fixture = LanceTableFixture.create(dir.resolve("t.lance"));
-    fixture.append(10);
-    fixture.append(10);
-    fixture.overwrite(10);
-    fixture.append(10);
-    return fixture;
+    return OverwrittenHistory.write(dir.resolve("t.lance"));
   }
 }
