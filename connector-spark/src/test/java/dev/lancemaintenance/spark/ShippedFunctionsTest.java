@@ -1,30 +1,32 @@
 package dev.lancemaintenance.spark;
 
+import static dev.lancemaintenance.testing.JavaSerialization.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkState;
-import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.nio.file.Files;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OverwrittenHistory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,47 +65,35 @@ class ShippedFunctionsTest {
     spark.stop();
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> T roundTrip(T value) throws IOException, ClassNotFoundException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      return (T) in.readObject();
-    }
-  }
-
-  private TableLocation tableWith(String... files) throws IOException {
-    for (String file : files) {
-      Path path = dir.resolve(file);
-      Files.createDirectories(path.getParent());
-      Files.write(path, new byte[] {1, 2, 3});
-    }
-    return TableLocation.of(dir.toString());
+  private LanceTableFixture historyOfFourVersions() {
+    return OverwrittenHistory.write(dir.resolve("t.lance"));
   }
 
   @Test
   void listFilesListsAfterTheTrip() throws Exception {
-    TableLocation table = tableWith("data/a.lance", "data/b.lance");
+    LanceTableFixture table = historyOfFourVersions();
 
-    ListFiles list = roundTrip(new ListFiles(factory, table));
+    ListFiles list = roundTrip(new ListFiles(factory, TableLocation.of(table.uri())));
 
     List<String> paths = new ArrayList<>();
     list.call(new ListingTask("data", true)).forEachRemaining(file -> paths.add(file.path()));
-    assertThat(paths).containsExactlyInAnyOrder("data/a.lance", "data/b.lance");
+    assertThat(paths).containsExactlyInAnyOrderElementsOf(table.listFiles().stream().filter(p -> p.startsWith("data/")).toList())
+        .hasSize(4);
   }
 
   @Test
   void sweepPartitionDeletesAfterTheTrip() throws Exception {
-    TableLocation table = tableWith("data/a.lance");
+    LanceTableFixture table = historyOfFourVersions();
+    String transaction = table.listFiles().stream().filter(p -> p.startsWith("_transactions/")).findFirst().orElseThrow();
+    CandidateFile file = new CandidateFile(
+        transaction, FileKind.TRANSACTION, table.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
 
-    SweepPartition sweep = roundTrip(new SweepPartition(factory, table, 0));
+    SweepPartition sweep = roundTrip(new SweepPartition(factory, TableLocation.of(table.uri()), 0));
 
-    CleanupCounters counters =
-        sweep.call(List.of(new CandidateFile("data/a.lance", FileKind.DATA, 3, RemovalReason.EXPIRED_VERSION)).iterator()).next();
-    assertThat(counters.dataFilesRemoved()).isEqualTo(1);
-    assertThat(dir.resolve("data/a.lance")).doesNotExist();
+    CleanupCounters counters = sweep.call(List.of(file).iterator()).next();
+    assertThat(counters).isEqualTo(CleanupCounters.ZERO.record(file));
+    assertThat(table.resolve(transaction)).doesNotExist();
+    assertThat(table.countRows()).as("the table still reads").isEqualTo(20);
   }
 
   @Test
@@ -125,13 +115,33 @@ class ShippedFunctionsTest {
   }
 
   @Test
-  void markSlicesAndItsFactsSurviveTheTrip() throws Exception {
+  void markSlicesMarksARealTableAfterTheTripAsTheStageDoesInProcess() throws Exception {
+    LanceTableFixture table = historyOfFourVersions();
+    TableLocation location = TableLocation.of(table.uri());
+    CleanupPlan plan;
+    List<SliceMarks> expected = new ArrayList<>();
+    try (TableStorage storage = factory.value().open(location)) {
+      plan = new CleanupPlanner(2).plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), "", 1234);
+      for (ManifestSlice slice : plan.slices()) {
+        expected.add(SliceMarks.of(new MarkManifests(storage, plan.facts()).mark(slice)));
+      }
+    }
+    assertThat(plan.slices()).hasSize(2);
+
+    MarkSlices mark = roundTrip(new MarkSlices(factory, location, plan.facts()));
+
+    List<SliceMarks> marked = new ArrayList<>();
+    mark.call(plan.slices().iterator()).forEachRemaining(marked::add);
+    assertThat(marked).isEqualTo(expected);
+    assertThat(marked.get(0).expiredManifests()).as("versions 1 and 2 expire").hasSize(2);
+    assertThat(marked.get(1).expiredManifests()).isEmpty();
+  }
+
+  @Test
+  void retentionFactsSurviveTheTrip() {
     CleanupPolicy policy = CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build();
     RetentionFacts facts = new RetentionFacts("file:/t", "", policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
 
-    MarkSlices mark = roundTrip(new MarkSlices(factory, TableLocation.of(dir.toString()), facts));
-
-    assertThat(mark.call(List.<dev.lancemaintenance.cleanup.plan.ManifestSlice>of().iterator()).hasNext()).isFalse();
     assertThat(roundTrip(facts)).isEqualTo(facts);
   }
 

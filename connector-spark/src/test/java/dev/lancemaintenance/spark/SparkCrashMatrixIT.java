@@ -1,38 +1,28 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.local.CrashMatrixContract;
 import dev.lancemaintenance.local.CrashPoint;
-import dev.lancemaintenance.local.CrashTable;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The crash matrix on the Spark engine: a child JVM runs the cleanup as a distributed job in a
- * local-mode Spark session and is killed ({@code kill -9}) at each {@link CrashPoint}; every version
- * Lance keeps still reads back, and a rerun (Spark, in this JVM) takes the dead run's lease at once
- * and ends with Lance's files.
+ * The crash matrix on the Spark engine: the child runs the cleanup as a distributed job in a
+ * local-mode Spark session, the rerun is a Spark job in this JVM.
  */
-class SparkCrashMatrixIT {
-  @TempDir static Path workDir;
-  private static CrashTable crashTable;
+class SparkCrashMatrixIT extends CrashMatrixContract {
   private static SparkSession spark;
-  private static final AtomicInteger copies = new AtomicInteger();
 
   @BeforeAll
-  static void writeTableAndStartSpark() throws InterruptedException {
-    crashTable = CrashTable.write(workDir);
+  static void startSpark() {
     spark = SparkTestSession.start();
   }
 
@@ -41,24 +31,16 @@ class SparkCrashMatrixIT {
     spark.stop();
   }
 
-  @ParameterizedTest(name = "spark crash point {index} of " + CrashPoint.COUNT + ": kill -9 {0}, then a rerun ends like Lance")
-  @EnumSource(CrashPoint.class)
-  void aSparkRunKilledAtACrashPointLeavesRetainedVersionsReadableAndTheRerunFinishesLikeLance(CrashPoint point)
-      throws Exception {
-    Path table = workDir.resolve("copy-" + copies.incrementAndGet());
-    TableTwins.copy(crashTable.pristine(), table);
+  @Override
+  protected Class<?> child() {
+    return Child.class;
+  }
 
-    point.killChildAt(Child.class, table.toString(), Long.toString(crashTable.cutoff().toEpochMilli()));
-
-    crashTable.assertSafeAfterACrashAt(point, table);
-
-    new SparkCleanupAction(spark, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
+  @Override
+  protected CleanupAction rerun(Path table, CrashPoint point) {
+    return new SparkCleanupAction(spark, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
             Clock.systemUTC())
-        .distributeAbove(0)
-        .beforeTimestamp(crashTable.cutoff())
-        .execute();
-
-    crashTable.assertEndsLikeLance(table);
+        .distributeAbove(0);
   }
 
   /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Spark job until it is killed. */

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CleanupCounters;
-import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.FlinkTestCluster;
-import dev.lancemaintenance.flink.TableCopies;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.PristineTable;
 import dev.lancemaintenance.testing.UndeletableFile;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -43,14 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkCleanupProcedureIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir static Path workDir;
-  private static TableCopies table;
+  private static PristineTable table;
   private static final String CUTOFF = Instant.now().plus(Duration.ofMinutes(1)).toString();
 
   private TableEnvironment sql;
 
   @BeforeAll
   static void writeTable() {
-    table = TableCopies.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
+    table = PristineTable.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
   }
 
   @BeforeEach
@@ -66,7 +66,7 @@ class FlinkCleanupProcedureIT {
         sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
     List<String> names = result.getResolvedSchema().getColumnNames();
     List<Row> rows = rows(result);
-    TreeSet<String> flinkFiles = table.files();
+    TreeSet<String> flinkFiles = table.currentFiles();
 
     table.restore();
     CleanupResult local =
@@ -80,12 +80,12 @@ class FlinkCleanupProcedureIT {
     assertThat(rows).hasSize(1);
     assertThat(withoutDuration(columns(names, rows.get(0)))).as("SQL row vs local engine")
         .isEqualTo(withoutDuration(local.namedCounters()));
-    assertThat(flinkFiles).as("files left by CALL vs the local engine").isEqualTo(table.files());
+    assertThat(flinkFiles).as("files left by CALL vs the local engine").isEqualTo(table.currentFiles());
   }
 
   @Test
   void aFailedDeleteShowsInTheRowAndKeepsTheExpiredManifests() {
-    TreeSet<String> pristine = table.pristineFiles();
+    TreeSet<String> pristine = table.files();
     String stuck = pristine.stream().filter(p -> p.startsWith("_transactions/0-")).findFirst().orElseThrow();
     List<Row> rows;
     TableResult result;
@@ -96,7 +96,7 @@ class FlinkCleanupProcedureIT {
     Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
 
     assertThat(counters).as("the row").containsEntry("failed_deletes", 1L).containsEntry("old_versions", 0L);
-    assertThat(table.files()).as("the stuck file and every manifest stay")
+    assertThat(table.currentFiles()).as("the stuck file and every manifest stay")
         .contains(stuck)
         .containsAll(pristine.stream().filter(p -> p.startsWith("_versions/")).toList());
   }
@@ -109,7 +109,7 @@ class FlinkCleanupProcedureIT {
     rows(result);
 
     assertThat(columns).isEqualTo(new ArrayList<>(dummyResult().namedCounters().keySet()));
-    assertThat(table.files()).as("a dry run through SQL deletes nothing").isEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("a dry run through SQL deletes nothing").isEqualTo(table.files());
   }
 
   @Test
@@ -118,12 +118,12 @@ class FlinkCleanupProcedureIT {
         "CALL lance.sys.cleanup_files(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')"));
     TreeSet<String> listed = new TreeSet<>();
     files.forEach(row -> listed.add((String) row.getField(0)));
-    assertThat(table.files()).as("cleanup_files deletes nothing").isEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("cleanup_files deletes nothing").isEqualTo(table.files());
 
     rows(sql.executeSql(
         "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)"));
-    TreeSet<String> deleted = table.pristineFiles();
-    deleted.removeAll(table.files());
+    TreeSet<String> deleted = table.files();
+    deleted.removeAll(table.currentFiles());
     assertThat(listed).as("files listed vs files then deleted").isNotEmpty().isEqualTo(deleted);
   }
 
@@ -164,20 +164,20 @@ class FlinkCleanupProcedureIT {
 
     List<Row> rows = rows(sql.executeSql(call + ", allow_short_retention => true)"));
     assertThat(rows).hasSize(1);
-    assertThat(table.files()).as("the guard lifted explicitly, the run deletes").isNotEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("the guard lifted explicitly, the run deletes").isNotEqualTo(table.files());
   }
 
   @Test
   void olderThanTakesTheGrammarOfTheTablesAutoCleanupConfig() {
     rows(sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '14days', dry_run => false)"));
 
-    assertThat(table.files()).as("nothing is 14 days old").isEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("nothing is 14 days old").isEqualTo(table.files());
   }
 
   private void assertRefusedWithoutDeletes(String call, String named) {
     assertThatThrownBy(() -> rows(sql.executeSql(call))).as(call)
         .satisfies(e -> assertThat(UserErrors.message(e) + " " + e.getMessage()).contains(named));
-    assertThat(table.files()).as("%s deletes nothing", call).isEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("%s deletes nothing", call).isEqualTo(table.files());
   }
 
   private static List<String> argumentNames(Class<?> procedure) {

@@ -12,7 +12,7 @@ import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
-import dev.lancemaintenance.testing.stores.S3ProxyServer;
+import dev.lancemaintenance.testing.stores.S3Bucket;
 import dev.lancemaintenance.testing.stores.S3Tables;
 import dev.lancemaintenance.testing.stores.TableCopies;
 import java.time.Instant;
@@ -27,6 +27,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Spark engine on S3, through s3a and an S3 server on 127.0.0.1, gives what the official Lance
@@ -46,13 +47,11 @@ import org.junit.jupiter.api.Test;
  */
 class SparkS3CleanupIT {
   private static final String BUCKET = "spark-cleanup";
-  private static S3ProxyServer s3;
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
   private static SparkSession spark;
 
   @BeforeAll
   static void start() {
-    s3 = S3ProxyServer.start();
-    s3.createBucket(BUCKET);
     spark = SparkTestSession.start();
   }
 
@@ -61,15 +60,12 @@ class SparkS3CleanupIT {
     if (spark != null) {
       spark.stop();
     }
-    if (s3 != null) {
-      s3.close();
-    }
   }
 
   @Test
   void cleansLikeLanceOnObjectsTheSdkWrote() {
-    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
-    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
+    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "sdk.lance");
+    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "ours.lance");
     ContractPolicy policy = S3Tables.oldHistory(sdkTable);
     Instant cutoff = policy.beforeTimestamp();
 
@@ -88,10 +84,10 @@ class SparkS3CleanupIT {
     // (2) CALL's dry run with the store settings as options lists what the real run then deletes.
     SortedMap<String, Long> ourBefore = objects("ours.lance");
     Set<String> called = spark.sql(
-            "CALL lance.cleanup(table => " + CounterRows.quote(S3ProxyServer.s3aUri(BUCKET, "ours.lance"))
+            "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("ours.lance"))
                 + ", older_than => " + CounterRows.quote(cutoff.toString())
                 + ", before_version => " + policy.beforeVersion().getAsLong()
-                + ", dry_run => true, options => " + CounterRows.mapLiteral(s3.hadoopSettings()) + ")")
+                + ", dry_run => true, options => " + CounterRows.mapLiteral(S3.hadoopSettings()) + ")")
         .collectAsList().stream()
         .map(row -> row.<String>getAs("path"))
         .collect(Collectors.toCollection(TreeSet::new));
@@ -107,13 +103,13 @@ class SparkS3CleanupIT {
 
   @Test
   void callReadsTheStoreSettingsFromTheSession() {
-    LanceTableFixture table = S3Tables.writeCompactedHistory(s3, BUCKET, "session.lance");
+    LanceTableFixture table = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "session.lance");
     long latest = table.latestVersion();
-    Map<String, String> settings = s3.hadoopSettings();
+    Map<String, String> settings = S3.hadoopSettings();
     settings.forEach((key, value) -> spark.conf().set(key, value));
     try {
       Row row = CounterRows.single(spark,
-          "CALL lance.cleanup(table => " + CounterRows.quote(S3ProxyServer.s3aUri(BUCKET, "session.lance"))
+          "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("session.lance"))
               + ", older_than => '0s')");
 
       assertThat(row.<Long>getAs("old_versions")).isEqualTo(latest - 1);
@@ -126,10 +122,10 @@ class SparkS3CleanupIT {
   }
 
   private static SparkCleanupAction cleanup(String key) {
-    return LanceMaintenance.of(spark).cleanup(S3ProxyServer.s3aUri(BUCKET, key), s3.hadoopSettings());
+    return LanceMaintenance.of(spark).cleanup(S3.s3aUri(key), S3.hadoopSettings());
   }
 
   private static SortedMap<String, Long> objects(String key) {
-    return TableCopies.listFiles(S3ProxyServer.s3aUri(BUCKET, key), s3.storageConf().toConfiguration());
+    return TableCopies.listFiles(S3.s3aUri(key), S3.storageConf().toConfiguration());
   }
 }

@@ -1,61 +1,38 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
+import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.flink.FlinkTestCluster;
+import dev.lancemaintenance.local.CrashMatrixContract;
 import dev.lancemaintenance.local.CrashPoint;
-import dev.lancemaintenance.local.CrashTable;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The crash matrix on the Flink engine: a child JVM runs the cleanup as a Flink batch job on a
- * local environment and is killed ({@code kill -9}) at each {@link CrashPoint}; every version Lance
- * keeps still reads back, and a rerun (a Flink job on this JVM's MiniCluster) takes the dead run's
- * lease at once and ends with Lance's files.
+ * The crash matrix on the Flink engine: the child runs the cleanup as a Flink batch job on a local
+ * environment, the rerun is a Flink job on this JVM's MiniCluster.
  */
-class FlinkCrashMatrixIT {
+class FlinkCrashMatrixIT extends CrashMatrixContract {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
-  @TempDir static Path workDir;
-  private static CrashTable crashTable;
-  private static final AtomicInteger copies = new AtomicInteger();
 
-  @BeforeAll
-  static void writeTable() throws InterruptedException {
-    crashTable = CrashTable.write(workDir);
+  @Override
+  protected Class<?> child() {
+    return Child.class;
   }
 
-  @ParameterizedTest(name = "flink crash point {index} of " + CrashPoint.COUNT + ": kill -9 {0}, then a rerun ends like Lance")
-  @EnumSource(CrashPoint.class)
-  void aFlinkRunKilledAtACrashPointLeavesRetainedVersionsReadableAndTheRerunFinishesLikeLance(CrashPoint point)
-      throws Exception {
-    Path table = workDir.resolve("copy-" + copies.incrementAndGet());
-    TableTwins.copy(crashTable.pristine(), table);
-
-    point.killChildAt(Child.class, table.toString(), Long.toString(crashTable.cutoff().toEpochMilli()));
-
-    crashTable.assertSafeAfterACrashAt(point, table);
-
+  @Override
+  protected CleanupAction rerun(Path table, CrashPoint point) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(FlinkTestCluster.PARALLELISM);
-    new FlinkCleanupAction(env, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-            Clock.systemUTC())
-        .beforeTimestamp(crashTable.cutoff())
-        .execute();
-
-    crashTable.assertEndsLikeLance(table);
+    return new FlinkCleanupAction(env, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
+        Clock.systemUTC());
   }
 
   /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Flink job until it is killed. */

@@ -6,8 +6,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.FlinkTestCluster;
-import dev.lancemaintenance.flink.TableCopies;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.PristineTable;
 import dev.lancemaintenance.testing.Scenario;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,12 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkDryRunIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir static Path workDir;
-  private static TableCopies table;
+  private static PristineTable table;
 
   @BeforeAll
   static void writeTable() {
     Scenario scenario = ConformanceScenarios.deletes(workDir);
-    table = TableCopies.keep(scenario.table().root(), workDir.resolve("pristine"));
+    table = PristineTable.keep(scenario.table().root(), workDir.resolve("pristine"));
   }
 
   @Test
@@ -41,7 +41,7 @@ class FlinkDryRunIT {
 
     assertThat(result.mode()).isEqualTo(CleanupMode.DRY_RUN);
     assertThat(result.counters().oldVersions()).as("versions the dry run would remove").isPositive();
-    assertThat(table.files()).as("files after a dry run").isEqualTo(table.pristineFiles());
+    assertThat(table.currentFiles()).as("files after a dry run").isEqualTo(table.files());
   }
 
   @Test
@@ -52,8 +52,8 @@ class FlinkDryRunIT {
     List<CandidateFile> went = new ArrayList<>();
     CleanupResult real = cleanup(went).execute();
 
-    TreeSet<String> deleted = new TreeSet<>(table.pristineFiles());
-    deleted.removeAll(table.files());
+    TreeSet<String> deleted = new TreeSet<>(table.files());
+    deleted.removeAll(table.currentFiles());
     assertThat(pathsOf(wouldGo)).as("dry run's files vs the real run's").isEqualTo(pathsOf(went)).isEqualTo(deleted);
     assertThat(dry.counters()).as("dry run's counters vs the real run's").isEqualTo(real.counters());
   }

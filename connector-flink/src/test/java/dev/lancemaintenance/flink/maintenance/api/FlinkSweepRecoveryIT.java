@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.FailingOnceStorage;
 import dev.lancemaintenance.flink.FlinkTestCluster;
-import dev.lancemaintenance.flink.TableCopies;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.ConformanceScenarios;
+import dev.lancemaintenance.testing.PristineTable;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
 import java.nio.file.Path;
@@ -34,26 +34,26 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkSweepRecoveryIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir static Path workDir;
-  private static TableCopies table;
+  private static PristineTable table;
   private static final Instant CUTOFF = Instant.now().plus(Duration.ofMinutes(1));
 
   @BeforeAll
   static void writeTable() {
-    table = TableCopies.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
+    table = PristineTable.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
   }
 
   @Test
   void recoversFromAFailedSweepSubtaskWithoutLossOrDoubleCounting() {
     table.restore();
     CleanupResult undisturbed = run(HadoopTableStorage.factory(StorageConf.defaults()));
-    TreeSet<String> undisturbedFiles = table.files();
+    TreeSet<String> undisturbedFiles = table.currentFiles();
 
     table.restore();
     Path marker = workDir.resolve("sweep-failed.marker");
     CleanupResult recovered = run(FailingOnceStorage.factory(marker));
 
     assertThat(FailingOnceStorage.failed(marker)).as("the injected failure happened").isTrue();
-    assertThat(table.files()).as("files left after recovery").isEqualTo(undisturbedFiles);
+    assertThat(table.currentFiles()).as("files left after recovery").isEqualTo(undisturbedFiles);
     assertThat(recovered.counters()).as("counters after recovery").isEqualTo(undisturbed.counters());
     assertThat(ReadBack.snapshot(table.table()).entries().values())
         .as("every remaining version reads back")

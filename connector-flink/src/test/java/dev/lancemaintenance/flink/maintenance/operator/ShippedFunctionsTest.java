@@ -1,42 +1,94 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
+import static dev.lancemaintenance.testing.JavaSerialization.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkManifests;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OverwrittenHistory;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.apache.flink.util.InstantiationUtil;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** What the cleanup topology ships to subtasks survives Java serialization, as Flink ships it. */
+/**
+ * What the cleanup topology ships to subtasks survives Java serialization, as Flink ships it, and
+ * still does its stage's work on the other side: each function is round-tripped, then run in
+ * Flink's operator test harness on a real table where it needs one.
+ */
 class ShippedFunctionsTest {
-  private static final TableLocation TABLE = TableLocation.of("file:/tmp/some-table");
+  @TempDir Path dir;
+
   private static final CleanupPolicy POLICY =
       CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).beforeVersion(9).build();
   private static final RetentionFacts FACTS =
       new RetentionFacts("file:/tmp/some-table", "", POLICY, 12, Map.of(3L, List.of("v3")), Set.of(4L), 1_000L);
 
   @Test
-  void markFunctionKeepsItsRetentionFactsAcrossSerialization() throws Exception {
-    MarkSlices copy = roundTrip(new MarkSlices(TABLE, HadoopTableStorage.factory(StorageConf.defaults()), FACTS));
+  void markFunctionMarksARealTableAfterTheTripAsTheStageDoesInProcess() throws Exception {
+    LanceTableFixture fixture = historyOfFourVersions();
+    TableLocation table = TableLocation.of(fixture.uri());
+    CleanupPlan plan;
+    try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(table)) {
+      plan = new CleanupPlanner().plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), "", 1_000L);
+    }
+    ManifestSlice slice = plan.slices().get(0);
+    MarkResult expected;
+    try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(table)) {
+      expected = new MarkManifests(storage, plan.facts()).mark(slice);
+    }
 
+    MarkSlices copy = roundTrip(new MarkSlices(table, HadoopTableStorage.factory(StorageConf.defaults()), plan.facts()));
+    try (OneInputStreamOperatorTestHarness<ManifestSlice, ReferenceMark> harness =
+        ProcessFunctionTestHarnesses.forProcessFunction(copy)) {
+      harness.processElement(slice, 0);
+
+      assertThat(harness.extractOutputValues()).containsExactlyInAnyOrderElementsOf(expected.marks());
+      assertThat(harness.extractOutputValues()).extracting(ReferenceMark::state).contains(MarkState.EXPIRED, MarkState.KEPT);
+      assertThat(harness.getSideOutput(MarkSlices.EXPIRED_MANIFESTS)).extracting(StreamRecord::getValue)
+          .containsExactlyElementsOf(expected.expiredManifests())
+          .hasSize(2);
+      assertThat(harness.getSideOutput(MarkSlices.SUMMARIES)).extracting(StreamRecord::getValue)
+          .containsExactly(expected.summary());
+    }
+  }
+
+  @Test
+  void taggedVersionsCheckDecidesFromItsFactsAfterTheTrip() throws Exception {
     CheckGate<MarkSummary, DecisionContext> check = roundTrip(new CheckGate<>(CleanupRun.taggedVersionsGate(FACTS)));
     DecisionContext context = check.map(new MarkSummary(3, 1, 5_000_000L, Map.of()));
 
-    assertThat(copy).isNotNull();
     assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false, FACTS.guardThresholdMillis()));
   }
 
@@ -53,6 +105,32 @@ class ShippedFunctionsTest {
   }
 
   @Test
+  void decidedFilesGatePassesFilesOnlyAfterTheCheckAfterTheTrip() throws Exception {
+    CandidateFile file = new CandidateFile("data/old.lance", FileKind.DATA, 3, RemovalReason.EXPIRED_VERSION);
+    try (var early = gate()) {
+      assertThatThrownBy(() -> early.processElement(file, 0))
+          .hasStackTraceContaining("Cannot clean up file:/tmp/some-table: data/old.lance reached its gate before the "
+              + CleanupTopology.CHECKED_STATE.getName());
+    }
+    try (var unchecked = gate()) {
+      unchecked.processBroadcastElement(UnlistedReferences.of("data/gone.lance"), 0);
+      assertThatThrownBy(() -> unchecked.processElement(file, 0)).hasStackTraceContaining("data/old.lance");
+    }
+    try (var checked = gate()) {
+      checked.processBroadcastElement(UnlistedReferences.NONE, 0);
+      checked.processElement(file, 0);
+      assertThat(checked.extractOutputValues()).containsExactly(file);
+    }
+  }
+
+  private static KeyedBroadcastOperatorTestHarness<String, CandidateFile, UnlistedReferences, CandidateFile> gate()
+      throws Exception {
+    return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
+        roundTrip(new ReleaseGate<>("file:/tmp/some-table", CleanupTopology.CHECKED_STATE, unlisted -> unlisted.count() == 0)),
+        CandidateFile::path, Types.STRING, CleanupTopology.CHECKED_STATE);
+  }
+
+  @Test
   void policyWithBothBoundsSurvivesSerialization() throws Exception {
     assertThat(roundTrip(POLICY)).isEqualTo(POLICY);
     CleanupPolicy unbounded = CleanupPolicy.builder().deleteUnverified(true).build();
@@ -60,15 +138,27 @@ class ShippedFunctionsTest {
   }
 
   @Test
-  void sweepOperatorSurvivesSerialization() throws Exception {
-    SweepFiles sweep =
-        new SweepFiles(TABLE, HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT);
-    assertThat(roundTrip(sweep)).isNotNull();
+  void sweepOperatorDeletesAndCountsAfterTheTrip() throws Exception {
+    LanceTableFixture fixture = historyOfFourVersions();
+    String transaction = fixture.listFiles().stream().filter(p -> p.startsWith("_transactions/")).findFirst().orElseThrow();
+    CandidateFile file = new CandidateFile(
+        transaction, FileKind.TRANSACTION, fixture.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
+    SweepFiles sweep = roundTrip(new SweepFiles(
+        TableLocation.of(fixture.uri()), HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT));
+
+    try (OneInputStreamOperatorTestHarness<CandidateFile, RunOutput> harness = new OneInputStreamOperatorTestHarness<>(sweep)) {
+      harness.open();
+      harness.processElement(file, 0);
+      harness.endInput();
+
+      assertThat(harness.extractOutputValues())
+          .containsExactly(RunOutput.of(file), RunOutput.of(CleanupCounters.ZERO.record(file)));
+    }
+    assertThat(fixture.resolve(transaction)).doesNotExist();
+    assertThat(fixture.countRows()).as("the table still reads").isEqualTo(20);
   }
 
-  @SuppressWarnings("unchecked")
-  private static <T> T roundTrip(T value) throws Exception {
-    byte[] bytes = InstantiationUtil.serializeObject(value);
-    return (T) InstantiationUtil.deserializeObject(bytes, ShippedFunctionsTest.class.getClassLoader());
+  private LanceTableFixture historyOfFourVersions() {
+    return OverwrittenHistory.write(dir.resolve("t.lance"));
   }
 }

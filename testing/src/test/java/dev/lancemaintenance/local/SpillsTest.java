@@ -3,9 +3,18 @@ package dev.lancemaintenance.local;
 import static dev.lancemaintenance.storage.Leases.deadPid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.LeaseHolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +65,49 @@ class SpillsTest {
     try (Stream<Path> left = Files.list(temp)) {
       assertThat(left.toList()).as("spills after the next run").isEmpty();
     }
+  }
+
+  @Test
+  void aFileAndTheMarkOfItsReferenceKeyMeetInOnePartitionAndComeBackWhole() throws Exception {
+    // The decision reads one partition's marks against the same partition's files: a listed index
+    // file or blob sidecar that landed apart from its key's mark would look unreferenced.
+    ReferenceMark indexMark = new ReferenceMark("tree/b/_indices/0b5c", FileKind.INDEX, MarkState.KEPT);
+    ReferenceMark dataMark = new ReferenceMark("tree/b/data/f1.lance", FileKind.DATA, MarkState.KEPT_IF_PRESENT);
+    FileEntry indexFile = new FileEntry("tree/b/_indices/0b5c/part-3/index.idx", 42, 1234, FileEntry.EntryType.LINK);
+    FileEntry sidecar = new FileEntry("tree/b/data/f1/7.blob", 7, 99);
+    CandidateFile manifest = new CandidateFile("tree/b/_versions/3.manifest", FileKind.MANIFEST, 512, RemovalReason.EXPIRED_VERSION);
+
+    try (Spills spills = new Spills(temp, 16)) {
+      spills.addMark(indexMark);
+      spills.addMark(dataMark);
+      spills.addFile(indexFile, "tree/b");
+      spills.addFile(sidecar, "tree/b");
+      spills.addExpiredManifest(manifest);
+
+      assertThat(partitionHolding(spills, indexMark)).isEqualTo(partitionHolding(spills, indexFile))
+          .isEqualTo(ReferenceKeys.partitionOf(indexMark.key(), 16));
+      assertThat(partitionHolding(spills, dataMark)).isEqualTo(partitionHolding(spills, sidecar));
+      List<CandidateFile> manifests = new ArrayList<>();
+      spills.expiredManifests().forEach(manifests::add);
+      assertThat(manifests).containsExactly(manifest);
+    }
+    try (Stream<Path> left = Files.list(temp)) {
+      assertThat(left.toList()).as("the spill, with the table's paths, is gone at close").isEmpty();
+    }
+  }
+
+  private static int partitionHolding(Spills spills, Object record) {
+    List<Integer> found = new ArrayList<>();
+    for (int p = 0; p < spills.partitions(); p++) {
+      List<Object> records = new ArrayList<>();
+      spills.marks(p).forEach(records::add);
+      spills.files(p).forEach(records::add);
+      if (records.contains(record)) {
+        found.add(p);
+      }
+    }
+    assertThat(found).as("partitions holding " + record).hasSize(1);
+    return found.get(0);
   }
 
   /** A run that spills and then waits to be killed. */

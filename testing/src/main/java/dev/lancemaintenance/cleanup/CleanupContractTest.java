@@ -6,14 +6,13 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
-import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
 import dev.lancemaintenance.testing.OracleStats;
+import dev.lancemaintenance.testing.PristineTable;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.Scenario;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableSnapshot;
-import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,11 +67,12 @@ public abstract class CleanupContractTest {
   Stream<DynamicContainer> leavesTheSameFilesAsLanceCleanup() {
     return scenarios().stream().map(build -> {
       Scenario scenario = build.apply(workDir);
-      Pristine pristine = Pristine.of(scenario, workDir);
+      PristineTable pristine = PristineTable.keep(scenario.table().root(), workDir.resolve("pristine").resolve(scenario.name()));
+      TableSnapshot before = ReadBack.snapshot(pristine.table());
       return DynamicContainer.dynamicContainer(
           scenario.name(),
           policiesFor(scenario).stream()
-              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy))));
+              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, before, policy))));
     });
   }
 
@@ -109,17 +109,17 @@ public abstract class CleanupContractTest {
     return policies;
   }
 
-  private void check(Pristine pristine, ContractPolicy policy) {
+  private void check(PristineTable pristine, TableSnapshot before, ContractPolicy policy) {
     Path table = pristine.table();
     pristine.restore();
     OracleOutcome reference = policy.branch().isPresent()
         ? LanceOracle.cleanupBranch(table, policy.branch().get(), policy.toOracle())
         : LanceOracle.cleanup(table, policy.toOracle());
-    TreeSet<String> referenceFiles = listFiles(table);
+    TreeSet<String> referenceFiles = PristineTable.filesOf(table);
 
     pristine.restore();
     Optional<CleanupResult> ours = runOurs(policy, newCleanup(table.toString()));
-    TreeSet<String> ourFiles = listFiles(table);
+    TreeSet<String> ourFiles = PristineTable.filesOf(table);
 
     if (reference instanceof OracleOutcome.Failed failed) {
       assertThat(ours).as("Lance refused (%s); so must we", failed.message()).isEmpty();
@@ -134,7 +134,7 @@ public abstract class CleanupContractTest {
         .isEqualTo(referenceFiles);
     assertThat(countersOf(ours.get())).as("counters").isEqualTo(reference.stats());
     // Tags name versions whose manifests are among these, so this covers them too.
-    assertReadsBackAsBefore(pristine, KeptManifests.assertEveryManifestReadsBack(table));
+    assertReadsBackAsBefore(before, KeptManifests.assertEveryManifestReadsBack(table));
   }
 
   /** Our cleanup with {@code policy}; empty when it refused. */
@@ -156,11 +156,11 @@ public abstract class CleanupContractTest {
     return LanceDbContract.cases(workDir.resolve("lancedb"), this::newCleanup);
   }
 
-  private static void assertReadsBackAsBefore(Pristine pristine, TableSnapshot after) {
+  private static void assertReadsBackAsBefore(TableSnapshot before, TableSnapshot after) {
     for (Map.Entry<String, TableContent> entry : after.entries().entrySet()) {
       assertThat(entry.getValue())
           .as("%s after our cleanup", entry.getKey())
-          .isEqualTo(pristine.snapshot().get(entry.getKey()));
+          .isEqualTo(before.get(entry.getKey()));
     }
   }
 
@@ -181,23 +181,4 @@ public abstract class CleanupContractTest {
     result.removeAll(b);
     return result;
   }
-
-  static TreeSet<String> listFiles(Path table) {
-    return new TreeSet<>(LanceTableFixture.open(table).listFiles());
-  }
-
-  /** A scenario's table as built, kept aside so every case starts from it. */
-  record Pristine(Path table, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
-    static Pristine of(Scenario scenario, Path workDir) {
-      Path table = scenario.table().root();
-      Path copy = workDir.resolve("pristine").resolve(scenario.name());
-      TableTwins.copy(table, copy);
-      return new Pristine(table, copy, listFiles(table), ReadBack.snapshot(table));
-    }
-
-    void restore() {
-      TableTwins.restore(copy, table);
-    }
-  }
-
 }

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * tables, and its own cleanup and reader as a second oracle (docs/cleanup-semantics.md, section 11).
  *
  * <p>The Node side is {@code lancedb-writer/writer.mjs} with a {@code package.json} and {@code
- * package-lock.json} that pin the versions, all test resources of common (so the connectors get them
- * through common's test-jar). The first use in a JVM copies them to {@code target/lancedb-writer}
+ * package-lock.json} that pin the versions, resources of module testing (so every engine's tests get them
+ * from there). The first use in a JVM copies them to {@code target/lancedb-writer}
  * and runs {@code npm install} there from the npm registry (not {@code npm ci}: the registry serves
  * the native package for linux-x64 only, so the lock file lacks other platforms' entries). Node is
  * the machine's {@code node} (20 works although the package asks for 22).

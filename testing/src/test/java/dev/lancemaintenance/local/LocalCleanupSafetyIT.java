@@ -44,8 +44,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.lance.Ref;
 
 /**
@@ -262,38 +260,11 @@ class LocalCleanupSafetyIT {
     }
   }
 
-  // ---------------------------------------------------------------- kill -9 of a child JVM
+  // ---------------------------------------------------------------- kill -9 of a child JVM (the matrix: LocalCrashMatrixIT)
 
   @Test
   void theCrashMatrixCoversEveryCrashPoint() {
     assertThat(CrashPoint.values()).hasSize(CrashPoint.COUNT);
-  }
-
-  @ParameterizedTest(name = "crash point {index} of " + CrashPoint.COUNT + ": kill -9 {0}, then a rerun ends like Lance")
-  @EnumSource(CrashPoint.class)
-  void aRunKilledAtACrashPointLeavesRetainedVersionsReadableAndTheRerunFinishesLikeLance(CrashPoint point)
-      throws Exception {
-    Path table = copyOfPristine();
-    Path spills = workDir.resolve("spills-" + point.name());
-    java.nio.file.Files.createDirectories(spills);
-
-    point.killChildAt(CrashPoint.Child.class, table.toString(), Long.toString(cutoff.toEpochMilli()), spills.toString());
-
-    crashTable.assertSafeAfterACrashAt(point, table);
-    try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
-      // The spill goes when the stages end, just before the lease is released.
-      assertThat(left.toList()).as("the killed run's spill folder")
-          .hasSize(point == CrashPoint.BEFORE_RELEASING_THE_LEASE ? 0 : 1);
-    }
-
-    // The killed run's lease is still there, unreleased and unexpired: its holder is a dead process
-    // of this machine, so the rerun takes it over at once.
-    cleanup(table, plainStorage(), spills).execute();
-
-    crashTable.assertEndsLikeLance(table);
-    try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spills)) {
-      assertThat(left.toList()).as("spill folders after the rerun (the dead run's removed)").isEmpty();
-    }
   }
 
   // ---------------------------------------------------------------- delete failures

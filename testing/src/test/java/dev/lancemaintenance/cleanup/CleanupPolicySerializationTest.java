@@ -1,12 +1,8 @@
 package dev.lancemaintenance.cleanup;
 
+import static dev.lancemaintenance.testing.JavaSerialization.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -31,15 +27,5 @@ class CleanupPolicySerializationTest {
     CleanupPolicy policy = CleanupPolicy.builder().build();
 
     assertThat(roundTrip(policy)).isEqualTo(policy);
-  }
-
-  private static Object roundTrip(Object value) throws IOException, ClassNotFoundException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      return in.readObject();
-    }
   }
 }

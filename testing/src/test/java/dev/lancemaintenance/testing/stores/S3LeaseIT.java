@@ -9,9 +9,8 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The table lease on S3 (s3proxy on 127.0.0.1 through s3a). Create-if-absent is a conditional PUT,
@@ -24,35 +23,22 @@ import org.junit.jupiter.api.Test;
  */
 class S3LeaseIT extends LeaseOnStoreContract {
   private static final String BUCKET = "lance-lease";
-  private static S3ProxyServer s3;
-
-  @BeforeAll
-  static void startServer() {
-    s3 = S3ProxyServer.start();
-    s3.createBucket(BUCKET);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (s3 != null) {
-      s3.close();
-    }
-  }
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
 
   @Override
   public StorageConf storageConf() {
-    return s3.storageConf();
+    return S3.storageConf();
   }
 
   @Override
   String freshTable(String name) {
-    S3Tables.writeCompactedHistory(s3, BUCKET, name + ".lance");
-    return S3ProxyServer.s3aUri(BUCKET, name + ".lance");
+    S3Tables.writeCompactedHistory(S3.server(), BUCKET, name + ".lance");
+    return S3.s3aUri(name + ".lance");
   }
 
   @Override
   public String emptyRoot(String name) {
-    return S3ProxyServer.s3aUri(BUCKET, "empty/" + name);
+    return S3.s3aUri("empty/" + name);
   }
 
   @Override
@@ -72,7 +58,7 @@ class S3LeaseIT extends LeaseOnStoreContract {
 
   @Test
   void withConditionalWritesSwitchedOffTheLeaseFallsBackToCheckThenCreate() {
-    Map<String, String> settings = new HashMap<>(s3.hadoopSettings());
+    Map<String, String> settings = new HashMap<>(S3.hadoopSettings());
     settings.put("fs.s3a.create.conditional.enabled", "false");
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(emptyRoot("unconditional")), StorageConf.of(settings))) {
       assertThat(storage.createIfAbsent(TableLease.DIR + "/once", new byte[] {1})).as("first create").isTrue();

@@ -23,9 +23,8 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Our cleanup on S3, through Hadoop's s3a client and an S3 server on 127.0.0.1, gives what the
@@ -49,20 +48,7 @@ import org.junit.jupiter.api.Test;
  */
 class S3CleanupIT {
   private static final String BUCKET = "lance-cleanup";
-  private static S3ProxyServer s3;
-
-  @BeforeAll
-  static void startServer() {
-    s3 = S3ProxyServer.start();
-    s3.createBucket(BUCKET);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (s3 != null) {
-      s3.close();
-    }
-  }
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
 
   /**
    * One spill partition, so that the sweep holds every doomed file in one buffer: the requests the
@@ -71,8 +57,8 @@ class S3CleanupIT {
    */
   private static CleanupAction ourCleanup(String key) {
     return new LocalCleanupAction(
-            TableLocation.of(S3ProxyServer.s3aUri(BUCKET, key)),
-            HadoopTableStorage.factory(s3.storageConf()),
+            TableLocation.of(S3.s3aUri(key)),
+            HadoopTableStorage.factory(S3.storageConf()),
             Clock.systemUTC())
         .partitions(1);
   }
@@ -88,13 +74,13 @@ class S3CleanupIT {
   }
 
   private static SortedMap<String, Long> objects(String key) {
-    return TableCopies.listFiles(S3ProxyServer.s3aUri(BUCKET, key), s3.storageConf().toConfiguration());
+    return TableCopies.listFiles(S3.s3aUri(key), S3.storageConf().toConfiguration());
   }
 
   @Test
   void cleansLikeLanceOnObjectsTheSdkWrote() {
-    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
-    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
+    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "sdk.lance");
+    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "ours.lance");
     ContractPolicy policy = S3Tables.oldHistory(sdkTable);
 
     // (1) Lance deletes exactly what our dry run lists on the same objects, with our counters.
@@ -111,16 +97,16 @@ class S3CleanupIT {
     SortedMap<String, Long> ourBefore = objects("ours.lance");
     DryRun ourDryRun = dryRun("ours.lance", policy);
     Set<String> ourPlanned = ourDryRun.paths();
-    s3.calls().reset();
+    S3.calls().reset();
     CleanupResult ours = policy.applyTo(ourCleanup("ours.lance")).execute();
     SortedMap<String, Long> ourAfter = objects("ours.lance");
     assertThat(S3Tables.removed(ourBefore, ourAfter)).as("objects our cleanup deleted vs its dry run").isEqualTo(ourPlanned);
     assertThat(ours.counters().failedDeletes()).isZero();
     long manifests = ours.counters().manifestFilesRemoved();
-    assertThat(s3.calls().bulkDeleteSizes())
+    assertThat(S3.calls().bulkDeleteSizes())
         .as("keys per DeleteObjects request: the other files, then the expired manifests")
         .containsExactly((int) (ourPlanned.size() - manifests), (int) manifests);
-    assertThat(s3.calls().singleDeleteKeys()).as("single-object DELETE requests").isEmpty();
+    assertThat(S3.calls().singleDeleteKeys()).as("single-object DELETE requests").isEmpty();
 
     assertThat(ours.counters()).as("counters of the real run vs its dry run").isEqualTo(ourDryRun.result().counters());
 
@@ -130,18 +116,18 @@ class S3CleanupIT {
 
   @Test
   void deletesABatchInOneBulkRequestPerPage() {
-    StorageConf threeKeysAPage = s3.storageConf(3);
-    TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "bulk"));
+    StorageConf threeKeysAPage = S3.storageConf(3);
+    TableLocation location = TableLocation.of(S3.s3aUri("bulk"));
     try (TableStorage storage = new HadoopTableStorage(location, threeKeysAPage)) {
       List<String> keys = IntStream.range(0, 3).mapToObj(i -> "data/f" + i + ".lance").toList();
       keys.forEach(k -> storage.write(k, k.getBytes(StandardCharsets.UTF_8)));
-      s3.calls().reset();
+      S3.calls().reset();
 
       assertThat(storage.maxDeleteBatchSize()).isEqualTo(3);
       assertThat(storage.deleteBatch(keys)).as("failures").isEmpty();
 
-      assertThat(s3.calls().bulkDeleteSizes()).as("keys per DeleteObjects request").containsExactly(3);
-      assertThat(s3.calls().singleDeleteKeys()).isEmpty();
+      assertThat(S3.calls().bulkDeleteSizes()).as("keys per DeleteObjects request").containsExactly(3);
+      assertThat(S3.calls().singleDeleteKeys()).isEmpty();
       assertThat(objects("bulk")).isEmpty();
       assertThat(storage.deleteBatch(keys)).as("deleting missing keys is not a failure").isEmpty();
     }
@@ -153,19 +139,19 @@ class S3CleanupIT {
    */
   @Test
   void readsARangeInOneRequest() {
-    TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "reads"));
-    try (TableStorage storage = new HadoopTableStorage(location, s3.storageConf())) {
+    TableLocation location = TableLocation.of(S3.s3aUri("reads"));
+    try (TableStorage storage = new HadoopTableStorage(location, S3.storageConf())) {
       byte[] content = "0123456789abcdefghij".getBytes(StandardCharsets.UTF_8);
       storage.write("_versions/1.manifest", content);
-      s3.calls().reset();
+      S3.calls().reset();
 
       assertThat(storage.read("_versions/1.manifest", 3, 5)).asString(StandardCharsets.UTF_8).isEqualTo("34567");
-      assertThat(s3.calls().count("getBlob")).as("GET requests").isEqualTo(1);
-      assertThat(s3.calls().count("blobMetadata")).as("HEAD requests").isZero();
+      assertThat(S3.calls().count("getBlob")).as("GET requests").isEqualTo(1);
+      assertThat(S3.calls().count("blobMetadata")).as("HEAD requests").isZero();
 
       assertThat(storage.readFully("_versions/1.manifest")).isEqualTo(content);
-      assertThat(s3.calls().count("getBlob")).as("GET requests").isEqualTo(2);
-      assertThat(s3.calls().count("blobMetadata")).as("HEAD requests").isEqualTo(1);
+      assertThat(S3.calls().count("getBlob")).as("GET requests").isEqualTo(2);
+      assertThat(S3.calls().count("blobMetadata")).as("HEAD requests").isEqualTo(1);
 
       assertThatThrownBy(() -> storage.read("_versions/1.manifest", 15, 10))
           .as("a range past the end").isInstanceOf(StorageException.class);

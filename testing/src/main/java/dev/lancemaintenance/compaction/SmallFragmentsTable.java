@@ -30,7 +30,7 @@ import org.lance.Ref;
  * A table fed in small batches, the shape compaction is for: many appends of a few rows, deletes
  * that leave deletion files (and one that drops whole fragments), and a BTREE index that compaction
  * must remap. Written by the official SDK; each test compacts its own copy. Public for the
- * connectors' compaction tests (common's test-jar).
+ * connectors' compaction tests (module testing).
  */
 public final class SmallFragmentsTable {
   public static final int APPENDS = 60;

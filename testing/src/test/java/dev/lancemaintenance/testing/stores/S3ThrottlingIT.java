@@ -18,6 +18,7 @@ import java.util.SortedMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store that throttles: every fifth request our cleanup sends is answered {@code 503 Slow Down}
@@ -29,14 +30,12 @@ class S3ThrottlingIT {
   private static final String BUCKET = "throttled";
   private static final int REFUSE_EVERY = 5;
 
-  private static S3ProxyServer s3;
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
   private static ThrottlingProxy throttling;
 
   @BeforeAll
   static void startServers() {
-    s3 = S3ProxyServer.start();
-    s3.createBucket(BUCKET);
-    throttling = ThrottlingProxy.start(s3.endpoint(), REFUSE_EVERY);
+    throttling = ThrottlingProxy.start(S3.endpoint(), REFUSE_EVERY);
   }
 
   @AfterAll
@@ -44,14 +43,11 @@ class S3ThrottlingIT {
     if (throttling != null) {
       throttling.close();
     }
-    if (s3 != null) {
-      s3.close();
-    }
   }
 
   /** s3a through the throttling proxy, with s3a's own backoff for throttled requests. */
   private static StorageConf throttledStore() {
-    Map<String, String> settings = new LinkedHashMap<>(s3.hadoopSettings());
+    Map<String, String> settings = new LinkedHashMap<>(S3.hadoopSettings());
     settings.put("fs.s3a.endpoint", throttling.endpoint().toString());
     settings.put("fs.s3a.retry.throttle.limit", "20");
     settings.put("fs.s3a.retry.throttle.interval", "20ms");
@@ -62,8 +58,8 @@ class S3ThrottlingIT {
 
   @Test
   void cleanupBacksOffUnderSlowDownAndEndsLikeTheSdk() {
-    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(s3, BUCKET, "sdk.lance");
-    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(s3, BUCKET, "ours.lance");
+    LanceTableFixture sdkTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "sdk.lance");
+    LanceTableFixture ourTable = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "ours.lance");
     ContractPolicy policy = S3Tables.oldHistory(sdkTable);
 
     OracleStats reference =
@@ -72,7 +68,7 @@ class S3ThrottlingIT {
     CleanupResult ours =
         policy.applyTo(
                 new LocalCleanupAction(
-                    TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "ours.lance")),
+                    TableLocation.of(S3.s3aUri("ours.lance")),
                     HadoopTableStorage.factory(throttledStore()),
                     Clock.systemUTC()))
             .execute();
@@ -88,6 +84,6 @@ class S3ThrottlingIT {
   }
 
   private static SortedMap<String, Long> objects(String key) {
-    return TableCopies.listFiles(S3ProxyServer.s3aUri(BUCKET, key), s3.storageConf().toConfiguration());
+    return TableCopies.listFiles(S3.s3aUri(key), S3.storageConf().toConfiguration());
   }
 }

@@ -3,14 +3,14 @@ package dev.lancemaintenance.cleanup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.testing.KeptManifests;
-import dev.lancemaintenance.testing.LanceOracle;
-import dev.lancemaintenance.testing.LanceDbScenarios;
 import dev.lancemaintenance.testing.LanceDbScenarios.LanceDbScenario;
+import dev.lancemaintenance.testing.LanceDbScenarios;
 import dev.lancemaintenance.testing.LanceDbWriter;
+import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.PristineTable;
 import dev.lancemaintenance.testing.TableContent;
 import dev.lancemaintenance.testing.TableSnapshot;
-import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,11 +55,12 @@ final class LanceDbContract {
   static Stream<DynamicContainer> cases(Path workDir, Function<String, CleanupAction> newCleanup) {
     return scenarios().stream().map(build -> {
       LanceDbScenario scenario = build.apply(workDir.resolve("tables"));
-      Pristine pristine = Pristine.of(scenario, workDir.resolve("pristine").resolve(scenario.name()));
+      PristineTable pristine = PristineTable.keep(scenario.writer().root(), workDir.resolve("pristine").resolve(scenario.name()));
+      TableSnapshot before = scenario.writer().readBack();
       return DynamicContainer.dynamicContainer(
           "lancedb " + scenario.name(),
           policiesFor(scenario).stream()
-              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(pristine, policy, newCleanup))));
+              .map(policy -> DynamicTest.dynamicTest(policy.label(), () -> check(scenario, pristine, before, policy, newCleanup))));
     });
   }
 
@@ -73,18 +74,20 @@ final class LanceDbContract {
     return policies;
   }
 
-  private static void check(Pristine pristine, ContractPolicy policy, Function<String, CleanupAction> newCleanup) {
-    Path table = pristine.writer().root();
-    Optional<Reference> reference = policy.branch().isEmpty() ? Optional.of(references(pristine, policy)) : Optional.empty();
+  private static void check(LanceDbScenario scenario, PristineTable pristine, TableSnapshot before, ContractPolicy policy,
+      Function<String, CleanupAction> newCleanup) {
+    Path table = pristine.table();
+    Optional<Reference> reference =
+        policy.branch().isEmpty() ? Optional.of(references(scenario, pristine, policy)) : Optional.empty();
 
     pristine.restore();
     Optional<CleanupResult> ours = CleanupContractTest.runOurs(policy, newCleanup.apply(table.toString()));
-    TreeSet<String> ourFiles = CleanupContractTest.listFiles(table);
-    TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, pristine.writer()::read);
+    TreeSet<String> ourFiles = PristineTable.filesOf(table);
+    TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, scenario.writer()::read);
     for (Map.Entry<String, TableContent> entry : kept.entries().entrySet()) {
-      assertThat(entry.getValue()).as("%s after our cleanup", entry.getKey()).isEqualTo(pristine.snapshot().get(entry.getKey()));
+      assertThat(entry.getValue()).as("%s after our cleanup", entry.getKey()).isEqualTo(before.get(entry.getKey()));
     }
-    if (!pristine.scenario().mainLineNamesOtherRoots()) {
+    if (!scenario.mainLineNamesOtherRoots()) {
       assertMainLineReadsWithTheSdk(table, kept);
     }
     if (reference.isEmpty()) {
@@ -124,15 +127,15 @@ final class LanceDbContract {
    * everything), so the reference is the union of what they leave. The disagreements are printed
    * (docs/cleanup-semantics.md, section 11).
    */
-  private static Reference references(Pristine pristine, ContractPolicy policy) {
-    Path table = pristine.writer().root();
+  private static Reference references(LanceDbScenario scenario, PristineTable pristine, ContractPolicy policy) {
+    Path table = pristine.table();
     pristine.restore();
-    LanceDbWriter.CleanupOutcome lanceDb = pristine.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
+    LanceDbWriter.CleanupOutcome lanceDb = scenario.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
     assertThat(lanceDb.compacted()).as("LanceDB's cleanup compacted: the scenario must end compacted").isFalse();
-    TreeSet<String> lanceDbFiles = CleanupContractTest.listFiles(table);
+    TreeSet<String> lanceDbFiles = PristineTable.filesOf(table);
     pristine.restore();
     OracleOutcome sdk = LanceOracle.cleanup(table, policy.toOracle());
-    TreeSet<String> sdkFiles = CleanupContractTest.listFiles(table);
+    TreeSet<String> sdkFiles = PristineTable.filesOf(table);
     Optional<String> refused = lanceDb.refused()
         .or(() -> sdk instanceof OracleOutcome.Failed failed ? Optional.of(failed.message()) : Optional.empty());
     if (!lanceDbFiles.equals(sdkFiles)) {
@@ -151,22 +154,5 @@ final class LanceDbContract {
     TreeSet<String> result = new TreeSet<>(a);
     result.removeAll(b);
     return result;
-  }
-
-  /** A scenario's table as written, kept aside so every case starts from it. */
-  record Pristine(LanceDbScenario scenario, Path copy, TreeSet<String> files, TableSnapshot snapshot) {
-    LanceDbWriter writer() {
-      return scenario.writer();
-    }
-
-    static Pristine of(LanceDbScenario scenario, Path copy) {
-      Path table = scenario.writer().root();
-      TableTwins.copy(table, copy);
-      return new Pristine(scenario, copy, CleanupContractTest.listFiles(table), scenario.writer().readBack());
-    }
-
-    void restore() {
-      TableTwins.restore(copy, writer().root());
-    }
   }
 }

@@ -1,0 +1,179 @@
+package dev.lancemaintenance.cleanup.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice.SliceRole;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The plan on real tables: slices are runs of consecutive versions no larger than asked, every
+ * descendant branch's versions are marked as readers, only the cleaned dataset's tags count, and a
+ * table whose listing cannot be trusted is refused before any manifest body is read.
+ */
+class CleanupPlannerTest {
+  private static final CleanupPolicy POLICY = CleanupPolicy.builder().beforeVersion(3).build();
+  private static final long NOW = 1_800_000_000_000L;
+
+  @TempDir Path dir;
+
+  @Test
+  void slicesAreRunsOfConsecutiveVersionsOfAtMostTheSliceSize() {
+    LanceTableFixture table = appends(5);
+
+    CleanupPlan plan = plan(new CleanupPlanner(2), table, "");
+
+    assertThat(plan.slices()).extracting(slice -> versions(slice)).containsExactly(List.of(1L, 2L), List.of(3L, 4L), List.of(5L));
+    assertThat(plan.slices()).allMatch(s -> s.role() == SliceRole.TABLE_VERSIONS && s.datasetDir().isEmpty());
+    assertThat(plan.tableManifestCount()).isEqualTo(5);
+    assertThat(plan.facts().latestVersion()).isEqualTo(5);
+    assertThat(plan.facts().nowMillis()).isEqualTo(NOW);
+    assertThat(plan.facts().forkPoints()).isEmpty();
+  }
+
+  @Test
+  void aMinimumSliceCountSplitsASmallHistoryIntoThatManyTasks() {
+    LanceTableFixture table = appends(5);
+
+    assertThat(plan(new CleanupPlanner(128, 3), table, "").slices()).extracting(s -> s.manifests().size()).containsExactly(2, 2, 1);
+    assertThat(plan(new CleanupPlanner(128, 10), table, "").slices()).hasSize(5);
+    assertThat(plan(new CleanupPlanner(), table, "").slices()).hasSize(1);
+  }
+
+  @Test
+  void aSliceSizeOrCountBelowOneIsRefused() {
+    assertThatThrownBy(() -> new CleanupPlanner(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new CleanupPlanner(8, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theListingsAreTheFiveManagedDirectoriesOfTheCleanedDataset() {
+    LanceTableFixture table = appends(2);
+    table.createBranch("b", 1).append(10);
+
+    assertThat(plan(new CleanupPlanner(), table, "").listings())
+        .containsExactlyInAnyOrder(listing("_versions"), listing("_transactions"), listing("_deletions"), listing("_indices"), listing("data"));
+    assertThat(plan(new CleanupPlanner(), table, "tree/b").listings()).extracting(ListingTask::dir)
+        .containsExactlyInAnyOrder("tree/b/_versions", "tree/b/_transactions", "tree/b/_deletions", "tree/b/_indices", "tree/b/data");
+  }
+
+  @Test
+  void everyDescendantBranchIsMarkedAsAReaderAndItsForkPointKept() {
+    LanceTableFixture table = appends(3);
+    LanceTableFixture b = table.createBranch("b", 2);
+    long bLatest = b.append(10);
+    b.createBranch("c", bLatest).append(10);
+    table.tag("main-tag", 1);
+    b.tag("b-tag", bLatest);
+
+    CleanupPlan ofMain = plan(new CleanupPlanner(), table, "");
+    assertThat(ofMain.slices()).filteredOn(s -> s.role() == SliceRole.BRANCH_READERS)
+        .extracting(ManifestSlice::datasetDir).containsExactlyInAnyOrder("tree/b", "tree/c");
+    assertThat(ofMain.facts().forkPoints()).containsExactly(2L);
+    assertThat(ofMain.facts().tagsByVersion()).isEqualTo(Map.of(1L, List.of("main-tag")));
+    assertThat(ofMain.tableManifestCount()).isEqualTo(3);
+
+    CleanupPlan ofB = plan(new CleanupPlanner(), table, "tree/b");
+    assertThat(ofB.slices()).filteredOn(s -> s.role() == SliceRole.TABLE_VERSIONS)
+        .allMatch(s -> s.datasetDir().equals("tree/b"));
+    assertThat(ofB.slices()).filteredOn(s -> s.role() == SliceRole.BRANCH_READERS)
+        .extracting(ManifestSlice::datasetDir).containsExactly("tree/c");
+    assertThat(ofB.facts().forkPoints()).containsExactly(bLatest);
+    assertThat(ofB.facts().tagsByVersion()).as("only the branch's own tags").isEqualTo(Map.of(bLatest, List.of("b-tag")));
+    assertThat(ofB.facts().latestVersion()).isEqualTo(bLatest);
+    assertThat(ofB.facts().datasetDir()).isEqualTo("tree/b");
+  }
+
+  @Test
+  void aBranchThatDoesNotExistIsRefusedNamingIt() {
+    LanceTableFixture table = appends(1);
+
+    assertThatThrownBy(() -> plan(new CleanupPlanner(), table, "tree/nope"))
+        .isInstanceOf(MaintenanceException.class)
+        .hasMessageContaining("branch nope")
+        .hasMessageContaining(table.uri())
+        .hasMessageContaining("no such branch");
+  }
+
+  @Test
+  void aDirectoryWithoutManifestsIsNoTable() throws Exception {
+    Path empty = Files.createDirectories(dir.resolve("not-a-table"));
+    Files.writeString(empty.resolve("readme.txt"), "hello");
+
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(empty.toString()), StorageConf.defaults())) {
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, "", NOW))
+          .isInstanceOf(MaintenanceException.class)
+          .hasMessageContaining("no manifests in _versions/")
+          .hasMessageContaining("not-a-table");
+    }
+  }
+
+  @Test
+  void aListingThatEndsBelowTheLatestVersionHintIsRefused() throws Exception {
+    // A lost newest manifest (or a store that lists too little) would make an older version the
+    // latest, and its successors' files unreferenced: the hint Lance writes on every commit tells.
+    LanceTableFixture table = appends(3);
+    try (TableStorage storage = storage(table)) {
+      ManifestLocation newest = plan(new CleanupPlanner(), table, "").slices().get(0).manifests().get(2);
+      Files.delete(table.resolve(newest.path()));
+
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, "", NOW))
+          .isInstanceOf(MaintenanceException.class)
+          .hasMessageContaining("_versions/latest_version_hint.json records version 3")
+          .hasMessageContaining("newest manifest listed is version 2")
+          .hasMessageContaining("nothing was deleted");
+    }
+  }
+
+  @Test
+  void aDatasetDirectoryIsMainOrTreeSlashBranch() {
+    assertThat(CleanupPlanner.datasetDirOf(Optional.empty())).isEmpty();
+    assertThat(CleanupPlanner.datasetDirOf(Optional.of("feature/x"))).isEqualTo("tree/feature/x");
+    assertThat(CleanupPlanner.branchOf("tree/feature/x")).hasValue("feature/x");
+    assertThat(CleanupPlanner.branchOf("")).isEmpty();
+    for (String bad : new String[] {"tree/", "tree", "data", "_versions", "trees/x"}) {
+      assertThatThrownBy(() -> CleanupPlanner.branchOf(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  private LanceTableFixture appends(int count) {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    for (int i = 0; i < count; i++) {
+      table.append(5);
+    }
+    return table;
+  }
+
+  private static CleanupPlan plan(CleanupPlanner planner, LanceTableFixture table, String datasetDir) {
+    try (TableStorage storage = storage(table)) {
+      return planner.plan(storage, POLICY, datasetDir, NOW);
+    }
+  }
+
+  private static TableStorage storage(LanceTableFixture table) {
+    return new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
+  }
+
+  private static List<Long> versions(ManifestSlice slice) {
+    return slice.manifests().stream().map(ManifestLocation::version).toList();
+  }
+
+  private static ListingTask listing(String dir) {
+    return new ListingTask(dir, true);
+  }
+
+}
