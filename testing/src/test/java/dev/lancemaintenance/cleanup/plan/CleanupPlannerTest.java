@@ -139,17 +139,6 @@ class CleanupPlannerTest {
     }
   }
 
-  @Test
-  void aDatasetDirectoryIsMainOrTreeSlashBranch() {
-    assertThat(CleanupPlanner.datasetDirOf(Optional.empty())).isEmpty();
-    assertThat(CleanupPlanner.datasetDirOf(Optional.of("feature/x"))).isEqualTo("tree/feature/x");
-    assertThat(CleanupPlanner.branchOf("tree/feature/x")).hasValue("feature/x");
-    assertThat(CleanupPlanner.branchOf("")).isEmpty();
-    for (String bad : new String[] {"tree/", "tree", "data", "_versions", "trees/x"}) {
-      assertThatThrownBy(() -> CleanupPlanner.branchOf(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
-    }
-  }
-
   private LanceTableFixture appends(int count) {
     LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
     for (int i = 0; i < count; i++) {

@@ -1,4 +1,4 @@
-package dev.lancemaintenance.local;
+package dev.lancemaintenance.cleanup.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
