@@ -141,19 +141,19 @@ class S3CleanupIT {
    */
   @Test
   void withoutMultiObjectDeleteAPageGoesAsSingleRequests() {
-    java.util.Map<String, String> settings = new java.util.HashMap<>(s3.hadoopSettings());
+    java.util.Map<String, String> settings = new java.util.HashMap<>(S3.hadoopSettings());
     settings.put("fs.s3a.multiobjectdelete.enable", "false");
     TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "single"));
     try (HadoopTableStorage storage = new HadoopTableStorage(location, StorageConf.of(settings))) {
       List<String> keys = IntStream.range(0, 20).mapToObj(i -> "data/f" + i + ".lance").toList();
       keys.forEach(k -> storage.write(k, k.getBytes(StandardCharsets.UTF_8)));
-      s3.calls().reset();
+      S3.calls().reset();
 
       assertThat(storage.deleteRoute()).isEqualTo(DeleteRoute.PARALLEL_SINGLE);
       assertThat(storage.deleteBatch(keys)).as("failures").isEmpty();
 
-      assertThat(s3.calls().bulkDeleteSizes()).as("DeleteObjects requests").isEmpty();
-      assertThat(new java.util.TreeSet<>(s3.calls().singleDeleteKeys()))
+      assertThat(S3.calls().bulkDeleteSizes()).as("DeleteObjects requests").isEmpty();
+      assertThat(new java.util.TreeSet<>(S3.calls().singleDeleteKeys()))
           .as("keys of single-object DELETE requests")
           .isEqualTo(new java.util.TreeSet<>(keys.stream().map(k -> "single/" + k).toList()));
       assertThat(objects("single")).isEmpty();
