@@ -3,7 +3,7 @@ package dev.lancemaintenance.tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
@@ -105,7 +105,7 @@ public final class TableTags {
 
   /** The size of the manifest of {@code version}, which Lance records in the tag; the version must exist. */
   private long manifestSize(String name, long version, Optional<String> branch) {
-    String datasetDir = CleanupPlanner.datasetDirOf(branch);
+    String datasetDir = DatasetRef.of(branch).dir();
     Optional<ManifestLocation> manifest = VersionListing.list(storage, datasetDir).stream()
         .filter(m -> m.version() == version)
         .findFirst();
