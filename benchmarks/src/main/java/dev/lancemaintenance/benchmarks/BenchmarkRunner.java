@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * Times cleanup of the same table by the SDK, our local engine, our Spark {@code CALL}, our Flink
- * job and the floor, each on a fresh {@code cp -a} copy, and prints one table. See
+ * job and the floor, each on a fresh {@code cp -a} copy, and prints one table; on request also the
+ * SDK and {@code bin/lance-maintenance} each in a fresh process ({@code sdk-cold}, {@code cli-cold}). See
  * docs/benchmarks.md for the commands; {@link RunnerOptions} for every option.
  */
 public final class BenchmarkRunner {
@@ -109,6 +110,8 @@ public final class BenchmarkRunner {
       case "spark" -> new SparkCallCleanup(Map.of());
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());
+      case "sdk-cold" -> ColdProcessCleanup.sdk();
+      case "cli-cold" -> ColdProcessCleanup.cli(Path.of(System.getProperty("lance.maintenance.home", ".")));
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
   }

@@ -33,13 +33,15 @@ final class ResultTable {
         "deleted", "files/s", "same");
     out.println(header);
     out.println("-".repeat(header.length()));
-    // The SDK's row is the baseline, in this JVM ("sdk") or in a child ("sdk@512m").
+    // The SDK's row is the baseline, in this JVM ("sdk") or in a child ("sdk@512m"); a cold process
+    // ("cli-cold") is compared with the SDK's cold process ("sdk-cold").
     OptionalLong sdk = samples.keySet().stream()
         .filter(name -> name.equals("sdk") || name.startsWith("sdk@"))
         .findFirst()
         .map(this::medianOf)
         .orElse(OptionalLong.empty());
-    samples.forEach((name, runs) -> out.println(row(name, runs, sdk)));
+    OptionalLong sdkCold = medianOf("sdk-cold");
+    samples.forEach((name, runs) -> out.println(row(name, runs, name.endsWith("-cold") ? sdkCold : sdk)));
   }
 
   private OptionalLong medianOf(String name) {

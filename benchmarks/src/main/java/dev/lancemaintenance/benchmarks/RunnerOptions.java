@@ -13,7 +13,9 @@ import java.util.Optional;
  * --versions N                     scale the shape (toy and medium runs)
  * --table DIR --before-version N   or clean an existing local table
  * --work DIR                       tables and copies (default /tmp/lance-benchmarks)
- * --engines sdk,local,spark,flink,floor   contenders, in this order (default: all)
+ * --engines sdk,local,spark,flink,floor   contenders, in this order (default: these five)
+ *           sdk-cold,cli-cold      also: the SDK, and bin/lance-maintenance cleanup, each in a fresh
+ *                                  process timed from spawn to exit (cli-cold is compared to sdk-cold)
  * --repeats N --warmups N          timed runs (default 3) after untimed ones (default 1)
  * --child-xmx 512m                 run each contender in a child JVM with this heap cap
  * </pre>

@@ -27,7 +27,6 @@ public final class RefReader {
   public static final String TAGS_DIR = "_refs/tags";
   static final String BRANCHES_DIR = "_refs/branches";
   private static final String REF_SUFFIX = ".json";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private RefReader() {}
 
@@ -87,7 +86,7 @@ public final class RefReader {
       String table = storage.location().toString();
       JsonNode root;
       try {
-        root = JSON.readTree(storage.readFully(path));
+        root = Mapper.JSON.readTree(storage.readFully(path));
       } catch (IOException e) {
         // Jackson's own message adds the source on a second line; errors here are one line.
         String problem = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
@@ -117,5 +116,13 @@ public final class RefReader {
       }
       return Optional.of(value.asText());
     }
+  }
+
+  /**
+   * Made on first use: a cold command-line run on a table without refs (or hint) never pays for
+   * Jackson's databind, some 300 classes.
+   */
+  private static final class Mapper {
+    static final ObjectMapper JSON = new ObjectMapper();
   }
 }

@@ -28,7 +28,6 @@ import java.util.OptionalLong;
 public final class VersionListing {
   static final String VERSIONS_DIR = "_versions";
   static final String HINT_FILE = "latest_version_hint.json";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private VersionListing() {}
 
@@ -72,7 +71,7 @@ public final class VersionListing {
     }
     String table = storage.location().toString();
     try {
-      JsonNode version = JSON.readTree(content).path("version");
+      JsonNode version = Mapper.JSON.readTree(content).path("version");
       if (!version.canConvertToExactIntegral() || version.asLong() < 0) {
         throw new CorruptTableException(table, path, "no non-negative integer \"version\" in the hint");
       }
@@ -108,5 +107,13 @@ public final class VersionListing {
     }
     return new ManifestLocation(
         entry.path(), version.getAsLong(), entry.size(), entry.modificationTimeMillis(), naming);
+  }
+
+  /**
+   * Made on first use: a cold command-line run on a table without refs (or hint) never pays for
+   * Jackson's databind, some 300 classes.
+   */
+  private static final class Mapper {
+    static final ObjectMapper JSON = new ObjectMapper();
   }
 }

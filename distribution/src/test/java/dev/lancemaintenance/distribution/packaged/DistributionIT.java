@@ -80,6 +80,38 @@ class DistributionIT {
     assertThat(versions).isEqualTo(table.versions());
   }
 
+  /**
+   * Class-data sharing in {@code bin/lance-maintenance}: the first maintenance command records an
+   * archive (and its JSON on stdout stays one clean object), the next maps it and answers the same
+   * without recording again.
+   */
+  @Test
+  void theFirstRunRecordsAClassDataArchiveThatTheNextRunMaps(@TempDir Path dir) throws IOException {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(5);
+    Path cache = dir.resolve("cache");
+    Map<String, String> env = Map.of("LANCE_MAINTENANCE_CACHE", cache.toString());
+    List<String> inspect = List.of("inspect", table.root().toString(), "--json");
+
+    JsonNode recorded = json(distribution.run(inspect, env).assertSucceeded());
+    List<String> archives = fileNames(cache);
+    JsonNode mapped = json(distribution.run(inspect, env).assertSucceeded());
+
+    assertThat(archives).as("one archive, no half-written one left").singleElement().asString()
+        .startsWith("cds-").endsWith(".jsa");
+    assertThat(mapped).as("the run that mapped the archive").isEqualTo(recorded);
+    assertThat(fileNames(cache)).as("mapped, not recorded again").isEqualTo(archives);
+    // With class-data sharing off the script runs as before.
+    distribution.run(inspect, Map.of("LANCE_MAINTENANCE_CACHE", cache.toString(), "LANCE_MAINTENANCE_CDS", "off"))
+        .assertSucceeded();
+  }
+
+  private static List<String> fileNames(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
   /** The README's first command builds this layout; {@code bin/} of the checkout must keep running it. */
   @Test
   void checkoutLauncherStillRuns(@TempDir Path dir) {

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -66,12 +67,25 @@ final class PackagedCli {
     return run(args, Map.of());
   }
 
-  /** Runs {@code bin/lance-maintenance args} from a neutral working directory, {@code env} added. */
+  /**
+   * Runs {@code bin/lance-maintenance args} from a neutral working directory, {@code env} added.
+   * The class-data archives go beside the layout unless {@code env} says where, never into the
+   * user's {@code ~/.cache}: each unpacked distribution is a new class path, so a new archive.
+   */
   Run run(List<String> args, Map<String, String> env) {
     List<String> command = new ArrayList<>();
     command.add(home.resolve("bin/lance-maintenance").toString());
     command.addAll(args);
-    return run(command, home, env);
+    Map<String, String> withCache = new HashMap<>(env);
+    withCache.putIfAbsent("LANCE_MAINTENANCE_CACHE", defaultCache().toString());
+    return run(command, home, withCache);
+  }
+
+  /** Where a run's class-data archives go by default: beside an unpacked layout, in target/ of a checkout. */
+  Path defaultCache() {
+    return Files.isDirectory(home.resolve("lib"))
+        ? home.resolveSibling(home.getFileName() + "-cds")
+        : home.resolve("distribution/target/cds-cache");
   }
 
   private static Run run(List<String> command, Path workingDir, Map<String, String> env) {
