@@ -37,19 +37,29 @@ final class FlinkSessionCluster implements AutoCloseable {
 
   private final Path home;
   private final Path lib;
+  private final List<Path> extraLib;
   private final int restPort;
   private final List<Process> processes = new ArrayList<>();
 
-  private FlinkSessionCluster(Path home, Path lib, int restPort) {
+  private FlinkSessionCluster(Path home, Path lib, List<Path> extraLib, int restPort) {
     this.home = home;
     this.lib = lib;
+    this.extraLib = List.copyOf(extraLib);
     this.restPort = restPort;
   }
 
   /** Starts the JobManager and one TaskManager with two slots; returns once the TaskManager registered. */
   static FlinkSessionCluster start(Path lib, Path home) {
+    return start(lib, List.of(), home);
+  }
+
+  /**
+   * The same with {@code extraLib}, jars a user dropped into Flink's {@code lib/}, on the classpath
+   * of the JobManager, the TaskManager and every client, as {@code lib/*} puts them there.
+   */
+  static FlinkSessionCluster start(Path lib, List<Path> extraLib, Path home) {
     int restPort = freePort();
-    FlinkSessionCluster cluster = new FlinkSessionCluster(home, lib, restPort);
+    FlinkSessionCluster cluster = new FlinkSessionCluster(home, lib, extraLib, restPort);
     try {
       cluster.writeConf(freePort());
       cluster.processes.add(cluster.startDaemon(
@@ -123,6 +133,27 @@ final class FlinkSessionCluster implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Asserts that {@code lib} has Flink's jars only (no Hadoop, Jackson, protobuf, Arrow or Lance, none
+   * of our modules): what the job jar needs must be inside it.
+   */
+  static void assertFlinkJarsOnly(Path lib) {
+    try (java.util.stream.Stream<Path> jars = Files.list(lib)) {
+      org.assertj.core.api.Assertions.assertThat(jars.map(p -> p.getFileName().toString()))
+          .as("Flink's lib/ has Flink's jars only: what the job jar needs must be inside it")
+          .isNotEmpty()
+          .noneMatch(name -> name.startsWith("hadoop-") || name.startsWith("jackson-") || name.startsWith("protobuf-")
+              || name.startsWith("lance-") || name.startsWith("arrow-"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + lib, e);
+    }
+  }
+
+  /** How many jobs the cluster has finished. */
+  int finishedJobs() {
+    return get("jobs/overview").split("\"state\":\"FINISHED\"", -1).length - 1;
   }
 
   /** The cluster's log files, for failure messages. */
@@ -220,6 +251,7 @@ final class FlinkSessionCluster implements AutoCloseable {
     command.add("-Dlog.file=" + home.resolve("log").resolve(logName + ".log"));
     command.add("-Dlog4j.configurationFile=" + conf().resolve("log4j.properties").toUri());
     StringBuilder classpath = new StringBuilder(lib.resolve("*").toString());
+    extraLib.forEach(p -> classpath.append(java.io.File.pathSeparator).append(p));
     extraClasspath.forEach(p -> classpath.append(java.io.File.pathSeparator).append(p));
     command.add("-cp");
     command.add(classpath.toString());
