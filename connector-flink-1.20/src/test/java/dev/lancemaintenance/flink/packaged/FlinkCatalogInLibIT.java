@@ -20,17 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the job on both.
  */
 class FlinkCatalogInLibIT {
-  private static final Path JOB_JAR = Path.of(System.getProperty("lance.flink.jobJar"));
-  private static final Path FLINK_LIB = Path.of(System.getProperty("lance.flink.lib"));
-
   @TempDir static Path clusterHome;
   private static FlinkSessionCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    assertThat(JOB_JAR).isRegularFile();
-    FlinkSessionCluster.assertFlinkJarsOnly(FLINK_LIB);
-    cluster = FlinkSessionCluster.start(FLINK_LIB, List.of(JOB_JAR), clusterHome);
+    cluster = FlinkSessionCluster.startOnFlinkLib(List.of(FlinkSessionCluster.JOB_JAR), clusterHome);
   }
 
   @AfterAll

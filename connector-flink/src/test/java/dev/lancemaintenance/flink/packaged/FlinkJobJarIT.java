@@ -19,17 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
  * clean a twin of a table exactly as the official Lance cleanup cleans the other twin.
  */
 class FlinkJobJarIT {
-  private static final Path JOB_JAR = Path.of(System.getProperty("lance.flink.jobJar"));
-  private static final Path FLINK_LIB = Path.of(System.getProperty("lance.flink.lib"));
+  private static final Path JOB_JAR = FlinkSessionCluster.JOB_JAR;
 
   @TempDir static Path clusterHome;
   private static FlinkSessionCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    assertThat(JOB_JAR).isRegularFile();
-    FlinkSessionCluster.assertFlinkJarsOnly(FLINK_LIB);
-    cluster = FlinkSessionCluster.start(FLINK_LIB, clusterHome);
+    cluster = FlinkSessionCluster.startOnFlinkLib(List.of(), clusterHome);
   }
 
   @AfterAll

@@ -48,16 +48,41 @@ final class FlinkSessionCluster implements AutoCloseable {
     this.restPort = restPort;
   }
 
-  /** Starts the JobManager and one TaskManager with two slots; returns once the TaskManager registered. */
-  static FlinkSessionCluster start(Path lib, Path home) {
-    return start(lib, List.of(), home);
+  /** The job jar of the module's Flink line, as {@code package} built it. */
+  static final Path JOB_JAR = Path.of(System.getProperty("lance.flink.jobJar"));
+
+  /** Flink's own jars, as a Flink distribution's {@code lib/} has them. */
+  static final Path FLINK_LIB = Path.of(System.getProperty("lance.flink.lib"));
+
+  /**
+   * A cluster on {@link #FLINK_LIB} and {@code extraLib}, once the job jar is built and Flink's lib/
+   * is checked to hold Flink's jars only (no Hadoop, Jackson, protobuf, Arrow or Lance, none of our
+   * modules): what the job jar needs must be inside it.
+   */
+  static FlinkSessionCluster startOnFlinkLib(List<Path> extraLib, Path home) {
+    if (!Files.isRegularFile(JOB_JAR)) {
+      throw new IllegalStateException("no job jar at " + JOB_JAR + ": run the tests after package");
+    }
+    try (java.util.stream.Stream<Path> jars = Files.list(FLINK_LIB)) {
+      List<String> foreign = jars.map(p -> p.getFileName().toString())
+          .filter(name -> name.startsWith("hadoop-") || name.startsWith("jackson-") || name.startsWith("protobuf-")
+              || name.startsWith("lance-") || name.startsWith("arrow-"))
+          .toList();
+      if (!foreign.isEmpty()) {
+        throw new IllegalStateException("Flink's lib/ must hold Flink's jars only, but has " + foreign);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + FLINK_LIB, e);
+    }
+    return start(FLINK_LIB, extraLib, home);
   }
 
   /**
-   * The same with {@code extraLib}, jars a user dropped into Flink's {@code lib/}, on the classpath
+   * Starts the JobManager and one TaskManager with two slots; returns once the TaskManager
+   * registered. {@code extraLib}, jars a user dropped into Flink's {@code lib/}, are on the classpath
    * of the JobManager, the TaskManager and every client, as {@code lib/*} puts them there.
    */
-  static FlinkSessionCluster start(Path lib, List<Path> extraLib, Path home) {
+  private static FlinkSessionCluster start(Path lib, List<Path> extraLib, Path home) {
     int restPort = freePort();
     FlinkSessionCluster cluster = new FlinkSessionCluster(home, lib, extraLib, restPort);
     try {
@@ -132,22 +157,6 @@ final class FlinkSessionCluster implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  /**
-   * Asserts that {@code lib} has Flink's jars only (no Hadoop, Jackson, protobuf, Arrow or Lance, none
-   * of our modules): what the job jar needs must be inside it.
-   */
-  static void assertFlinkJarsOnly(Path lib) {
-    try (java.util.stream.Stream<Path> jars = Files.list(lib)) {
-      org.assertj.core.api.Assertions.assertThat(jars.map(p -> p.getFileName().toString()))
-          .as("Flink's lib/ has Flink's jars only: what the job jar needs must be inside it")
-          .isNotEmpty()
-          .noneMatch(name -> name.startsWith("hadoop-") || name.startsWith("jackson-") || name.startsWith("protobuf-")
-              || name.startsWith("lance-") || name.startsWith("arrow-"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + lib, e);
     }
   }
 
