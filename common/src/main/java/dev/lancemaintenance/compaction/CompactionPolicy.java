@@ -38,7 +38,7 @@ public record CompactionPolicy(
     OptionalLong numThreads,
     OptionalLong batchSize,
     int maxConcurrentTasks,
-    int partialProgress) {
+    int partialProgress) implements java.io.Serializable {
 
   /** Tasks at once unless told otherwise: one per core, as the SDK's own compaction uses. */
   public static final int DEFAULT_MAX_CONCURRENT_TASKS = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -88,6 +88,44 @@ public record CompactionPolicy(
     builder.maxConcurrentTasks = maxConcurrentTasks;
     builder.partialProgress = partialProgress;
     return builder;
+  }
+
+  /** Optionals do not serialize; a policy that travels (to an operator of a streaming job) goes as this form. */
+  private Object writeReplace() {
+    return new SerializedForm(
+        targetRowsPerFragment.isPresent() ? targetRowsPerFragment.getAsLong() : null,
+        maxRowsPerGroup.isPresent() ? maxRowsPerGroup.getAsLong() : null,
+        maxBytesPerFile.isPresent() ? maxBytesPerFile.getAsLong() : null,
+        materializeDeletions.orElse(null),
+        materializeDeletionsThreshold.isPresent() ? materializeDeletionsThreshold.getAsDouble() : null,
+        numThreads.isPresent() ? numThreads.getAsLong() : null,
+        batchSize.isPresent() ? batchSize.getAsLong() : null,
+        maxConcurrentTasks,
+        partialProgress);
+  }
+
+  private record SerializedForm(
+      Long targetRowsPerFragment,
+      Long maxRowsPerGroup,
+      Long maxBytesPerFile,
+      Boolean materializeDeletions,
+      Double materializeDeletionsThreshold,
+      Long numThreads,
+      Long batchSize,
+      int maxConcurrentTasks,
+      int partialProgress) implements java.io.Serializable {
+    private Object readResolve() {
+      return new CompactionPolicy(
+          targetRowsPerFragment == null ? OptionalLong.empty() : OptionalLong.of(targetRowsPerFragment),
+          maxRowsPerGroup == null ? OptionalLong.empty() : OptionalLong.of(maxRowsPerGroup),
+          maxBytesPerFile == null ? OptionalLong.empty() : OptionalLong.of(maxBytesPerFile),
+          Optional.ofNullable(materializeDeletions),
+          materializeDeletionsThreshold == null ? OptionalDouble.empty() : OptionalDouble.of(materializeDeletionsThreshold),
+          numThreads == null ? OptionalLong.empty() : OptionalLong.of(numThreads),
+          batchSize == null ? OptionalLong.empty() : OptionalLong.of(batchSize),
+          maxConcurrentTasks,
+          partialProgress);
+    }
   }
 
   private static void requirePositive(String name, OptionalLong value) {

@@ -23,7 +23,8 @@ import java.util.function.BiFunction;
  * {@link CorruptTableException}: an unreadable tag could be the one protecting a version.
  */
 public final class RefReader {
-  static final String TAGS_DIR = "_refs/tags";
+  /** Where Lance keeps tags, at the table root even for tags on a branch. */
+  public static final String TAGS_DIR = "_refs/tags";
   static final String BRANCHES_DIR = "_refs/branches";
   private static final String REF_SUFFIX = ".json";
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -184,6 +184,15 @@ public final class LanceTableFixture {
     }
   }
 
+  /** The tags as the SDK lists them, by name. */
+  public java.util.SortedMap<String, org.lance.Tag> sdkTags() {
+    try (OpenedTable table = openLatest()) {
+      java.util.SortedMap<String, org.lance.Tag> tags = new java.util.TreeMap<>();
+      table.dataset().tags().list().forEach(tag -> tags.put(tag.getName(), tag));
+      return tags;
+    }
+  }
+
   public void deleteTag(String name) {
     try (OpenedTable table = openLatest()) {
       table.dataset().tags().delete(name);

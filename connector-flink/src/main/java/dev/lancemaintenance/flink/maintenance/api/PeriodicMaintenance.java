@@ -2,10 +2,14 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionPolicy;
+import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.flink.maintenance.operator.Keys;
-import dev.lancemaintenance.flink.maintenance.operator.PeriodicCleanupSpec;
+import dev.lancemaintenance.flink.maintenance.operator.PeriodicSpec;
+import dev.lancemaintenance.flink.maintenance.operator.PeriodicTask;
 import dev.lancemaintenance.flink.maintenance.operator.Ticks;
-import dev.lancemaintenance.flink.maintenance.operator.TriggerCleanup;
+import dev.lancemaintenance.flink.maintenance.operator.TriggerMaintenance;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.time.Duration;
@@ -20,53 +24,103 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Periodic cleanup a streaming job attaches beside its writer:
+ * Periodic maintenance a streaming job attaches beside its writer: cleanup, compaction or optimize
+ * (compaction, then cleanup), each run when any of its triggers fires, as Iceberg's Flink
+ * {@code TableMaintenance} does:
  *
  * <pre>{@code
- * DataStream<CleanupResult> results = PeriodicMaintenance.cleanup("s3a://bucket/t.lance")
+ * DataStream<CleanupResult> cleanups = PeriodicMaintenance.cleanup("s3a://bucket/t.lance")
  *     .every(Duration.ofMinutes(30))
  *     .everyNewVersions(100)
  *     .olderThan(Duration.ofHours(6))
  *     .append(env);
+ * DataStream<OptimizeResult> optimizes = PeriodicMaintenance.optimize("s3a://bucket/t.lance")
+ *     .whenFragmentsToCompact(50)
+ *     .every(Duration.ofHours(6))
+ *     .append(env);
  * }</pre>
  *
- * <p>A tick source (one tick per {@link #checkEvery}) drives a parallelism-1 operator that runs a
- * cleanup when due, holding a lock in the table's storage so no two runs (from this job or another)
- * overlap; see {@link TriggerCleanup}. Results stream out; metrics are under {@code
- * lance_maintenance}. Enable checkpointing so the schedule survives restarts.
+ * <p>A tick source (one tick per {@link #checkEvery}) drives a parallelism-1 operator that runs the
+ * task when due, holding the table's lease so no two runs (from this job, another job or another
+ * engine) overlap; see {@link TriggerMaintenance}. Results stream out; metrics are under {@code
+ * lance_maintenance}. Enable checkpointing so the schedule survives restarts. Compaction and
+ * optimize rewrite through the Lance SDK, which the task managers then need.
+ *
+ * @param <R> what each run emits: {@link CleanupResult}, {@link CompactResult} or {@link OptimizeResult}
  */
-public final class PeriodicMaintenance {
+public final class PeriodicMaintenance<R> {
   private final String tableUri;
+  private final PeriodicTask<R> task;
+  private final Class<R> resultType;
   private Map<String, String> storageOptions = Map.of();
+  private Map<String, String> sdkStorageOptions = Map.of();
   private Duration interval = Duration.ZERO;
   private long newVersions;
+  private long fragmentsToCompact;
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
+  private CompactionPolicy compaction = CompactionPolicy.DEFAULT;
   private Duration checkEvery = Duration.ofMinutes(1);
   private Duration lease = Duration.ofHours(1);
   private String uidSuffix = "";
 
-  private PeriodicMaintenance(String tableUri) {
+  private PeriodicMaintenance(String tableUri, PeriodicTask<R> task, Class<R> resultType) {
     this.tableUri = Objects.requireNonNull(tableUri, "tableUri");
+    this.task = task;
+    this.resultType = resultType;
   }
 
-  public static PeriodicMaintenance cleanup(String tableUri) {
-    return new PeriodicMaintenance(tableUri);
+  public static PeriodicMaintenance<CleanupResult> cleanup(String tableUri) {
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.cleanup(), CleanupResult.class);
+  }
+
+  /** Periodic compaction: merges small fragments into a new version; deletes nothing. */
+  public static PeriodicMaintenance<CompactResult> compact(String tableUri) {
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.compaction(), CompactResult.class);
+  }
+
+  /** Periodic optimize: compaction, then a cleanup whose window starts after compacting. */
+  public static PeriodicMaintenance<OptimizeResult> optimize(String tableUri) {
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.optimize(), OptimizeResult.class);
   }
 
   /** Hadoop configuration entries for the table's store; may hold secrets. */
-  public PeriodicMaintenance storageOptions(Map<String, String> options) {
+  public PeriodicMaintenance<R> storageOptions(Map<String, String> options) {
     this.storageOptions = Map.copyOf(options);
     return this;
   }
 
+  /** The Lance SDK's object-store options (e.g. {@code aws_region}), for compaction; may hold secrets. */
+  public PeriodicMaintenance<R> sdkStorageOptions(Map<String, String> options) {
+    this.sdkStorageOptions = Map.copyOf(options);
+    return this;
+  }
+
+  /**
+   * Run when Lance's compaction planner would merge at least this many fragments (checked every
+   * {@link #checkEvery}, which plans a compaction each time: a read of the latest manifest).
+   */
+  public PeriodicMaintenance<R> whenFragmentsToCompact(long fragments) {
+    if (fragments < 1) {
+      throw new IllegalArgumentException("whenFragmentsToCompact must be > 0: " + fragments);
+    }
+    this.fragmentsToCompact = fragments;
+    return this;
+  }
+
+  /** How compaction merges fragments (also what the fragment trigger plans with). */
+  public PeriodicMaintenance<R> compaction(CompactionPolicy policy) {
+    this.compaction = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
   /** Run when this much processing time passed since the last run. */
-  public PeriodicMaintenance every(Duration value) {
+  public PeriodicMaintenance<R> every(Duration value) {
     this.interval = positive("every", value);
     return this;
   }
 
   /** Run when this many versions were committed since the last run. */
-  public PeriodicMaintenance everyNewVersions(long versions) {
+  public PeriodicMaintenance<R> everyNewVersions(long versions) {
     if (versions < 1) {
       throw new IllegalArgumentException("everyNewVersions must be > 0: " + versions);
     }
@@ -78,7 +132,7 @@ public final class PeriodicMaintenance {
    * Each run removes versions older than this. Too short a window can remove a version a reader of
    * the streaming job's output still uses.
    */
-  public PeriodicMaintenance olderThan(Duration value) {
+  public PeriodicMaintenance<R> olderThan(Duration value) {
     if (value.isNegative()) {
       throw new IllegalArgumentException("older_than must not be negative: " + value);
     }
@@ -87,39 +141,40 @@ public final class PeriodicMaintenance {
   }
 
   /** How often to check whether a run is due (and list the table's versions to do so). */
-  public PeriodicMaintenance checkEvery(Duration value) {
+  public PeriodicMaintenance<R> checkEvery(Duration value) {
     this.checkEvery = positive("checkEvery", value);
     return this;
   }
 
   /** How long a run may hold the table's lock; a holder that dies frees it after this. */
-  public PeriodicMaintenance lease(Duration value) {
+  public PeriodicMaintenance<R> lease(Duration value) {
     this.lease = positive("lease", value);
     return this;
   }
 
   /** Appended to the operators' uids, for jobs that maintain several tables. */
-  public PeriodicMaintenance uidSuffix(String suffix) {
+  public PeriodicMaintenance<R> uidSuffix(String suffix) {
     this.uidSuffix = Objects.requireNonNull(suffix, "suffix");
     return this;
   }
 
   /** Adds the ticks and the trigger to {@code env}; returns the stream of run results. */
-  public DataStream<CleanupResult> append(StreamExecutionEnvironment env) {
+  public DataStream<R> append(StreamExecutionEnvironment env) {
     TableLocation table = TableLocation.of(tableUri);
-    PeriodicCleanupSpec spec =
-        new PeriodicCleanupSpec(table, StorageConf.of(storageOptions), interval, newVersions, olderThan, lease);
+    PeriodicSpec spec = new PeriodicSpec(table, StorageConf.of(storageOptions), sdkStorageOptions, interval,
+        newVersions, fragmentsToCompact, olderThan, compaction, lease);
     DataGeneratorSource<Long> ticks =
         new DataGeneratorSource<>(
             new Ticks(), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1000.0 / checkEvery.toMillis()), Types.LONG);
     String suffix = uidSuffix.isEmpty() ? "" : "-" + uidSuffix;
-    String triggerUid = "lance-periodic-cleanup" + suffix;
+    // Cleanup keeps the uids it always had, so that jobs restore their schedules from old savepoints.
+    String triggerUid = "lance-periodic-" + task.name() + suffix;
     return env.fromSource(ticks, WatermarkStrategy.noWatermarks(), "lance maintenance ticks " + table)
-        .uid("lance-periodic-cleanup-ticks" + suffix)
+        .uid("lance-periodic-" + task.name() + "-ticks" + suffix)
         .setParallelism(1)
         .keyBy(new Keys.Single<>(), Types.INT)
-        .process(new TriggerCleanup(spec, triggerUid), TypeInformation.of(CleanupResult.class))
-        .name("lance periodic cleanup " + table)
+        .process(new TriggerMaintenance<>(spec, task, triggerUid), TypeInformation.of(resultType))
+        .name("lance periodic " + task.name() + " " + table)
         .uid(triggerUid)
         .setParallelism(1);
   }

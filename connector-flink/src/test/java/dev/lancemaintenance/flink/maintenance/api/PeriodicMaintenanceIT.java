@@ -2,6 +2,8 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.flink.CallbackSink;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ReadBack;
@@ -13,9 +15,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PeriodicMaintenanceIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   private static final Duration WINDOW = Duration.ofSeconds(2);
+  private static final AtomicInteger RUNS_THAT_REMOVED_VERSIONS = new AtomicInteger();
 
   @TempDir Path workDir;
 
@@ -46,11 +49,19 @@ class PeriodicMaintenanceIT {
         .olderThan(WINDOW)
         .checkEvery(Duration.ofMillis(200))
         .append(env)
-        .sinkTo(new DiscardingSink<>());
+        .sinkTo(new CallbackSink<CleanupResult>(result -> {
+          if (result.counters().oldVersions() > 0) {
+            RUNS_THAT_REMOVED_VERSIONS.incrementAndGet();
+          }
+        }));
+    RUNS_THAT_REMOVED_VERSIONS.set(0);
     JobClient job = env.executeAsync("periodic lance cleanup");
     try {
+      // At least six seconds of appends, and on a loaded machine until a run has removed versions
+      // (the job may take seconds to start).
       Instant until = Instant.now().plusSeconds(6);
-      while (Instant.now().isBefore(until)) {
+      Instant giveUp = Instant.now().plusSeconds(120);
+      while (Instant.now().isBefore(until) || RUNS_THAT_REMOVED_VERSIONS.get() == 0 && Instant.now().isBefore(giveUp)) {
         // A lower bound of the version's timestamp, taken without the SDK's listVersions, which fails
         // when the running cleanup removes a manifest between its listing and its reading.
         Instant beforeCommit = Instant.now();

@@ -1,10 +1,11 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.compaction.CompactionPlan;
+import dev.lancemaintenance.compaction.CompactionPlanner;
+import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.VersionListing;
-import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.LeaseHolder;
 import dev.lancemaintenance.storage.TableLease;
@@ -23,11 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodic cleanup of one table (parallelism 1, one key): on every tick, checks whether a run is
- * due (time since the last run, or versions committed since), takes the table's {@link TableLease}
- * (the one every engine's cleanup takes; renewed while the run goes on, so a lease of
- * {@link PeriodicCleanupSpec#lease()} only has to outlive a stalled holder), runs the cleanup and
- * emits its result; a run that finds the lease held skips its turn.
+ * Periodic maintenance of one table (parallelism 1, one key): on every tick, checks whether a run
+ * is due ({@link PeriodicSpec#due}), takes the table's {@link TableLease} (the one every engine's
+ * runs take; renewed while the run goes on, so a lease of {@link PeriodicSpec#lease()} only has to
+ * outlive a stalled holder), runs its {@link PeriodicTask} (cleanup, compaction or optimize) and
+ * emits the result; a run that finds the lease held skips its turn.
  *
  * <p>The run executes the engine's stages inside this task with the reference engine: a streaming
  * job cannot start a nested batch job from an operator. It is synchronous, so a checkpoint barrier
@@ -40,10 +41,11 @@ import org.slf4j.LoggerFactory;
  * <p>A refused or failed run (a tagged old version, an unreadable manifest) does not fail the
  * streaming job: it is logged, counted in {@code failed_runs}, and retried when next due.
  */
-public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, CleanupResult> {
-  private static final Logger LOG = LoggerFactory.getLogger(TriggerCleanup.class);
+public final class TriggerMaintenance<R> extends KeyedProcessFunction<Integer, Long, R> {
+  private static final Logger LOG = LoggerFactory.getLogger(TriggerMaintenance.class);
 
-  private final PeriodicCleanupSpec spec;
+  private final PeriodicSpec spec;
+  private final PeriodicTask<R> task;
   private final String operatorUid;
   private transient ValueState<LastRun> lastRun;
   private transient TableStorage storage;
@@ -59,8 +61,9 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
    *     across restarts of the job (so a restarted attempt takes back its own lease) and different
    *     for every other periodic operator, in this job or another
    */
-  public TriggerCleanup(PeriodicCleanupSpec spec, String operatorUid) {
+  public TriggerMaintenance(PeriodicSpec spec, PeriodicTask<R> task, String operatorUid) {
     this.spec = spec;
+    this.task = task;
     this.operatorUid = operatorUid;
   }
 
@@ -78,37 +81,43 @@ public final class TriggerCleanup extends KeyedProcessFunction<Integer, Long, Cl
   }
 
   @Override
-  public void processElement(Long tick, Context ctx, Collector<CleanupResult> out) throws Exception {
+  public void processElement(Long tick, Context ctx, Collector<R> out) throws Exception {
     long now = ctx.timerService().currentProcessingTime();
     long latest = latestVersion();
-    if (!spec.due(lastRun.value(), now, latest)) {
+    if (!spec.due(lastRun.value(), now, latest, this::fragmentsToMerge)) {
       return;
     }
     Optional<TableLease> lock = TableLease.tryAcquire(storage, LeaseHolder.ofOwner(owner), spec.lease(), Clock.systemUTC());
     if (lock.isEmpty()) {
-      LOG.info("lance cleanup {}: another run holds the lock; skipping this one", spec.table());
+      LOG.info("lance {} {}: another run holds the lock; skipping this one", task.name(), spec.table());
       skippedRuns.inc();
       return;
     }
     lastRun.update(new LastRun(now, latest));
-    // The cleanup below runs on this thread, so its own lease is this one, nested.
+    // The run below goes on this thread, so its own lease is this one, nested.
     try (TableLease held = lock.get()) {
-      CleanupResult result = run();
+      R result = task.run(spec);
       runs.inc();
-      filesDeleted.inc(MaintenanceMetrics.filesRemoved(result.counters()));
-      bytesDeleted.inc(result.counters().bytesRemoved());
+      filesDeleted.inc(task.filesDeleted(result));
+      bytesDeleted.inc(task.bytesDeleted(result));
       out.collect(result);
     } catch (MaintenanceException e) {
-      LOG.warn("lance cleanup {}: periodic run failed, retrying when next due: {}", spec.table(), e.getMessage());
+      LOG.warn("lance {} {}: periodic run failed, retrying when next due: {}", task.name(), spec.table(), e.getMessage());
       failedRuns.inc();
     }
   }
 
-  private CleanupResult run() {
-    LocalCleanupAction action =
-        new LocalCleanupAction(spec.table(), HadoopTableStorage.factory(spec.storage()), Clock.systemUTC());
-    action.olderThan(spec.olderThan());
-    return action.execute();
+  /** Fragments Lance's planner would merge now: the small-fragment trigger. */
+  private long fragmentsToMerge() {
+    try {
+      CompactionPlan plan =
+          new CompactionPlanner().plan(CompactionTable.of(spec.table(), spec.sdkOptions()), spec.compaction());
+      return plan.tasks().stream().mapToLong(t -> t.fragmentIds().size()).sum();
+    } catch (MaintenanceException e) {
+      LOG.warn("lance {} {}: could not plan a compaction to count small fragments, asking again next tick: {}",
+          task.name(), spec.table(), e.getMessage());
+      return 0;
+    }
   }
 
   private long latestVersion() {
