@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.packaged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.ContractPolicy;
+import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -14,15 +15,15 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A freshly written table ({@code ours}) and its twin that the SDK's cleanup already cleaned with
- * {@code policy}, for a run of ours on {@code cluster}; {@code finishedBefore} is the cluster's count
- * of finished jobs before ours runs.
+ * A freshly written table ({@code ours}, a {@link CompactedHistory}) and its twin that the SDK's
+ * cleanup already cleaned with {@code policy}, for a run of ours on {@code cluster};
+ * {@code finishedBefore} is the cluster's count of finished jobs before ours runs.
  */
 record CleanedTwins(
     FlinkSessionCluster cluster, Path ours, Path sdk, List<String> before, ContractPolicy policy, int finishedBefore) {
 
   static CleanedTwins cleanedBySdk(FlinkSessionCluster cluster, Path dir) {
-    Path ours = writeTable(dir);
+    Path ours = CompactedHistory.write(LanceTableFixture.create(dir.resolve("ours.lance"))).root();
     List<String> before = FileTimes.listFiles(ours);
     ContractPolicy policy = ContractPolicy.before("everything old", Instant.now());
     Path sdk = ours.resolveSibling("sdk.lance");
@@ -30,17 +31,6 @@ record CleanedTwins(
     OracleStats reference = LanceOracle.cleanup(sdk, policy.toOracle()).stats();
     assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
     return new CleanedTwins(cluster, ours, sdk, before, policy, cluster.finishedJobs());
-  }
-
-  /** Appends, a delete, a compaction and an append: old data, deletion and manifest files to remove. */
-  private static Path writeTable(Path dir) {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("ours.lance"));
-    table.append(20);
-    table.append(20);
-    table.deleteWhere("id % 3 = 0");
-    table.compact();
-    table.append(5);
-    return table.root();
   }
 
   /** Ours ran on the cluster and left exactly the SDK's files, every version reading the same. */
