@@ -37,19 +37,54 @@ final class FlinkSessionCluster implements AutoCloseable {
 
   private final Path home;
   private final Path lib;
+  private final List<Path> extraLib;
   private final int restPort;
   private final List<Process> processes = new ArrayList<>();
 
-  private FlinkSessionCluster(Path home, Path lib, int restPort) {
+  private FlinkSessionCluster(Path home, Path lib, List<Path> extraLib, int restPort) {
     this.home = home;
     this.lib = lib;
+    this.extraLib = List.copyOf(extraLib);
     this.restPort = restPort;
   }
 
-  /** Starts the JobManager and one TaskManager with two slots; returns once the TaskManager registered. */
-  static FlinkSessionCluster start(Path lib, Path home) {
+  /** The job jar of the module's Flink line, as {@code package} built it. */
+  static final Path JOB_JAR = Path.of(System.getProperty("lance.flink.jobJar"));
+
+  /** Flink's own jars, as a Flink distribution's {@code lib/} has them. */
+  static final Path FLINK_LIB = Path.of(System.getProperty("lance.flink.lib"));
+
+  /**
+   * A cluster on {@link #FLINK_LIB} and {@code extraLib}, once the job jar is built and Flink's lib/
+   * is checked to hold Flink's jars only (no Hadoop, Jackson, protobuf, Arrow or Lance, none of our
+   * modules): what the job jar needs must be inside it.
+   */
+  static FlinkSessionCluster startOnFlinkLib(List<Path> extraLib, Path home) {
+    if (!Files.isRegularFile(JOB_JAR)) {
+      throw new IllegalStateException("no job jar at " + JOB_JAR + ": run the tests after package");
+    }
+    try (java.util.stream.Stream<Path> jars = Files.list(FLINK_LIB)) {
+      List<String> foreign = jars.map(p -> p.getFileName().toString())
+          .filter(name -> name.startsWith("hadoop-") || name.startsWith("jackson-") || name.startsWith("protobuf-")
+              || name.startsWith("lance-") || name.startsWith("arrow-"))
+          .toList();
+      if (!foreign.isEmpty()) {
+        throw new IllegalStateException("Flink's lib/ must hold Flink's jars only, but has " + foreign);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + FLINK_LIB, e);
+    }
+    return start(FLINK_LIB, extraLib, home);
+  }
+
+  /**
+   * Starts the JobManager and one TaskManager with two slots; returns once the TaskManager
+   * registered. {@code extraLib}, jars a user dropped into Flink's {@code lib/}, are on the classpath
+   * of the JobManager, the TaskManager and every client, as {@code lib/*} puts them there.
+   */
+  private static FlinkSessionCluster start(Path lib, List<Path> extraLib, Path home) {
     int restPort = freePort();
-    FlinkSessionCluster cluster = new FlinkSessionCluster(home, lib, restPort);
+    FlinkSessionCluster cluster = new FlinkSessionCluster(home, lib, extraLib, restPort);
     try {
       cluster.writeConf(freePort());
       cluster.processes.add(cluster.startDaemon(
@@ -123,6 +158,11 @@ final class FlinkSessionCluster implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** How many jobs the cluster has finished. */
+  int finishedJobs() {
+    return get("jobs/overview").split("\"state\":\"FINISHED\"", -1).length - 1;
   }
 
   /** The cluster's log files, for failure messages. */
@@ -220,6 +260,7 @@ final class FlinkSessionCluster implements AutoCloseable {
     command.add("-Dlog.file=" + home.resolve("log").resolve(logName + ".log"));
     command.add("-Dlog4j.configurationFile=" + conf().resolve("log4j.properties").toUri());
     StringBuilder classpath = new StringBuilder(lib.resolve("*").toString());
+    extraLib.forEach(p -> classpath.append(java.io.File.pathSeparator).append(p));
     extraClasspath.forEach(p -> classpath.append(java.io.File.pathSeparator).append(p));
     command.add("-cp");
     command.add(classpath.toString());

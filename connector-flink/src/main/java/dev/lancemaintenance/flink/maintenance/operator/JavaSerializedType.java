@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import java.io.Serializable;
+import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -51,6 +52,15 @@ final class JavaSerializedType<T extends Serializable> extends TypeInformation<T
 
   @Override
   public TypeSerializer<T> createSerializer(SerializerConfig config) {
+    return new JavaSerializer<>();
+  }
+
+  /**
+   * The same for Flink 1.20, where this form is the abstract one (2.x removed it): no
+   * {@code @Override}, so the one source compiles on either line.
+   */
+  @Deprecated
+  public TypeSerializer<T> createSerializer(ExecutionConfig config) {
     return new JavaSerializer<>();
   }
 
