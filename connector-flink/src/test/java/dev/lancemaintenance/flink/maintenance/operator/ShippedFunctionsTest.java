@@ -113,8 +113,10 @@ class ShippedFunctionsTest {
               + CleanupTopology.CHECKED_STATE.getName());
     }
     try (var unchecked = gate()) {
+      // The referenced-files gate (CheckGate) fails the job; this gate only never lets a file through.
       unchecked.processBroadcastElement(UnlistedReferences.of("data/gone.lance"), 0);
-      assertThatThrownBy(() -> unchecked.processElement(file, 0)).hasStackTraceContaining("data/old.lance");
+      unchecked.processElement(file, 0);
+      assertThat(unchecked.extractOutputValues()).as("files released with a missing reference").isEmpty();
     }
     try (var checked = gate()) {
       checked.processBroadcastElement(UnlistedReferences.NONE, 0);
