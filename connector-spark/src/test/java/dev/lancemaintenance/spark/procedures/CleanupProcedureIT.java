@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CleanupProcedureIT {
   /** Tests of what only Spark 4.1's procedure catalog has (SHOW PROCEDURES, DESCRIBE PROCEDURE). */
   static final String SPARK_4_1 = "spark-4.1";
+  /** Spark 4.0 matches named arguments case-sensitively (TABLE => is an unknown argument there). */
+  static final String ARGUMENT_NAMES_IN_ANY_CASE = "argument-names-in-any-case";
 
   private static SparkSession spark;
 
@@ -240,7 +242,17 @@ class CleanupProcedureIT {
   void answersUnderTheSystemNamespaceWithNamesInAnyCase() {
     LanceTableFixture table = table();
 
-    Row row = single("CALL lance.SYSTEM.Cleanup(TABLE => '" + table.uri() + "', Older_Than => '0s')");
+    Row row = single("CALL lance.SYSTEM.Cleanup(table => '" + table.uri() + "', older_than => '0s')");
+
+    assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
+  }
+
+  @Test
+  @Tag(ARGUMENT_NAMES_IN_ANY_CASE)
+  void takesArgumentNamesInAnyCase() {
+    LanceTableFixture table = table();
+
+    Row row = single("CALL lance.cleanup(TABLE => '" + table.uri() + "', Older_Than => '0s')");
 
     assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
   }
