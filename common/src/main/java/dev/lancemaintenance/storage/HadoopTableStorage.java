@@ -13,13 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import org.apache.hadoop.fs.BulkDelete;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
-import org.apache.hadoop.fs.Options.OpenFileOptions;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -29,9 +27,12 @@ import org.apache.hadoop.util.functional.FutureIO;
  * {@link TableStorage} over Hadoop's {@link FileSystem}, so {@code file:}, {@code hdfs:},
  * {@code s3a:}, {@code abfs:} and {@code gs:} tables all work.
  *
- * <p>Deletes go through Hadoop's {@link BulkDelete} where the store has it (s3a: one
- * DeleteObjects request per page); elsewhere Hadoop's default implementation deletes one file per
- * call. The instance owns its {@code FileSystem} (opened with {@code newInstance}) and closes it.
+ * <p>Runs on Hadoop 3.3 and 3.4 clients alike: it calls only APIs Hadoop 3.3.0 has (Spark 3.5
+ * ships 3.3.4), and the one newer API it uses, 3.4.1's {@code BulkDelete}, is chosen once per
+ * storage where the client has it ({@link DeleteRoute}, {@link HadoopDeletes#open}). Deletes go in
+ * bulk where the store has bulk deletes (s3a on a 3.4 client: one DeleteObjects request per page),
+ * as parallel single deletes elsewhere. The instance owns its {@code FileSystem} (opened with
+ * {@code newInstance}) and closes it.
  */
 public final class HadoopTableStorage implements TableStorage {
   /** Hadoop's object store connectors: every request there waits for a network round trip. */
@@ -43,6 +44,12 @@ public final class HadoopTableStorage implements TableStorage {
    * (fs.s3a.connection.maximum, 500 by default).
    */
   static final int OBJECT_STORE_CONCURRENCY = 64;
+  /**
+   * Files a page of parallel single deletes takes: s3a's default DeleteObjects page
+   * (fs.s3a.bulk.delete.page.size), so a page weighs the same for retries and the delete rate
+   * limit on either route.
+   */
+  static final int SINGLE_DELETE_PAGE_SIZE = 250;
 
   private final TableLocation location;
   /** The file system opened for this table; closing it closes {@link #fs} too. */
@@ -54,7 +61,8 @@ public final class HadoopTableStorage implements TableStorage {
   /** The root as a java.nio path when the table is on the local file system, else null. */
   private final java.nio.file.Path localRoot;
   private java.nio.file.Path realLocalRoot;
-  private BulkDelete bulkDelete;
+  /** How files are deleted when the table is not on local disk; chosen at the first delete. */
+  private HadoopDeletes deletes;
 
   public HadoopTableStorage(TableLocation location, StorageConf conf) {
     this.location = location;
@@ -148,6 +156,17 @@ public final class HadoopTableStorage implements TableStorage {
         e -> new StorageException("list", location.resolveRedacted(dir), e));
   }
 
+  /*
+   * openFile() options: Hadoop 3.3.5+ names them in Options.OpenFileOptions, spelt out here so that
+   * this class loads on older clients, which ignore opt() keys they do not know (3.3.4's s3a then
+   * sends its HEAD before the GET). Values go as strings: opt(String, long) is Hadoop 3.4's, and
+   * compiled against 3.3 a long would bind to opt(String, float).
+   */
+  private static final String OPENFILE_LENGTH = "fs.option.openfile.length";
+  private static final String OPENFILE_READ_POLICY = "fs.option.openfile.read.policy";
+  private static final String READ_POLICY_RANDOM = "random";
+  private static final String READ_POLICY_WHOLE_FILE = "whole-file";
+
   @Override
   public byte[] read(String path, long offset, int length) {
     byte[] buffer = new byte[length];
@@ -156,8 +175,8 @@ public final class HadoopTableStorage implements TableStorage {
     // requests of a manifest read); a file that is shorter still fails, at the read. The random
     // policy asks for this range, not for the rest of the file.
     try (FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(pathOf(path))
-        .opt(OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, offset + length)
-        .opt(OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
+        .opt(OPENFILE_LENGTH, Long.toString(offset + length))
+        .opt(OPENFILE_READ_POLICY, READ_POLICY_RANDOM)
         .build())) {
       in.readFully(offset, buffer);
       return buffer;
@@ -170,7 +189,7 @@ public final class HadoopTableStorage implements TableStorage {
   @Override
   public byte[] readFully(String path) {
     try (FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(pathOf(path))
-        .opt(OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_WHOLE_FILE)
+        .opt(OPENFILE_READ_POLICY, READ_POLICY_WHOLE_FILE)
         .build())) {
       return in.readAllBytes();
     } catch (IOException | UncheckedIOException e) {
@@ -215,7 +234,8 @@ public final class HadoopTableStorage implements TableStorage {
    *       narrows (not closes) the window in which two racers both win on such a store;
    *   <li>ABFS and GCS: {@code create(overwrite=false)}, which their connectors send as a
    *       conditional create ({@code If-None-Match: *}, {@code ifGenerationMatch=0});
-   *   <li>any other store, and s3a with {@code fs.s3a.create.conditional.enabled=false}: there is
+   *   <li>any other store, s3a with {@code fs.s3a.create.conditional.enabled=false}, and s3a on
+   *       Hadoop clients before 3.4.2 (Spark 3.5's 3.3.4), which have no conditional PUT: there is
    *       no atomic primitive we know of, so this falls back to Hadoop's check-then-create and
    *       logs a warning once: two runs that start within the same moment can then both win.
    * </ul>
@@ -228,7 +248,11 @@ public final class HadoopTableStorage implements TableStorage {
       }
       String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
       if (scheme.equals("s3a")) {
-        return conditionalPut(path, content);
+        if (conditionalCreate()) {
+          return conditionalPut(path, content);
+        }
+        warnNotAtomic("the s3a client sends no conditional PUT (Hadoop before 3.4.2, or"
+            + " fs.s3a.create.conditional.enabled=false)");
       }
       if (!ATOMIC_CREATE_SCHEMES.contains(scheme)) {
         warnNotAtomic("the store has no atomic create-if-absent that we know of");
@@ -244,6 +268,7 @@ public final class HadoopTableStorage implements TableStorage {
   private static final String CONDITIONAL_CREATE = "fs.option.create.conditional.overwrite";
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HadoopTableStorage.class);
   private volatile boolean warnedNotAtomic;
+  private Boolean conditionalCreate;
 
   private static boolean linkIfAbsent(java.nio.file.Path target, byte[] content) throws IOException {
     java.nio.file.Files.createDirectories(target.getParent());
@@ -288,6 +313,19 @@ public final class HadoopTableStorage implements TableStorage {
     return false;
   }
 
+  /**
+   * Whether this s3a client sends {@code If-None-Match: *} for {@link #CONDITIONAL_CREATE}: asked
+   * once, of the client itself. hadoop-aws 3.4.2 answers with {@code
+   * fs.s3a.create.conditional.enabled}; older clients (Spark 3.5's 3.3.4) do not know the option
+   * and would refuse it as an unknown mandatory key.
+   */
+  private synchronized boolean conditionalCreate() throws IOException {
+    if (conditionalCreate == null) {
+      conditionalCreate = fs.hasPathCapability(root, CONDITIONAL_CREATE);
+    }
+    return conditionalCreate;
+  }
+
   private boolean conditionalPut(String path, byte[] content) throws IOException {
     FSDataOutputStream out;
     try {
@@ -297,10 +335,6 @@ public final class HadoopTableStorage implements TableStorage {
       out = create.build();
     } catch (org.apache.hadoop.fs.FileAlreadyExistsException exists) {
       return false;
-    } catch (org.apache.hadoop.fs.PathIOException off) {
-      // "Conditional Writes Unavailable": fs.s3a.create.conditional.enabled=false.
-      warnNotAtomic("conditional writes are off (fs.s3a.create.conditional.enabled=false)");
-      return createNoOverwrite(pathOf(path), content);
     }
     try {
       out.write(content);
@@ -338,12 +372,12 @@ public final class HadoopTableStorage implements TableStorage {
   }
 
   /**
-   * Deletes through the store's own bulk delete where it has one (s3a, which reports each key that
-   * failed). Elsewhere Hadoop's default bulk delete ignores the {@code false} a file system's
-   * {@code delete} returns for a file it could not remove (issue 12, item 10), so each file is
-   * deleted here and a {@code false} is a failure unless the file is gone. Local files are deleted
-   * with java.nio, which reports why, removes a link rather than what it points at, and is refused
-   * for a file whose directory really lies outside the table root.
+   * Deletes by the storage's {@link DeleteRoute}: in bulk where client and store have bulk deletes
+   * (s3a, which reports each key that failed), else one request per file, a page in parallel, each
+   * result checked (Hadoop's default bulk delete ignores the {@code false} a file system's {@code
+   * delete} returns for a file it could not remove, issue 12, item 10). Local files are deleted with
+   * java.nio, which reports why, removes a link rather than what it points at, and is refused for a
+   * file whose directory really lies outside the table root.
    */
   @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
@@ -354,37 +388,17 @@ public final class HadoopTableStorage implements TableStorage {
     if (localRoot != null) {
       return deleteLocally(paths);
     }
-    if (maxDeleteBatchSize() == 1) {
-      return deleteOneByOne(paths);
-    }
     List<Path> hadoopPaths = new ArrayList<>(paths.size());
     for (String path : paths) {
       hadoopPaths.add(pathOf(path));
     }
     List<DeleteFailure> failures = new ArrayList<>();
     try {
-      // Hadoop's contract: a missing file is not a failure, which is what cleanup wants.
-      for (Map.Entry<Path, String> failure : bulkDelete().bulkDelete(hadoopPaths)) {
+      for (Map.Entry<Path, String> failure : deletes().delete(hadoopPaths)) {
         failures.add(new DeleteFailure(relativeOf(failure.getKey()), failure.getValue()));
       }
     } catch (IOException | RuntimeException e) {
       for (String path : paths) {
-        failures.add(new DeleteFailure(path, String.valueOf(e.getMessage())));
-      }
-    }
-    return failures;
-  }
-
-  private List<DeleteFailure> deleteOneByOne(List<String> paths) {
-    List<DeleteFailure> failures = new ArrayList<>();
-    for (String path : paths) {
-      Path hadoopPath = pathOf(path);
-      try {
-        // false means "not deleted": fine when the file is already gone, a failure when it is not.
-        if (!fs.delete(hadoopPath, false) && fs.exists(hadoopPath)) {
-          failures.add(new DeleteFailure(path, "the file system did not delete it"));
-        }
-      } catch (IOException | RuntimeException e) {
         failures.add(new DeleteFailure(path, String.valueOf(e.getMessage())));
       }
     }
@@ -429,25 +443,32 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public int maxDeleteBatchSize() {
-    return localRoot != null ? 1 : bulkDelete().pageSize();
+    return localRoot != null ? 1 : deletes().pageSize();
   }
 
-  private synchronized BulkDelete bulkDelete() {
-    if (bulkDelete == null) {
+  /** The way this storage deletes files (decided at the first delete, then fixed). */
+  public DeleteRoute deleteRoute() {
+    return localRoot != null ? DeleteRoute.LOCAL : deletes().route();
+  }
+
+  private synchronized HadoopDeletes deletes() {
+    if (deletes == null) {
       try {
-        bulkDelete = fs.createBulkDelete(root);
+        deletes = HadoopDeletes.open(fs, root, suggestedConcurrency(), SINGLE_DELETE_PAGE_SIZE);
       } catch (IOException e) {
-        throw new StorageException("open bulk delete for", location.toString(), e);
+        throw new StorageException("open deletes for", location.toString(), e);
       }
     }
-    return bulkDelete;
+    return deletes;
   }
 
   @Override
   public void close() {
     try {
-      if (bulkDelete != null) {
-        bulkDelete.close();
+      synchronized (this) {
+        if (deletes != null) {
+          deletes.close();
+        }
       }
       opened.close();
     } catch (IOException e) {

@@ -27,8 +27,9 @@ public final class MiniHdfs implements AutoCloseable {
 
   /** Starts the cluster with its name and data directories under {@code baseDir}. */
   public static MiniHdfs start(Path baseDir) {
+    // The builder below sets MiniDFSCluster.HDFS_MINIDFS_BASEDIR itself; Hadoop 3.3's refuses a
+    // configuration that already has it ("base directory already defined").
     Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.toAbsolutePath().toString());
     // Loopback only, on free ports: CI machines run several builds side by side.
     conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
     conf.set("dfs.namenode.http-address", "127.0.0.1:0");

@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.ContractPolicy;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.DeleteRoute;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.StorageException;
@@ -137,6 +138,7 @@ class S3CleanupIT {
       keys.forEach(k -> storage.write(k, k.getBytes(StandardCharsets.UTF_8)));
       s3.calls().reset();
 
+      assertThat(((HadoopTableStorage) storage).deleteRoute()).isEqualTo(DeleteRoute.BULK);
       assertThat(storage.maxDeleteBatchSize()).isEqualTo(3);
       assertThat(storage.deleteBatch(keys)).as("failures").isEmpty();
 
@@ -144,6 +146,31 @@ class S3CleanupIT {
       assertThat(s3.calls().singleDeleteKeys()).isEmpty();
       assertThat(objects("bulk")).isEmpty();
       assertThat(storage.deleteBatch(keys)).as("deleting missing keys is not a failure").isEmpty();
+    }
+  }
+
+  /**
+   * With s3a's multi-object delete switched off its bulk delete is one key a page: the storage then
+   * deletes a page by single requests in parallel, each key once.
+   */
+  @Test
+  void withoutMultiObjectDeleteAPageGoesAsSingleRequests() {
+    java.util.Map<String, String> settings = new java.util.HashMap<>(s3.hadoopSettings());
+    settings.put("fs.s3a.multiobjectdelete.enable", "false");
+    TableLocation location = TableLocation.of(S3ProxyServer.s3aUri(BUCKET, "single"));
+    try (HadoopTableStorage storage = new HadoopTableStorage(location, StorageConf.of(settings))) {
+      List<String> keys = IntStream.range(0, 20).mapToObj(i -> "data/f" + i + ".lance").toList();
+      keys.forEach(k -> storage.write(k, k.getBytes(StandardCharsets.UTF_8)));
+      s3.calls().reset();
+
+      assertThat(storage.deleteRoute()).isEqualTo(DeleteRoute.PARALLEL_SINGLE);
+      assertThat(storage.deleteBatch(keys)).as("failures").isEmpty();
+
+      assertThat(s3.calls().bulkDeleteSizes()).as("DeleteObjects requests").isEmpty();
+      assertThat(new java.util.TreeSet<>(s3.calls().singleDeleteKeys()))
+          .as("keys of single-object DELETE requests")
+          .isEqualTo(new java.util.TreeSet<>(keys.stream().map(k -> "single/" + k).toList()));
+      assertThat(objects("single")).isEmpty();
     }
   }
 

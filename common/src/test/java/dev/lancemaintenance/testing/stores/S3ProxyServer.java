@@ -125,8 +125,9 @@ public final class S3ProxyServer implements AutoCloseable {
     settings.put("fs.s3a.retry.interval", "50ms");
     settings.put("fs.s3a.retry.throttle.limit", "2");
     settings.put("fs.s3a.retry.throttle.interval", "50ms");
-    settings.put("fs.s3a.connection.establish.timeout", "5s");
-    settings.put("fs.s3a.connection.timeout", "20s");
+    // Plain milliseconds: s3a 3.4 reads these as durations, 3.3 (Spark 3.5's) as integers.
+    settings.put("fs.s3a.connection.establish.timeout", "5000");
+    settings.put("fs.s3a.connection.timeout", "20000");
     return settings;
   }
 
