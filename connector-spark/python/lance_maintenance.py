@@ -1,7 +1,7 @@
 """Lance table maintenance from PySpark, through the JVM gateway.
 
 Needs the connector's bundle jar on the driver and executors, e.g.
-``spark-submit --jars lance-maintenance-spark-<version>-bundle.jar`` or a cluster library; no SQL
+``spark-submit --jars lance-maintenance-spark-<line>_<scala>-<version>.jar`` or a cluster library; no SQL
 extension or catalog configuration is needed::
 
     from lance_maintenance import LanceMaintenance

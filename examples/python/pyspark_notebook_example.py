@@ -4,7 +4,7 @@ Needs the Spark connector's bundle jar on the session (no catalog or SQL extensi
 ``connector-spark/python/lance_maintenance.py`` importable, e.g.::
 
     spark-submit \\
-      --jars connector-spark/target/lance-maintenance-spark-0.1.0-SNAPSHOT-bundle.jar \\
+      --jars connector-spark/target/lance-maintenance-spark-4.1_2.13-0.1.0-SNAPSHOT.jar \\
       --py-files connector-spark/python/lance_maintenance.py \\
       examples/python/pyspark_notebook_example.py /path/to/table.lance
 

@@ -1,14 +1,17 @@
 package dev.lancemaintenance.spark;
 
 import java.time.Clock;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark session of one test class: local mode, no UI, few shuffle partitions, the lance catalog,
+ * The Spark session of one test class: local mode, no UI, few shuffle partitions, CALL lance.*,
  * and every cleanup distributed as Spark jobs (test tables are small enough for the driver path,
  * which {@code LanceMaintenanceIT} covers on its own).
  */
 public final class SparkTestSession {
+  private static final String EXTENSIONS = "dev.lancemaintenance.spark.extensions.LanceMaintenanceSparkExtensions";
+
   private SparkTestSession() {}
 
   /** {@code local[2]}: two executor threads, no task retries. */
@@ -24,9 +27,22 @@ public final class SparkTestSession {
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
-        .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog")
+        .config(procedures().getKey(), procedures().getValue())
         .config(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0")
         .getOrCreate();
+  }
+
+  /**
+   * The setting that gives the session {@code CALL lance.*}: the session extension where it is on
+   * the class path (the Spark 3.5 lines), else Spark 4's procedure catalog.
+   */
+  public static Map.Entry<String, String> procedures() {
+    try {
+      Class.forName(EXTENSIONS);
+      return Map.entry("spark.sql.extensions", EXTENSIONS);
+    } catch (ClassNotFoundException e) {
+      return Map.entry("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog");
+    }
   }
 
   /**

@@ -3,8 +3,6 @@ package dev.lancemaintenance.spark.procedures;
 import dev.lancemaintenance.compaction.CompactAction;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
@@ -12,48 +10,43 @@ import org.apache.spark.sql.types.DataTypes;
  * and how they configure a {@link CompactAction}. All optional: an absent one keeps Lance's default.
  */
 final class CompactionParameters {
-  static final ProcedureParameter TABLE =
-      ProcedureParameter.in("table", DataTypes.StringType)
-          .comment("the table: a path or a URI the Lance SDK opens (file:, s3://, s3a://, ...)")
-          .build();
-  static final ProcedureParameter TARGET_ROWS_PER_FRAGMENT =
-      optional("target_rows_per_fragment", DataTypes.LongType, "rows a merged fragment aims at (Lance: 1048576)");
-  static final ProcedureParameter MAX_ROWS_PER_GROUP =
-      optional("max_rows_per_group", DataTypes.LongType, "rows per row group in the files written");
-  static final ProcedureParameter MAX_BYTES_PER_FILE =
-      optional("max_bytes_per_file", DataTypes.LongType, "a written file larger than this is split");
-  static final ProcedureParameter MATERIALIZE_DELETIONS =
-      optional("materialize_deletions", DataTypes.BooleanType, "rewrite fragments with many deleted rows (Lance: true)");
-  static final ProcedureParameter MATERIALIZE_DELETIONS_THRESHOLD =
-      optional(
+  static final Parameter TABLE =
+      Parameter.required(
+          "table", DataTypes.StringType, "the table: a path or a URI the Lance SDK opens (file:, s3://, s3a://, ...)");
+  static final Parameter TARGET_ROWS_PER_FRAGMENT =
+      Parameter.optional("target_rows_per_fragment", DataTypes.LongType, "rows a merged fragment aims at (Lance: 1048576)");
+  static final Parameter MAX_ROWS_PER_GROUP =
+      Parameter.optional("max_rows_per_group", DataTypes.LongType, "rows per row group in the files written");
+  static final Parameter MAX_BYTES_PER_FILE =
+      Parameter.optional("max_bytes_per_file", DataTypes.LongType, "a written file larger than this is split");
+  static final Parameter MATERIALIZE_DELETIONS =
+      Parameter.optional("materialize_deletions", DataTypes.BooleanType, "rewrite fragments with many deleted rows (Lance: true)");
+  static final Parameter MATERIALIZE_DELETIONS_THRESHOLD =
+      Parameter.optional(
           "materialize_deletions_threshold", DataTypes.DoubleType,
           "share of deleted rows, 0..1, from which a fragment is rewritten (Lance: 0.1)");
-  static final ProcedureParameter NUM_THREADS =
-      optional("num_threads", DataTypes.LongType, "threads the SDK uses inside one task");
-  static final ProcedureParameter BATCH_SIZE =
-      optional("batch_size", DataTypes.LongType, "rows per batch the SDK reads while rewriting");
-  static final ProcedureParameter MAX_CONCURRENT_TASKS =
-      optional("max_concurrent_tasks", DataTypes.IntegerType, "compaction tasks running at once (default: driver cores)");
-  static final ProcedureParameter PARTIAL_PROGRESS =
-      optional(
+  static final Parameter NUM_THREADS =
+      Parameter.optional("num_threads", DataTypes.LongType, "threads the SDK uses inside one task");
+  static final Parameter BATCH_SIZE =
+      Parameter.optional("batch_size", DataTypes.LongType, "rows per batch the SDK reads while rewriting");
+  static final Parameter MAX_CONCURRENT_TASKS =
+      Parameter.optional("max_concurrent_tasks", DataTypes.IntegerType, "compaction tasks running at once (default: driver cores)");
+  static final Parameter PARTIAL_PROGRESS =
+      Parameter.optional(
           "partial_progress", DataTypes.IntegerType,
           "commit every this many finished tasks on their own; 0 (default) commits once");
-  static final ProcedureParameter OPTIONS =
-      optional(
+  static final Parameter OPTIONS =
+      Parameter.optional(
           "options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
           "the Lance SDK's storage options (e.g. aws_region), not Hadoop keys");
 
   /** table, then the compaction arguments, then options: the signature of lance.compact. */
-  static final List<ProcedureParameter> ALL =
+  static final List<Parameter> ALL =
       List.of(
           TABLE, TARGET_ROWS_PER_FRAGMENT, MAX_ROWS_PER_GROUP, MAX_BYTES_PER_FILE, MATERIALIZE_DELETIONS,
           MATERIALIZE_DELETIONS_THRESHOLD, NUM_THREADS, BATCH_SIZE, MAX_CONCURRENT_TASKS, PARTIAL_PROGRESS, OPTIONS);
 
   private CompactionParameters() {}
-
-  static ProcedureParameter optional(String name, DataType type, String comment) {
-    return ProcedureParameter.in(name, type).defaultValue("NULL").comment(comment).build();
-  }
 
   /** The SDK storage options of the call. */
   static Map<String, String> storageOptions(ProcedureArgs args) {

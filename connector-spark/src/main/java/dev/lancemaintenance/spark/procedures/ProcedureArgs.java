@@ -1,9 +1,7 @@
 package dev.lancemaintenance.spark.procedures;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -11,27 +9,24 @@ import java.util.OptionalLong;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
- * The arguments of one procedure call, read by parameter, never by ordinal: Spark has already put
- * named and positional arguments in parameter order and filled in defaults. A SQL {@code NULL} reads
- * as absent.
+ * The arguments of one procedure call, read by parameter, never by ordinal: Spark 4 (or the 3.5
+ * {@code CALL} extension) has already put named and positional arguments in parameter order and
+ * filled in defaults. A SQL {@code NULL} reads as absent.
  */
 final class ProcedureArgs {
-  private final List<ProcedureParameter> parameters;
+  private final List<Parameter> parameters;
   private final InternalRow row;
 
-  ProcedureArgs(List<ProcedureParameter> parameters, InternalRow row) {
+  ProcedureArgs(List<Parameter> parameters, InternalRow row) {
     this.parameters = parameters;
     this.row = row;
   }
 
-  private int indexOf(ProcedureParameter parameter) {
+  private int indexOf(Parameter parameter) {
     for (int i = 0; i < parameters.size(); i++) {
       if (parameters.get(i).name().equals(parameter.name())) {
         return i;
@@ -40,16 +35,16 @@ final class ProcedureArgs {
     throw new IllegalStateException("Not a parameter of this call: " + parameter.name());
   }
 
-  boolean isSet(ProcedureParameter parameter) {
+  boolean isSet(Parameter parameter) {
     return !row.isNullAt(indexOf(parameter));
   }
 
   /** The declared type of the parameter in this call (older_than is a TIMESTAMP or a STRING). */
-  DataType typeOf(ProcedureParameter parameter) {
-    return parameters.get(indexOf(parameter)).dataType();
+  DataType typeOf(Parameter parameter) {
+    return parameters.get(indexOf(parameter)).type();
   }
 
-  String requiredString(ProcedureParameter parameter) {
+  String requiredString(Parameter parameter) {
     if (!isSet(parameter)) {
       throw new IllegalArgumentException("Parameter '" + parameter.name() + "' is required and was not set");
     }
@@ -60,11 +55,11 @@ final class ProcedureArgs {
     return value;
   }
 
-  Optional<String> string(ProcedureParameter parameter) {
+  Optional<String> string(Parameter parameter) {
     return isSet(parameter) ? Optional.of(row.getUTF8String(indexOf(parameter)).toString()) : Optional.empty();
   }
 
-  OptionalLong longValue(ProcedureParameter parameter) {
+  OptionalLong longValue(Parameter parameter) {
     if (!isSet(parameter)) {
       return OptionalLong.empty();
     }
@@ -73,20 +68,20 @@ final class ProcedureArgs {
     return OptionalLong.of(type.equals(DataTypes.IntegerType) ? row.getInt(index) : row.getLong(index));
   }
 
-  OptionalDouble doubleValue(ProcedureParameter parameter) {
+  OptionalDouble doubleValue(Parameter parameter) {
     return isSet(parameter) ? OptionalDouble.of(row.getDouble(indexOf(parameter))) : OptionalDouble.empty();
   }
 
   /** A TIMESTAMP argument in microseconds since the epoch. */
-  OptionalLong timestampMicros(ProcedureParameter parameter) {
+  OptionalLong timestampMicros(Parameter parameter) {
     return isSet(parameter) ? OptionalLong.of(row.getLong(indexOf(parameter))) : OptionalLong.empty();
   }
 
-  Optional<Boolean> bool(ProcedureParameter parameter) {
+  Optional<Boolean> bool(Parameter parameter) {
     return isSet(parameter) ? Optional.of(row.getBoolean(indexOf(parameter))) : Optional.empty();
   }
 
-  Map<String, String> stringMap(ProcedureParameter parameter) {
+  Map<String, String> stringMap(Parameter parameter) {
     Map<String, String> result = new HashMap<>();
     if (!isSet(parameter)) {
       return result;
@@ -102,27 +97,5 @@ final class ProcedureArgs {
       result.put(keys.getUTF8String(i).toString(), values.getUTF8String(i).toString());
     }
     return result;
-  }
-
-  /**
-   * The parameter names a call gives, by name or by position, from the input type Spark binds with:
-   * a NULL among them was written by the user and is never a default.
-   */
-  static List<String> givenNames(StructType inputType, List<ProcedureParameter> declared) {
-    List<String> names = new ArrayList<>();
-    StructField[] fields = inputType.fields();
-    for (int i = 0; i < fields.length; i++) {
-      boolean byName = fields[i].metadata().contains(ProcedureParameter.BY_NAME_METADATA_KEY);
-      names.add(byName ? fields[i].name() : i < declared.size() ? declared.get(i).name() : "");
-    }
-    return names;
-  }
-
-  static boolean isGiven(List<String> given, ProcedureParameter parameter) {
-    return given.stream().anyMatch(name -> name.equalsIgnoreCase(parameter.name()));
-  }
-
-  static String normalize(String name) {
-    return name.toLowerCase(Locale.ROOT);
   }
 }

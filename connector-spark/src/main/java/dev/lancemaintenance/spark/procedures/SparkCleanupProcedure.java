@@ -14,14 +14,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
-import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
@@ -45,22 +40,19 @@ import org.apache.spark.sql.types.TimestampType;
  * session's {@code spark.hadoop.*}.
  *
  * <p>Output: one row of counters, or with {@code dry_run => true} one row per file that would go.
- * Spark 4.1 procedures return local rows, so a dry run's rows are gathered on the driver; for dry
+ * Procedures return local rows, so a dry run's rows are gathered on the driver; for dry
  * runs of millions of files use {@code LanceMaintenance...dryRun(true).toDataset()}, which streams.
  */
-final class SparkCleanupProcedure implements UnboundProcedure {
+final class SparkCleanupProcedure implements LanceProcedure {
   static final String NAME = "cleanup";
 
-  static final ProcedureParameter TABLE =
-      ProcedureParameter.in("table", DataTypes.StringType)
-          .comment("the table: a path or a Hadoop URI (file:, hdfs:, s3a:, ...)")
-          .build();
+  static final Parameter TABLE =
+      Parameter.required("table", DataTypes.StringType, "the table: a path or a Hadoop URI (file:, hdfs:, s3a:, ...)");
   /** Spark's own argument (not a cleanup option): Hadoop settings, keys not ours to check. */
-  static final ProcedureParameter OPTIONS =
-      ProcedureParameter.in("options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType))
-          .defaultValue("NULL")
-          .comment("Hadoop settings for the table's store, over the session's spark.hadoop.*")
-          .build();
+  static final Parameter OPTIONS =
+      Parameter.optional(
+          "options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
+          "Hadoop settings for the table's store, over the session's spark.hadoop.*");
 
   private final Clock clock;
 
@@ -74,8 +66,8 @@ final class SparkCleanupProcedure implements UnboundProcedure {
    * positional calls written before {@code branch} existed). {@code older_than} is typed after the
    * argument given for it.
    */
-  static List<ProcedureParameter> parameters(DataType olderThanType) {
-    List<ProcedureParameter> parameters = new ArrayList<>();
+  static List<Parameter> parameters(DataType olderThanType) {
+    List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
     for (CleanupOption option : CleanupOption.values()) {
       if (option == CleanupOption.BRANCH) {
@@ -86,7 +78,7 @@ final class SparkCleanupProcedure implements UnboundProcedure {
     return parameters;
   }
 
-  private static ProcedureParameter parameter(CleanupOption option, DataType olderThanType) {
+  private static Parameter parameter(CleanupOption option, DataType olderThanType) {
     DataType type = switch (option.type()) {
       case CUTOFF -> olderThanType;
       case LONG -> DataTypes.LongType;
@@ -98,7 +90,7 @@ final class SparkCleanupProcedure implements UnboundProcedure {
     String defaultSql = option.type() == CleanupOption.Type.CUTOFF || option.defaultValue().isEmpty()
         ? "NULL"
         : option.defaultValue().get();
-    return ProcedureParameter.in(option.sqlName(), type).defaultValue(defaultSql).comment(option.doc()).build();
+    return Parameter.optional(option.sqlName(), type, defaultSql, option.doc());
   }
 
   @Override
@@ -113,102 +105,70 @@ final class SparkCleanupProcedure implements UnboundProcedure {
   }
 
   @Override
-  public BoundProcedure bind(StructType inputType) {
-    List<String> given = givenNames(inputType);
-    DataType olderThanType = DataTypes.StringType;
-    StructField[] fields = inputType.fields();
-    for (int i = 0; i < fields.length; i++) {
-      if (given.get(i).equalsIgnoreCase(CleanupOption.OLDER_THAN.sqlName())) {
-        DataType type = fields[i].dataType();
-        boolean temporal = type instanceof TimestampType || type instanceof TimestampNTZType || type instanceof DateType;
-        olderThanType = temporal ? DataTypes.TimestampType : DataTypes.StringType;
-      }
-    }
-    return new Bound(parameters(olderThanType), given, clock);
+  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    DataType given = givenTypes.get(CleanupOption.OLDER_THAN.sqlName());
+    boolean temporal = given instanceof TimestampType || given instanceof TimestampNTZType || given instanceof DateType;
+    return parameters(temporal ? DataTypes.TimestampType : DataTypes.StringType);
   }
 
-  private static List<String> givenNames(StructType inputType) {
-    return ProcedureArgs.givenNames(inputType, parameters(DataTypes.StringType));
+  /** A dry run's rows are its files; every other run returns one row of counters. */
+  @Override
+  public StructType schema(BoundCall call) {
+    Parameter dryRun = parameter(CleanupOption.DRY_RUN, DataTypes.StringType);
+    return call.isGiven(dryRun) && call.args().bool(dryRun).orElse(false) ? ResultRows.FILE_SCHEMA : ResultRows.COUNTER_SCHEMA;
   }
 
-  private static final class Bound implements BoundProcedure {
-    private final List<ProcedureParameter> parameters;
-    private final List<String> given;
-    private final Clock clock;
-
-    Bound(List<ProcedureParameter> parameters, List<String> given, Clock clock) {
-      this.parameters = parameters;
-      this.given = given;
-      this.clock = clock;
+  @Override
+  public Result call(BoundCall call) {
+    ProcedureArgs args = call.args();
+    Map<CleanupOption, Object> options = options(call);
+    SparkCleanupAction action;
+    try {
+      action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(args.requiredString(TABLE), args.stringMap(OPTIONS));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
     }
-
-    @Override
-    public String name() {
-      return NAME;
+    CleanupOption.applyTo(action, options, clock.instant());
+    if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
+      List<InternalRow> rows = new ArrayList<>();
+      action.filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));
+      return new Result(ResultRows.FILE_SCHEMA, rows.toArray(new InternalRow[0]));
     }
+    return Result.of(ResultRows.COUNTER_SCHEMA, ResultRows.counterInternalRow(action.execute()));
+  }
 
-    @Override
-    public ProcedureParameter[] parameters() {
-      return parameters.toArray(new ProcedureParameter[0]);
-    }
-
-    @Override
-    public boolean isDeterministic() {
-      return false;
-    }
-
-    @Override
-    public Iterator<Scan> call(InternalRow input) {
-      ProcedureArgs args = new ProcedureArgs(parameters, input);
-      Map<CleanupOption, Object> options = options(args);
-      SparkCleanupAction action;
-      try {
-        action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(args.requiredString(TABLE), args.stringMap(OPTIONS));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
+  /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
+  private static Map<CleanupOption, Object> options(BoundCall call) {
+    ProcedureArgs args = call.args();
+    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+    for (Parameter parameter : call.parameters()) {
+      if (parameter.name().equals(TABLE.name()) || parameter.name().equals(OPTIONS.name())) {
+        continue;
       }
-      CleanupOption.applyTo(action, options, clock.instant());
-      if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
-        List<InternalRow> rows = new ArrayList<>();
-        action.filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));
-        return List.<Scan>of(new RowsScan(ResultRows.FILE_SCHEMA, rows.toArray(new InternalRow[0]))).iterator();
+      CleanupOption option = CleanupOption.named(parameter.name(), List.of());
+      // Only what the call gives: the rest keep the action's defaults (and the session's settings).
+      if (!call.isGiven(parameter)) {
+        continue;
       }
-      InternalRow counters = ResultRows.counterInternalRow(action.execute());
-      return List.<Scan>of(new RowsScan(ResultRows.COUNTER_SCHEMA, new InternalRow[] {counters})).iterator();
-    }
-
-    /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
-    private Map<CleanupOption, Object> options(ProcedureArgs args) {
-      Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-      for (ProcedureParameter parameter : parameters) {
-        if (parameter == TABLE || parameter == OPTIONS) {
-          continue;
+      if (!args.isSet(parameter)) {
+        if (option.changesWhatIsDeleted()) {
+          throw option.nullValue();
         }
-        CleanupOption option = CleanupOption.named(parameter.name(), List.of());
-        // Only what the call gives: the rest keep the action's defaults (and the session's settings).
-        if (!ProcedureArgs.isGiven(given, parameter)) {
-          continue;
-        }
-        if (!args.isSet(parameter)) {
-          if (option.changesWhatIsDeleted()) {
-            throw option.nullValue();
-          }
-          continue;
-        }
-        options.put(option, value(args, parameter, option));
+        continue;
       }
-      return options;
+      options.put(option, value(args, parameter, option));
     }
+    return options;
+  }
 
-    private static Object value(ProcedureArgs args, ProcedureParameter parameter, CleanupOption option) {
-      return switch (option.type()) {
-        case CUTOFF -> args.typeOf(parameter).equals(DataTypes.TimestampType)
-            ? Instant.EPOCH.plus(args.timestampMicros(parameter).getAsLong(), ChronoUnit.MICROS)
-            : args.string(parameter).orElseThrow();
-        case LONG, INT -> args.longValue(parameter).getAsLong();
-        case BOOLEAN -> args.bool(parameter).orElseThrow();
-        case STRING -> args.string(parameter).orElseThrow();
-      };
-    }
+  private static Object value(ProcedureArgs args, Parameter parameter, CleanupOption option) {
+    return switch (option.type()) {
+      case CUTOFF -> args.typeOf(parameter).equals(DataTypes.TimestampType)
+          ? Instant.EPOCH.plus(args.timestampMicros(parameter).getAsLong(), ChronoUnit.MICROS)
+          : args.string(parameter).orElseThrow();
+      case LONG, INT -> args.longValue(parameter).getAsLong();
+      case BOOLEAN -> args.bool(parameter).orElseThrow();
+      case STRING -> args.string(parameter).orElseThrow();
+    };
   }
 }

@@ -3,14 +3,10 @@ package dev.lancemaintenance.spark.procedures;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
-import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -20,7 +16,7 @@ import org.apache.spark.sql.types.StructType;
  * Lance's planner, tasks on the executors ({@link dev.lancemaintenance.spark.SparkCompactAction}),
  * and returns one row of {@code CompactResult.namedCounters()}.
  */
-final class SparkCompactProcedure implements UnboundProcedure, BoundProcedure {
+final class SparkCompactProcedure implements LanceProcedure {
   static final String NAME = "compact";
 
   @Override
@@ -35,27 +31,23 @@ final class SparkCompactProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   @Override
-  public BoundProcedure bind(StructType inputType) {
-    return this;
+  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    return CompactionParameters.ALL;
   }
 
   @Override
-  public ProcedureParameter[] parameters() {
-    return CompactionParameters.ALL.toArray(new ProcedureParameter[0]);
+  public StructType schema(BoundCall call) {
+    return ResultRows.COMPACT_SCHEMA;
   }
 
   @Override
-  public boolean isDeterministic() {
-    return false;
-  }
-
-  @Override
-  public Iterator<Scan> call(InternalRow input) {
-    ProcedureArgs args = new ProcedureArgs(CompactionParameters.ALL, input);
+  public Result call(BoundCall call) {
+    ProcedureArgs args = call.args();
     String table = args.requiredString(CompactionParameters.TABLE);
     CompactAction action =
         LanceMaintenance.of(SparkSession.active()).compact(table, CompactionParameters.storageOptions(args));
-    InternalRow row = ResultRows.internalRow(CompactionParameters.applyTo(args, action).execute().namedCounters());
-    return List.<Scan>of(new RowsScan(ResultRows.COMPACT_SCHEMA, new InternalRow[] {row})).iterator();
+    return Result.of(
+        ResultRows.COMPACT_SCHEMA,
+        ResultRows.internalRow(CompactionParameters.applyTo(args, action).execute().namedCounters()));
   }
 }

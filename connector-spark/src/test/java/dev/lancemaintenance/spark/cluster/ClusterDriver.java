@@ -1,6 +1,7 @@
 package dev.lancemaintenance.spark.cluster;
 
 import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.SparkTestSession;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +21,8 @@ import org.apache.spark.sql.types.StructField;
  * what the test compares: the counters of each, and which executors ran tasks.
  *
  * <p>Arguments: master URL, cutoff instant, before_version, the table for SQL, the table for the
- * notebook API. Uses only Spark's API and the bundle's public API, so nothing of the test class
- * path is needed.
+ * notebook API. Uses only Spark's API, the bundle's public API and {@link SparkTestSession}'s choice
+ * of catalog or session extension, so nothing of the test class path but the test classes is needed.
  */
 public final class ClusterDriver {
   /** Prefix of the lines with a run's counters: then {@code sql} or {@code notebook}, a space, {@code key=value,...}. */
@@ -42,7 +43,7 @@ public final class ClusterDriver {
         SparkSession.builder()
             .master(master)
             .appName("lance-maintenance cluster test")
-            .config("spark.sql.catalog.lance", "dev.lancemaintenance.spark.procedures.LanceProcedureCatalog")
+            .config(SparkTestSession.procedures().getKey(), SparkTestSession.procedures().getValue())
             .config("spark.lance.cleanup.distributeAbove", "0")
             .config("spark.sql.session.timeZone", "UTC")
             .getOrCreate();

@@ -112,7 +112,7 @@ class SparkStandaloneClusterIT {
 
   private static Path bundleJar() {
     try (Stream<Path> jars = Files.list(BUILD)) {
-      return jars.filter(p -> p.getFileName().toString().matches("lance-maintenance-spark-.*-bundle\\.jar"))
+      return jars.filter(p -> p.getFileName().toString().matches("lance-maintenance-spark-[0-9.]+_[0-9.]+-.*\\.jar"))
           .findFirst()
           .orElseThrow(() -> new IllegalStateException("no bundle jar in " + BUILD + ": run mvn package first"));
     } catch (IOException e) {

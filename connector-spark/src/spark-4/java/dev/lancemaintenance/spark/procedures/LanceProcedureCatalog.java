@@ -1,9 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
 import java.time.Clock;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.Function;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
@@ -25,15 +22,6 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * work on Spark 4.1. The catalog holds no tables.
  */
 public class LanceProcedureCatalog implements ProcedureCatalog {
-  private static final String SYSTEM = "system";
-
-  /** The procedures by lower-case name; immutable. */
-  private static final Map<String, Function<Clock, UnboundProcedure>> PROCEDURES =
-      Map.of(
-          SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
-          SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
-          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new);
-
   private String name = "lance";
 
   @Override
@@ -48,26 +36,16 @@ public class LanceProcedureCatalog implements ProcedureCatalog {
 
   @Override
   public UnboundProcedure loadProcedure(Identifier ident) {
-    Function<Clock, UnboundProcedure> procedure = PROCEDURES.get(ident.name().toLowerCase(Locale.ROOT));
-    if (procedure == null || !isProcedureNamespace(ident.namespace())) {
-      throw new IllegalArgumentException(
-          "No procedure " + name + "." + String.join(".", ident.namespace()) + (ident.namespace().length > 0 ? "." : "")
-              + ident.name() + " (available: " + String.join(", ", PROCEDURES.keySet()) + ", also under "
-              + name + "." + SYSTEM + ")");
-    }
-    return procedure.apply(Clock.systemUTC());
+    return LanceProcedures.find(ident.namespace(), ident.name(), Clock.systemUTC())
+        .map(NativeProcedure::new)
+        .orElseThrow(() -> LanceProcedures.notFound(name, ident.namespace(), ident.name()));
   }
 
-  // No @Override: Spark 4.1 added listProcedures (SHOW PROCEDURES); 4.0's ProcedureCatalog lacks
-  // it, and the connector still compiles against 4.0.x.
+  // No @Override: Spark 4.1 added listProcedures (SHOW PROCEDURES); 4.0's ProcedureCatalog lacks it.
   public Identifier[] listProcedures(String[] namespace) {
-    if (!isProcedureNamespace(namespace)) {
+    if (!LanceProcedures.isProcedureNamespace(namespace)) {
       return new Identifier[0];
     }
-    return PROCEDURES.keySet().stream().sorted().map(p -> Identifier.of(namespace, p)).toArray(Identifier[]::new);
-  }
-
-  private static boolean isProcedureNamespace(String[] namespace) {
-    return namespace.length == 0 || (namespace.length == 1 && namespace[0].equalsIgnoreCase(SYSTEM));
+    return LanceProcedures.names().stream().map(p -> Identifier.of(namespace, p)).toArray(Identifier[]::new);
   }
 }

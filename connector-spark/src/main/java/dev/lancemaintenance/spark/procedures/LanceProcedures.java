@@ -1,0 +1,48 @@
+package dev.lancemaintenance.spark.procedures;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The Lance procedures by name, for every way Spark calls them (4.x native procedures, the 3.5
+ * {@code CALL} extension): at the catalog's root and under {@code system} (the Iceberg spelling),
+ * names matched case-insensitively.
+ */
+public final class LanceProcedures {
+  public static final String SYSTEM = "system";
+
+  /** The procedures by lower-case name; immutable. */
+  private static final Map<String, Function<Clock, LanceProcedure>> PROCEDURES =
+      Map.of(
+          SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
+          SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
+          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new);
+
+  private LanceProcedures() {}
+
+  /** The procedure {@code namespace.name} of a catalog, if it is one of ours. */
+  public static Optional<LanceProcedure> find(String[] namespace, String name, Clock clock) {
+    Function<Clock, LanceProcedure> procedure = PROCEDURES.get(name.toLowerCase(Locale.ROOT));
+    return procedure == null || !isProcedureNamespace(namespace) ? Optional.empty() : Optional.of(procedure.apply(clock));
+  }
+
+  /** The names of the procedures, sorted. */
+  public static List<String> names() {
+    return PROCEDURES.keySet().stream().sorted().toList();
+  }
+
+  public static boolean isProcedureNamespace(String[] namespace) {
+    return namespace.length == 0 || (namespace.length == 1 && namespace[0].equalsIgnoreCase(SYSTEM));
+  }
+
+  /** The error for a name that is none of ours, naming it and what there is. */
+  public static IllegalArgumentException notFound(String catalog, String[] namespace, String name) {
+    return new IllegalArgumentException(
+        "No procedure " + catalog + "." + String.join(".", namespace) + (namespace.length > 0 ? "." : "") + name
+            + " (available: " + String.join(", ", names()) + ", also under " + catalog + "." + SYSTEM + ")");
+  }
+}

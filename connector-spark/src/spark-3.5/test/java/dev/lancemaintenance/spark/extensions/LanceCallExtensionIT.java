@@ -1,0 +1,103 @@
+package dev.lancemaintenance.spark.extensions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the Spark 3.5 session extension does beyond the procedures' own tests (which run here too):
+ * the binding Spark 4 would do, and a parser that takes only {@code CALL lance.*}.
+ */
+class LanceCallExtensionIT {
+  private static SparkSession spark;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  private LanceTableFixture table() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    for (int i = 0; i < 3; i++) {
+      table.append(10);
+    }
+    return table;
+  }
+
+  @Test
+  void everyOtherStatementIsSparksOwn() {
+    assertThat(spark.sql("SELECT 1 AS one").collectAsList().get(0).getInt(0)).isEqualTo(1);
+    assertThatThrownBy(() -> spark.sql("CALL spark_catalog.system.expire_snapshots('db.t')"))
+        .as("another catalog's CALL goes to Spark's parser, which has no CALL on 3.5")
+        .isInstanceOf(ParseException.class);
+  }
+
+  @Test
+  void takesConstantExpressionsConvertedToTheParametersTypes() {
+    LanceTableFixture table = table();
+
+    Row row = spark.sql("CALL lance.cleanup(table => concat('" + table.uri() + "', ''), older_than => '0s',"
+            + " max_concurrent_deletes => 2L, options => map('fs.file.impl.disable.cache', 'true'))")
+        .collectAsList().get(0);
+
+    assertThat(row.<Long>getAs("old_versions")).isEqualTo(2L);
+    assertThat(table.versions()).containsExactly(3L);
+  }
+
+  @Test
+  void mistakesInTheArgumentsAreErrorsNamingThemAndDeleteNothing() {
+    LanceTableFixture table = table();
+    TreeSet<String> before = new TreeSet<>(table.listFiles());
+    String uri = "'" + table.uri() + "'";
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
+        .hasMessageContaining("positional argument 2 follows a named argument");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", '0s', 3, false, true, false, false, 8, 0,"
+            + " NULL, NULL, false, 1)"))
+        .hasMessageContaining("takes at most 12 arguments, 13 given");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", table => " + uri + ")"))
+        .hasMessageContaining("'table' is given more than once");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(older_than => '0s')"))
+        .hasMessageContaining("'table' is required");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", max_concurrent_deletes => 'many')"))
+        .hasMessageContaining("'max_concurrent_deletes' must be int");
+    assertThatThrownBy(() -> spark.sql("CALL lance.compact(" + uri + ", target_rows => 10)"))
+        .hasMessageContaining("lance.compact has no parameter 'target_rows'")
+        .hasMessageContaining("target_rows_per_fragment");
+    assertThatThrownBy(() -> spark.sql("CALL lance.vacuum(" + uri + ")"))
+        .hasMessageContaining("No procedure lance.vacuum (available: cleanup, compact, optimize");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", older_than => current_date() - id)"))
+        .as("not a constant").isInstanceOf(Exception.class);
+    assertThat(new TreeSet<>(table.listFiles())).as("nothing deleted").isEqualTo(before);
+  }
+
+  @Test
+  void aDryRunReturnsItsFileRows() {
+    LanceTableFixture table = table();
+
+    List<Row> rows = spark.sql("CALL lance.cleanup('" + table.uri() + "', '0s', dry_run => true)").collectAsList();
+
+    assertThat(rows).isNotEmpty();
+    assertThat(rows.get(0).schema().fieldNames()).containsExactly("path", "kind", "bytes", "reason");
+    assertThat(table.versions()).as("nothing deleted").containsExactly(1L, 2L, 3L);
+  }
+}
