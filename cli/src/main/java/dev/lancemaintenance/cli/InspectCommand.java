@@ -3,6 +3,7 @@ package dev.lancemaintenance.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.UserErrors;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.Branch;
 import dev.lancemaintenance.format.FileKind;
@@ -42,8 +43,6 @@ import java.util.Set;
  */
 final class InspectCommand {
   static final String USAGE = "inspect <table-uri> [--json] [--conf HADOOP_KEY=VALUE]...";
-
-  private static final List<String> MANAGED_DIRS = List.of("_versions", "_transactions", "data", "_deletions", "_indices");
 
   int run(List<String> args, PrintStream out, PrintStream err) {
     try {
@@ -99,7 +98,7 @@ final class InspectCommand {
     static TableView read(TableStorage storage) {
       Map<String, Long> sizes = new HashMap<>();
       Map<String, List<String>> filesByKey = new HashMap<>();
-      for (String dir : MANAGED_DIRS) {
+      for (String dir : ManagedLayout.DIRECTORIES) {
         for (Iterator<FileEntry> files = storage.listFiles(dir, true); files.hasNext(); ) {
           FileEntry file = files.next();
           sizes.put(file.path(), file.size());

@@ -76,7 +76,7 @@ public final class MaintenanceCli {
       System.setProperty(key, System.console() != null ? "info" : "warn");
     }
     setIfAbsent("org.slf4j.simpleLogger.log.dev.lancemaintenance.audit", "warn");
-    // A progress line reads "14:03:07 INFO lance cleanup <table> [2/5 mark]: ...": time, no thread or class.
+    // A progress line reads "14:03:07 INFO lance cleanup <table> [2/6 mark]: ...": time, no thread or class.
     setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
     setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss");
     setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");

@@ -29,7 +29,8 @@ import java.util.Optional;
  */
 public final class TableTags {
   /** Where a user moves or deletes tags, for the errors that ask them to. */
-  public static final String COMMANDS = "lance-maintenance tag move|delete, or the SDK's tags()";
+  public static final String COMMANDS =
+      "lance-maintenance tag move|delete, CALL lance.move_tag|delete_tag in Spark, or the SDK's tags()";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TableStorage storage;
@@ -81,14 +82,16 @@ public final class TableTags {
     }
   }
 
-  /** Deletes a tag; refuses one that does not exist. */
-  public void delete(String name) {
+  /** Deletes a tag and returns what it was; refuses one that does not exist. */
+  public Tag delete(String name) {
     TagName.check(storage.location().toString(), name);
     existing(name);
+    Tag deleted = find(name).orElseThrow();
     List<TableStorage.DeleteFailure> failures = storage.deleteBatch(List.of(pathOf(name)));
     if (!failures.isEmpty()) {
       throw new TagException(storage.location(), name, "could not be deleted: " + failures.get(0).reason());
     }
+    return deleted;
   }
 
   private Optional<Tag> find(String name) {

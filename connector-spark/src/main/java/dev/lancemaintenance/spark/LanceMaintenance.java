@@ -5,9 +5,12 @@ import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.tags.TableTags;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
@@ -106,5 +109,17 @@ public final class LanceMaintenance {
             TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)),
             compact(tableUri, sdkStorageOptions), cleanup, clock)
         .allowShortRetention(spark.conf().get(SparkCleanupAction.RETENTION_CHECK_CONF, "true").equalsIgnoreCase("false"));
+  }
+
+  /**
+   * The table's tags, to read, create, move or delete ({@link TableTags}), through the session's
+   * Hadoop settings plus {@code hadoopOptions}; {@code work} runs while the table's storage is open.
+   */
+  public <T> T tags(String tableUri, Map<String, String> hadoopOptions, Function<TableTags, T> work) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    try (TableStorage storage = HadoopTableStorage.factory(StorageConf.of(conf)).open(TableLocation.of(tableUri))) {
+      return work.apply(TableTags.of(storage, clock));
+    }
   }
 }

@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A Lance procedure ({@code cleanup}, {@code compact}, {@code optimize}) apart from the Spark API
+ * A Lance procedure ({@code cleanup}, {@code compact}, {@code optimize}, the tag procedures) apart from the Spark API
  * that calls it: its parameters, and a call on arguments already bound to them. Spark 4 calls it
  * through its native procedures ({@code NativeProcedure}), Spark 3.5 through the {@code CALL}
  * session extension; both get the same argument checks and the same rows.

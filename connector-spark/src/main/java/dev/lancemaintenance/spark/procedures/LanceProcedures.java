@@ -20,7 +20,10 @@ public final class LanceProcedures {
       Map.of(
           SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
           SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
-          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new);
+          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new,
+          SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
+          SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
+          SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock));
 
   private LanceProcedures() {}
 

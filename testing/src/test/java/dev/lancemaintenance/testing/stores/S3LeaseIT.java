@@ -50,6 +50,11 @@ class S3LeaseIT extends LeaseOnStoreContract {
     return false;
   }
 
+  @Override
+  public boolean secondCreateOverwrites() {
+    return clientSendsConditionalPuts();
+  }
+
   /** hadoop-aws 3.4.2 sends conditional PUTs; 3.3 (Spark 3.5's) has none. */
   private static boolean clientSendsConditionalPuts() {
     return !VersionInfo.getVersion().startsWith("3.3.");
