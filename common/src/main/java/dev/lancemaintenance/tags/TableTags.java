@@ -59,7 +59,7 @@ public final class TableTags {
       ObjectNode ref = ref(branch, version, now, now, manifestSize, JSON.createObjectNode());
       if (!storage.createIfAbsent(pathOf(name), bytes(ref))) {
         throw new TagException(storage.location(), name, "exists already (at v" + find(name).map(Tag::version).orElse(-1L)
-            + "); move it with `tag move` or delete it with `tag delete`");
+            + "); move or delete it first (" + COMMANDS + ")");
       }
       return new Tag(name, branch, version, manifestSize);
     }
@@ -85,8 +85,7 @@ public final class TableTags {
   /** Deletes a tag and returns what it was; refuses one that does not exist. */
   public Tag delete(String name) {
     TagName.check(storage.location().toString(), name);
-    existing(name);
-    Tag deleted = find(name).orElseThrow();
+    Tag deleted = find(name).orElseThrow(() -> notFound(name));
     List<TableStorage.DeleteFailure> failures = storage.deleteBatch(List.of(pathOf(name)));
     if (!failures.isEmpty()) {
       throw new TagException(storage.location(), name, "could not be deleted: " + failures.get(0).reason());
@@ -98,9 +97,12 @@ public final class TableTags {
     return list().stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
+  private TagException notFound(String name) {
+    return new TagException(storage.location(), name, "does not exist; tags: " + list().stream().map(Tag::name).toList());
+  }
+
   private JsonNode existing(String name) {
-    find(name).orElseThrow(() -> new TagException(storage.location(), name,
-        "does not exist; tags: " + list().stream().map(Tag::name).toList()));
+    find(name).orElseThrow(() -> notFound(name));
     try {
       return JSON.readTree(storage.readFully(pathOf(name)));
     } catch (IOException e) {
