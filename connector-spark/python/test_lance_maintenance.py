@@ -1,11 +1,10 @@
 """The Spark Connect fallback of lance_maintenance: a session without a JVM gateway gets SQL CALLs.
 
-Run by connector-spark's PySparkModuleTest (``python3 -m unittest test_lance_maintenance`` in this
-directory, with ``LANCE_SQL_ARGUMENTS`` set to the option catalogue's SQL names). PySpark itself is
-not installed there (no package index), so a session here is what the module uses of a Spark
-Connect session: ``sql()``, and no ``_jvm``. The SQL is then run by a real Spark Connect server in
-SparkConnectClusterIT, through ``recorded_calls``.
-"""
+Run by connector-spark's PySparkConnectFallbackTest (``python3 -m unittest test_lance_maintenance``
+in this directory, with ``LANCE_SQL_ARGUMENTS`` set to the parameters of ``lance.cleanup``). PySpark
+itself is not installed there (no package index), so a session here is what the module uses of a
+Spark Connect session: ``sql()``, and no ``_jvm``. The SQL is then run by a real Spark Connect
+server in SparkConnectClusterIT, through ``recorded_calls``."""
 
 import os
 import re
@@ -129,15 +128,15 @@ class ConnectFallbackTest(unittest.TestCase):
         self.assertEqual(session.statements, [])
 
     def test_every_argument_it_writes_is_a_parameter_of_the_procedure(self):
-        catalogue = os.environ.get("LANCE_SQL_ARGUMENTS")
-        self.assertIsNotNone(catalogue, "run through PySparkModuleTest, which sets LANCE_SQL_ARGUMENTS")
+        parameters = os.environ.get("LANCE_SQL_ARGUMENTS")
+        self.assertIsNotNone(parameters, "run through PySparkConnectFallbackTest, which sets LANCE_SQL_ARGUMENTS")
         session = ConnectSession()
         lance_maintenance.LanceMaintenance(session).cleanup(
             "/t.lance", older_than="1d", before_version=3, options={"k": "v"})
         written = re.findall(r"(\w+) => ", session.statements[0])
 
         self.assertEqual(len(written), 8)
-        self.assertLessEqual(set(written), set(catalogue.split(",")))
+        self.assertLessEqual(set(written), set(parameters.split(",")))
 
 
 if __name__ == "__main__":

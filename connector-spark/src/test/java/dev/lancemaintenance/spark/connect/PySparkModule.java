@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * machine's {@code python3}. PySpark is not installed there (no package index), so what runs is the
  * module's Spark Connect fallback, whose sessions need only {@code sql()}.
  */
-final class PySparkModule {
+public final class PySparkModule {
   private static final Path MODULE = Path.of("connector-spark", "python", "lance_maintenance.py");
 
   private PySparkModule() {}
@@ -31,7 +31,7 @@ final class PySparkModule {
   }
 
   /** Runs {@code python3 args...} in the module's directory; fails with its output unless it exits 0. */
-  static String python(Map<String, String> environment, String... args) {
+  public static String python(Map<String, String> environment, String... args) {
     List<String> command = new ArrayList<>(List.of("python3"));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(directory().toFile()).redirectErrorStream(true);

@@ -92,7 +92,7 @@ class SparkConnectClusterIT {
     SparkJvm jvm = new SparkJvm(BUILD.resolve("spark-home"), workDir.resolve("processes"));
     Map<String, String> serverConf = new LinkedHashMap<>();
     serverConf.put(SparkTestSession.procedures().getKey(), SparkTestSession.procedures().getValue());
-    // Every stage as Spark jobs on the server's executors, not on its driver's threads.
+    // Every stage as Spark tasks, not the in-driver path small tables take.
     serverConf.put("spark.lance.cleanup.distributeAbove", "0");
     try (ConnectServer server = ConnectServer.start(jvm, connectJar("spark-connect_"), List.of(bundleJar()), serverConf)) {
       List<String> clientArgs = Stream.concat(Stream.of(server.url()), statements.stream()).toList();
