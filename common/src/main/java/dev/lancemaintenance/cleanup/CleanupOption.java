@@ -104,6 +104,15 @@ public enum CleanupOption implements MaintenanceOption {
     return this == DELETE_RATE_LIMIT ? "FILES_PER_SECOND" : MaintenanceOption.super.cliPlaceholder();
   }
 
+  /** A cutoff is checked against the one grammar here, so a malformed one fails where it is given. */
+  @Override
+  public Object parse(String text) {
+    if (type == Type.CUTOFF) {
+      OlderThan.beforeTimestamp(text, Instant.EPOCH);
+    }
+    return MaintenanceOption.super.parse(text);
+  }
+
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
     return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT;

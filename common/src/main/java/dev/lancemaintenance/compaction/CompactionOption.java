@@ -111,28 +111,40 @@ public enum CompactionOption implements MaintenanceOption {
 
   /**
    * Applies the given values to {@code action}; options not given, or NULL, keep the action's
-   * (Lance's) defaults. A bad value fails at its setter, naming the option.
+   * (Lance's) defaults. A bad value fails, naming the option, before the action changes.
    */
   public static <A extends CompactAction> A applyTo(A action, Map<CompactionOption, ?> values) {
-    values.forEach((option, value) -> {
-      if (value != null) {
-        option.apply(action, value);
-      }
-    });
+    action.policy(applyTo(action.policy(), values));
     return action;
   }
 
-  private void apply(CompactAction action, Object value) {
+  /**
+   * {@code policy} with the given values; options not given, or NULL, keep its settings. The one
+   * place where option values become compaction settings, for actions and for policies that travel
+   * (periodic maintenance).
+   */
+  public static CompactionPolicy applyTo(CompactionPolicy policy, Map<CompactionOption, ?> values) {
+    CompactionPolicy.Builder builder = policy.toBuilder();
+    values.forEach((option, value) -> {
+      if (value != null) {
+        option.apply(builder, value);
+      }
+    });
+    // build() validates, so a bad value fails here, naming the option.
+    return builder.build();
+  }
+
+  private void apply(CompactionPolicy.Builder policy, Object value) {
     switch (this) {
-      case TARGET_ROWS_PER_FRAGMENT -> action.targetRowsPerFragment(((Number) value).longValue());
-      case MAX_ROWS_PER_GROUP -> action.maxRowsPerGroup(((Number) value).longValue());
-      case MAX_BYTES_PER_FILE -> action.maxBytesPerFile(((Number) value).longValue());
-      case MATERIALIZE_DELETIONS -> action.materializeDeletions((Boolean) value);
-      case MATERIALIZE_DELETIONS_THRESHOLD -> action.materializeDeletionsThreshold(((Number) value).doubleValue());
-      case NUM_THREADS -> action.numThreads(((Number) value).longValue());
-      case BATCH_SIZE -> action.batchSize(((Number) value).longValue());
-      case MAX_CONCURRENT_TASKS -> action.maxConcurrentTasks(Math.toIntExact(((Number) value).longValue()));
-      case PARTIAL_PROGRESS -> action.partialProgress(Math.toIntExact(((Number) value).longValue()));
+      case TARGET_ROWS_PER_FRAGMENT -> policy.targetRowsPerFragment(((Number) value).longValue());
+      case MAX_ROWS_PER_GROUP -> policy.maxRowsPerGroup(((Number) value).longValue());
+      case MAX_BYTES_PER_FILE -> policy.maxBytesPerFile(((Number) value).longValue());
+      case MATERIALIZE_DELETIONS -> policy.materializeDeletions((Boolean) value);
+      case MATERIALIZE_DELETIONS_THRESHOLD -> policy.materializeDeletionsThreshold(((Number) value).doubleValue());
+      case NUM_THREADS -> policy.numThreads(((Number) value).longValue());
+      case BATCH_SIZE -> policy.batchSize(((Number) value).longValue());
+      case MAX_CONCURRENT_TASKS -> policy.maxConcurrentTasks(Math.toIntExact(((Number) value).longValue()));
+      case PARTIAL_PROGRESS -> policy.partialProgress(Math.toIntExact(((Number) value).longValue()));
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }
