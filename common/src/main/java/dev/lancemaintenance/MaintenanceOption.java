@@ -22,18 +22,38 @@ public interface MaintenanceOption {
     STRING
   }
 
-  /** The name in SQL and option maps ({@code older_than}, {@code target_rows_per_fragment}). */
-  String sqlName();
+  /**
+   * What a catalogue declares about an option.
+   *
+   * @param sqlName the name in SQL and option maps ({@code older_than}, {@code target_rows_per_fragment})
+   * @param defaultValue the default as text; null when absent means "no bound", "main" or the
+   *     library's own default
+   * @param doc what the option does, and its risk where it has one
+   */
+  record Declaration(String sqlName, Type type, String defaultValue, String doc) {}
 
-  Type type();
+  Declaration declaration();
+
+  /** The name in SQL and option maps ({@code older_than}, {@code target_rows_per_fragment}). */
+  default String sqlName() {
+    return declaration().sqlName();
+  }
+
+  default Type type() {
+    return declaration().type();
+  }
 
   /** The default as text; empty when absent means "no bound", "main" or the library's own default. */
-  Optional<String> defaultValue();
+  default Optional<String> defaultValue() {
+    return Optional.ofNullable(declaration().defaultValue());
+  }
 
   /** Whether the option decides which files go: a NULL for it is an error, never the default. */
   boolean changesWhatIsDeleted();
 
-  String doc();
+  default String doc() {
+    return declaration().doc();
+  }
 
   /** The action whose argument this is, capitalised for the start of a message ({@code Cleanup}). */
   String kind();

@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -54,44 +53,22 @@ public enum CleanupOption implements MaintenanceOption {
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
 
-  private final String sqlName;
-  private final Type type;
-  private final String defaultValue;
+  private final Declaration declaration;
   private final boolean changesWhatIsDeleted;
-  private final String doc;
 
   CleanupOption(String sqlName, Type type, String defaultValue, boolean changesWhatIsDeleted, String doc) {
-    this.sqlName = sqlName;
-    this.type = type;
-    this.defaultValue = defaultValue;
+    this.declaration = new Declaration(sqlName, type, defaultValue, doc);
     this.changesWhatIsDeleted = changesWhatIsDeleted;
-    this.doc = doc;
   }
 
   @Override
-  public String sqlName() {
-    return sqlName;
-  }
-
-  @Override
-  public Type type() {
-    return type;
-  }
-
-  /** The default as text, empty when absent means "no bound" (before_version) or "main" (branch). */
-  @Override
-  public Optional<String> defaultValue() {
-    return Optional.ofNullable(defaultValue);
+  public Declaration declaration() {
+    return declaration;
   }
 
   @Override
   public boolean changesWhatIsDeleted() {
     return changesWhatIsDeleted;
-  }
-
-  @Override
-  public String doc() {
-    return doc;
   }
 
   @Override
@@ -107,7 +84,7 @@ public enum CleanupOption implements MaintenanceOption {
   /** A cutoff is checked against the one grammar here, so a malformed one fails where it is given. */
   @Override
   public Object parse(String text) {
-    if (type == Type.CUTOFF) {
+    if (type() == Type.CUTOFF) {
       OlderThan.beforeTimestamp(text, Instant.EPOCH);
     }
     return MaintenanceOption.super.parse(text);

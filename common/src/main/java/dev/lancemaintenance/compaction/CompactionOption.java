@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The one catalogue of compaction options, as {@link dev.lancemaintenance.cleanup.CleanupOption}
@@ -44,10 +43,7 @@ public enum CompactionOption implements MaintenanceOption {
   /** Every compaction option, for the entry points of {@code compact}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("compact", List.of(values()));
 
-  private final String sqlName;
-  private final Type type;
-  private final String defaultValue;
-  private final String doc;
+  private final Declaration declaration;
 
   /** An option whose default is Lance's (or the engine's) own, not one written here. */
   CompactionOption(String sqlName, Type type, String doc) {
@@ -55,36 +51,18 @@ public enum CompactionOption implements MaintenanceOption {
   }
 
   CompactionOption(String sqlName, Type type, String defaultValue, String doc) {
-    this.sqlName = sqlName;
-    this.type = type;
-    this.defaultValue = defaultValue;
-    this.doc = doc;
+    this.declaration = new Declaration(sqlName, type, defaultValue, doc);
   }
 
   @Override
-  public String sqlName() {
-    return sqlName;
-  }
-
-  @Override
-  public Type type() {
-    return type;
-  }
-
-  @Override
-  public Optional<String> defaultValue() {
-    return Optional.ofNullable(defaultValue);
+  public Declaration declaration() {
+    return declaration;
   }
 
   /** None: compaction commits a new version and deletes nothing. */
   @Override
   public boolean changesWhatIsDeleted() {
     return false;
-  }
-
-  @Override
-  public String doc() {
-    return doc;
   }
 
   @Override

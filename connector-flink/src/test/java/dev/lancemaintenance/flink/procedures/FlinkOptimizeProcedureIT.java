@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.annotation.ArgumentHint;
-import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -147,8 +145,8 @@ class FlinkOptimizeProcedureIT {
     List<String> optimize = new ArrayList<>(List.of("table STRING"));
     OptimizeAction.OPTIONS.options().forEach(option -> optimize.add(option.sqlName() + " " + sqlType(option)));
 
-    assertThat(arguments(FlinkCompactProcedure.class)).as("sys.compact").isEqualTo(compact);
-    assertThat(arguments(FlinkOptimizeProcedure.class)).as("sys.optimize").isEqualTo(optimize);
+    assertThat(ProcedureHints.namesAndTypes(FlinkCompactProcedure.class)).as("sys.compact").isEqualTo(compact);
+    assertThat(ProcedureHints.namesAndTypes(FlinkOptimizeProcedure.class)).as("sys.optimize").isEqualTo(optimize);
   }
 
   @Test
@@ -171,18 +169,5 @@ class FlinkOptimizeProcedureIT {
       case DOUBLE -> "DOUBLE";
       case BOOLEAN -> "BOOLEAN";
     };
-  }
-
-  private static List<String> arguments(Class<?> procedure) {
-    List<String> arguments = new ArrayList<>();
-    for (java.lang.reflect.Method method : procedure.getMethods()) {
-      ProcedureHint hint = method.getAnnotation(ProcedureHint.class);
-      if (method.getName().equals("call") && hint != null) {
-        for (ArgumentHint argument : hint.argument()) {
-          arguments.add(argument.name() + " " + argument.type().value());
-        }
-      }
-    }
-    return arguments;
   }
 }
