@@ -42,12 +42,13 @@ class PeriodicOptimizeIT {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(500);
-    PeriodicMaintenance.optimize(table.uri())
-        .whenFragmentsToCompact(8)
-        .olderThan(Duration.ZERO)
-        .checkEvery(Duration.ofMillis(200))
-        .append(env)
-        .sinkTo(new CallbackSink<OptimizeResult>(result -> RESULTS.add(result)));
+    CallbackSink.into(
+        PeriodicMaintenance.optimize(table.uri())
+            .whenFragmentsToCompact(8)
+            .olderThan(Duration.ZERO)
+            .checkEvery(Duration.ofMillis(200))
+            .append(env),
+        result -> RESULTS.add(result));
     JobClient job = env.executeAsync("periodic lance optimize");
     try {
       // Ticks every 200 ms; a run due with 4 fragments would have come several times by now.
