@@ -2,6 +2,7 @@ package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +29,8 @@ public record OptimizeResult(
     long plannedFragments,
     Optional<CompactResult> compaction,
     CleanupResult cleanup,
-    long durationMillis) {
+    long durationMillis)
+    implements Serializable {
   public OptimizeResult {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(mode, "mode");
@@ -75,5 +77,30 @@ public record OptimizeResult(
     named.put("net_bytes", netBytes());
     named.put("duration_ms", durationMillis);
     return named;
+  }
+
+  /**
+   * Java serialization (Flink ships a periodic run's result to the next operator) goes through
+   * {@link SerializedForm}: {@code Optional} is not serializable.
+   */
+  private Object writeReplace() {
+    return new SerializedForm(
+        table, mode, plannedTasks, plannedFragments, compaction.orElse(null), cleanup, durationMillis);
+  }
+
+  /** The result with the compaction as a nullable field; read back as the result itself. */
+  private record SerializedForm(
+      String table,
+      CleanupMode mode,
+      int plannedTasks,
+      long plannedFragments,
+      CompactResult compactionOrNull,
+      CleanupResult cleanup,
+      long durationMillis)
+      implements Serializable {
+    private Object readResolve() {
+      return new OptimizeResult(
+          table, mode, plannedTasks, plannedFragments, Optional.ofNullable(compactionOrNull), cleanup, durationMillis);
+    }
   }
 }
