@@ -84,6 +84,28 @@ class FlinkCleanupProcedureIT {
   }
 
   @Test
+  void retainLastAndMaxDeletesReachTheRun() {
+    TableResult result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '"
+        + CUTOFF + "', dry_run => false, retain_last => 2, max_deletes => 1)");
+    Map<String, Long> row = columns(result.getResolvedSchema().getColumnNames(), rows(result).get(0));
+
+    table.restore();
+    CleanupResult local =
+        new LocalCleanupAction(
+                TableLocation.of(table.table().toString()),
+                HadoopTableStorage.factory(StorageConf.defaults()),
+                Clock.systemUTC())
+            .beforeTimestamp(Instant.parse(CUTOFF))
+            .retainLast(2)
+            .maxDeletes(1)
+            .execute();
+
+    assertThat(local.counters().deferredDeletes()).as("the local engine defers").isPositive();
+    assertThat(row).as("the row").containsEntry("deferred_deletes", local.counters().deferredDeletes())
+        .containsEntry("manifest_files_removed", 0L);
+  }
+
+  @Test
   void aFailedDeleteShowsInTheRowAndKeepsTheExpiredManifests() {
     TreeSet<String> pristine = table.files();
     String stuck = pristine.stream().filter(p -> p.startsWith("_transactions/0-")).findFirst().orElseThrow();
