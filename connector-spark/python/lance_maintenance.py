@@ -30,7 +30,7 @@ class LanceMaintenance:
         self._entry = jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
 
     def _action(self, table, older_than, before_version, delete_unverified,
-                error_if_tagged_old_versions, options, allow_short_retention):
+                error_if_tagged_old_versions, options, allow_short_retention, retain_last):
         # A None for an argument that decides what is deleted is an error, never the default.
         for name, value in (("delete_unverified", delete_unverified),
                             ("error_if_tagged_old_versions", error_if_tagged_old_versions),
@@ -52,20 +52,30 @@ class LanceMaintenance:
         # delete_unverified races concurrent writers: a window under the retention guard (1 day)
         # is refused unless this says nothing writes to the table.
         action.allowShortRetention(bool(allow_short_retention))
+        if retain_last is not None:
+            # Keeps the N newest versions whatever their age; only ever keeps more.
+            action.retainLast(int(retain_last))
         return action
 
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
-                error_if_tagged_old_versions=True, options=None, allow_short_retention=False):
-        """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
+                error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
+                retain_last=None, max_deletes=None):
+        """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup).
+
+        ``max_deletes`` stops after that many deletes; ``deferred_deletes`` in the result counts what
+        was left for the next run.
+        """
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
+                              error_if_tagged_old_versions, options, allow_short_retention, retain_last)
+        if max_deletes is not None:
+            action.maxDeletes(int(max_deletes))
         counters = action.execute().namedCounters()
         return {key: int(value) for key, value in counters.items()}
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
                         error_if_tagged_old_versions=True, options=None,
-                        allow_short_retention=False) -> DataFrame:
+                        allow_short_retention=False, retain_last=None) -> DataFrame:
         """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
+                              error_if_tagged_old_versions, options, allow_short_retention, retain_last)
         return DataFrame(action.dryRun(True).toDataset(), self._spark)

@@ -378,7 +378,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     /**
      * Collects decided files from every decide task and deletes them in full batches, or only
-     * counts them in a dry run. Batches are cut under the lock and deleted outside it, at most
+     * counts them in a dry run; a file over the run's {@code max_deletes} budget is only counted as
+     * deferred. Batches are cut under the lock and deleted outside it, at most
      * {@code max_concurrent_deletes} at a time.
      */
     private final class Sweeper {

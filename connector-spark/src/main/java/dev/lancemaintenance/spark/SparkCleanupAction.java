@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * #toDataset()} or {@code toLocalIterator}. Executors receive the broadcast {@link
  * TableStorageFactory} (a copy of the Hadoop configuration) and small records, never a live client.
  *
- * <p>Expired manifests are deleted last, and only when every other delete succeeded ({@link
- * CleanupRun#releasesExpiredManifests}).
+ * <p>Expired manifests are deleted last, and only when every other delete succeeded and none was
+ * deferred by {@code max_deletes} ({@link CleanupRun#releasesExpiredManifests}); the cap is spent
+ * through per-partition quotas ({@link PartitionQuotas}).
  */
 public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);

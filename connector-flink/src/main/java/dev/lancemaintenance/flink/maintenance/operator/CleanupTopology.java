@@ -33,6 +33,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
  * </pre>
  *
+ * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
+ * CapDeletes} (parallelism 1, after the same broadcast as their gate) on the way to their sweep; its
+ * deferred counts join the file and run counters.
+ *
  * <p>What orders the deletes is BATCH execution itself: an operator with a broadcast input reads all
  * of it before its keyed input, and the broadcast values are reductions that exist only once their
  * whole input has been produced. So no file is decided before every manifest was read and the
