@@ -95,5 +95,12 @@ public interface CleanupAction {
    */
   CleanupAction maxDeletes(long count);
 
+  /**
+   * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
+   * first (the retention guard): for callers that must refuse before other work, as optimize does
+   * before compacting. Reads nothing.
+   */
+  CleanupPolicy checkedPolicyAt(Instant now);
+
   CleanupResult execute();
 }
