@@ -14,14 +14,13 @@ import org.apache.flink.util.OutputTag;
  * parallel sweep cannot know what the others deleted, so the budget is spent here, in one place; the
  * files stream through one at a time, none is held. The budget comes from the one reduced value the
  * files wait for (the manifests' budget is what the file sweep left of {@code max_deletes}), which in
- * BATCH mode arrives before any file; a file seen without it fails the job rather than guess.
+ * BATCH mode arrives before any file ({@link AwaitedValue}).
  *
  * @param <S> the reduced value the budget is computed from
  */
 public final class CapDeletes<S> extends BroadcastProcessFunction<CandidateFile, S, CandidateFile> {
   /** One record per file left for the next run. */
   public static final OutputTag<CleanupCounters> DEFERRED = new OutputTag<>("deferred-deletes", CleanupTypes.COUNTERS);
-  private static final String KEY = "reduced";
 
   private final String table;
   private final MapStateDescriptor<String, S> state;
@@ -40,19 +39,14 @@ public final class CapDeletes<S> extends BroadcastProcessFunction<CandidateFile,
 
   @Override
   public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
-    ctx.getBroadcastState(state).put(KEY, reduced);
+    ctx.getBroadcastState(state).put(AwaitedValue.KEY, reduced);
     left = budget.check(reduced);
   }
 
   @Override
   public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
     if (left < 0) {
-      S reduced = ctx.getBroadcastState(state).get(KEY);
-      if (reduced == null) {
-        throw new IllegalStateException(
-            "Cannot clean up " + table + ": " + file.path() + " reached max_deletes before the " + state.getName());
-      }
-      left = budget.check(reduced);
+      left = budget.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "max_deletes"));
     }
     if (left > 0) {
       left--;
