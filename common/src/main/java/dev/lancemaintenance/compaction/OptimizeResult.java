@@ -68,7 +68,9 @@ public record OptimizeResult(
     named.put("read_version", compaction.map(CompactResult::readVersion).orElse(cleanup.readVersion()));
     named.put("new_version", compaction.map(CompactResult::newVersion).orElse(cleanup.readVersion()));
     cleanup.namedCounters().forEach((name, value) -> {
-      if (!name.equals("bytes_removed") && !name.equals("read_version") && !name.equals("duration_ms")) {
+      // deferred_deletes is always 0: optimize takes no max_deletes.
+      if (!name.equals("bytes_removed") && !name.equals("read_version") && !name.equals("duration_ms")
+          && !name.equals("deferred_deletes")) {
         named.put(name, value);
       }
     });

@@ -3,15 +3,20 @@ package dev.lancemaintenance.cleanup.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static dev.lancemaintenance.cleanup.CleanupSettings.NO_CAP;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.MissingFilesException;
+import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.FileKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +43,29 @@ class CleanupRunTest {
 
     CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
 
-    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep", "release");
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within " + NO_CAP, "release within " + NO_CAP);
     assertThat(counters.failedDeletes()).isZero();
+  }
+
+  @Test
+  void maxDeletesLeavesTheManifestsWhatTheSweepDidNotUse() {
+    Recording engine = new Recording();
+    engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).record(dataFile());
+
+    new CleanupRun(TABLE, PLAN, engine, 5).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 5", "release within 3");
+  }
+
+  @Test
+  void keepsTheExpiredManifestsWhenMaxDeletesDeferredAFile() {
+    Recording engine = new Recording();
+    engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).deferred(1);
+
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, 1).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 1");
+    assertThat(counters.deferredDeletes()).isEqualTo(1);
   }
 
   @Test
@@ -49,7 +75,7 @@ class CleanupRunTest {
 
     CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
 
-    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep");
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within " + NO_CAP);
     assertThat(counters.failedDeletes()).isEqualTo(1);
   }
 
@@ -83,6 +109,10 @@ class CleanupRunTest {
     assertThatThrownBy(() -> CleanupStage.DECIDE.through(CleanupStage.LIST)).isInstanceOf(IllegalArgumentException.class);
   }
 
+  private static CandidateFile dataFile() {
+    return new CandidateFile("data/a.lance", FileKind.DATA, 10, RemovalReason.EXPIRED_VERSION);
+  }
+
   /** A distribution that records which stages ran and reports what the test sets. */
   private static final class Recording implements CleanupRun.Distribution {
     final List<String> calls = new ArrayList<>();
@@ -109,14 +139,14 @@ class CleanupRunTest {
     }
 
     @Override
-    public CleanupCounters sweepDecided() {
-      calls.add("sweep");
+    public CleanupCounters sweepDecided(long budget) {
+      calls.add("sweep within " + budget);
       return sweepCounters;
     }
 
     @Override
-    public CleanupCounters sweepExpiredManifests() {
-      calls.add("release");
+    public CleanupCounters sweepExpiredManifests(long budget) {
+      calls.add("release within " + budget);
       return CleanupCounters.ZERO;
     }
   }
