@@ -21,6 +21,12 @@ final class CompactCommand {
 
   private static final Set<String> FLAGS = Set.of("dry-run", "json");
 
+  private final Engines engines;
+
+  CompactCommand(Engines engines) {
+    this.engines = engines;
+  }
+
   int run(List<String> args, PrintStream out, PrintStream err) {
     CliArguments parsed = CliArguments.parse(args, FLAGS, CompactionArguments.VALUED);
     if (parsed.positionals().size() != 1) {
@@ -29,7 +35,7 @@ final class CompactCommand {
     String tableUri = parsed.positionals().get(0);
     String table = TableLocation.redact(tableUri);
     boolean json = parsed.flag("json");
-    CompactAction action = CompactionArguments.compactAction(parsed, tableUri);
+    CompactAction action = CompactionArguments.compactAction(engines.named(parsed.value("engine")), parsed, tableUri);
     try {
       if (parsed.flag("dry-run")) {
         CompactionPlan plan = action.plan();

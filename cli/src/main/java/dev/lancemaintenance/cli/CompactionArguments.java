@@ -1,11 +1,10 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.compaction.CompactAction;
-import dev.lancemaintenance.compaction.CompactionEngine;
 import dev.lancemaintenance.compaction.CompactionPolicy;
-import dev.lancemaintenance.local.LocalCompactionEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -32,10 +31,8 @@ final class CompactionArguments {
 
   private CompactionArguments() {}
 
-  /** A compact action on the chosen engine with the options of the command line. */
-  static CompactAction compactAction(CliArguments parsed, String tableUri) {
-    CompactionEngine engine =
-        Engines.named(CompactionEngine.class, parsed.value("engine"), CompactionEngine::name, LocalCompactionEngine::new);
+  /** A compact action on {@code engine} with the options of the command line. */
+  static CompactAction compactAction(MaintenanceEngine engine, CliArguments parsed, String tableUri) {
     CompactAction action = engine.compact(tableUri, parsed.keyValues("storage-option"), parsed.keyValues("engine-option"));
     try {
       return action.policy(policy(parsed));

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
@@ -30,9 +31,11 @@ final class OptimizeCommand {
       Set.of("delete-unverified", "allow-short-retention", "no-error-if-tagged-old-versions", "dry-run", "json");
 
   private final Clock clock;
+  private final Engines engines;
 
-  OptimizeCommand(Clock clock) {
+  OptimizeCommand(Clock clock, Engines engines) {
     this.clock = clock;
+    this.engines = engines;
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
@@ -63,16 +66,14 @@ final class OptimizeCommand {
   }
 
   private OptimizeAction configure(CliArguments parsed, String tableUri) {
-    String engineName = parsed.value("engine");
-    Map<String, String> engineOptions = parsed.keyValues("engine-option");
-    CleanupAction cleanup =
-        CleanupCommand.engine(engineName)
-            .cleanup(tableUri, parsed.hadoopConf(), engineOptions);
+    // One engine for both halves, with the same engine options.
+    MaintenanceEngine engine = engines.named(parsed.value("engine"));
+    CleanupAction cleanup = engine.cleanup(tableUri, parsed.hadoopConf(), parsed.keyValues("engine-option"));
     OptimizeAction action =
         new OptimizeAction(
             TableLocation.of(tableUri),
             HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
-            CompactionArguments.compactAction(parsed, tableUri),
+            CompactionArguments.compactAction(engine, parsed, tableUri),
             cleanup,
             clock);
     try {
