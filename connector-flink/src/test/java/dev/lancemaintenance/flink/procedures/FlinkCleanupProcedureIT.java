@@ -25,8 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.flink.table.annotation.ArgumentHint;
-import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -44,13 +42,15 @@ class FlinkCleanupProcedureIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir static Path workDir;
   private static PristineTable table;
-  private static final String CUTOFF = Instant.now().plus(Duration.ofMinutes(1)).toString();
+  /** After every version of the table: read once it is written, which may take minutes on a loaded machine. */
+  private static String cutoff;
 
   private TableEnvironment sql;
 
   @BeforeAll
   static void writeTable() {
     table = PristineTable.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
+    cutoff = Instant.now().plus(Duration.ofMinutes(1)).toString();
   }
 
   @BeforeEach
@@ -63,7 +63,7 @@ class FlinkCleanupProcedureIT {
   @Test
   void callReturnsTheCountersOfTheLocalEngine() {
     TableResult result =
-        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
+        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)");
     List<String> names = result.getResolvedSchema().getColumnNames();
     List<Row> rows = rows(result);
     TreeSet<String> flinkFiles = table.currentFiles();
@@ -74,7 +74,7 @@ class FlinkCleanupProcedureIT {
                 TableLocation.of(table.table().toString()),
                 HadoopTableStorage.factory(StorageConf.defaults()),
                 Clock.systemUTC())
-            .beforeTimestamp(Instant.parse(CUTOFF))
+            .beforeTimestamp(Instant.parse(cutoff))
             .execute();
 
     assertThat(rows).hasSize(1);
@@ -90,7 +90,7 @@ class FlinkCleanupProcedureIT {
     List<Row> rows;
     TableResult result;
     try (UndeletableFile ignored = UndeletableFile.make(table.table().resolve(stuck))) {
-      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
+      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)");
       rows = rows(result);
     }
     Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
@@ -104,7 +104,7 @@ class FlinkCleanupProcedureIT {
   @Test
   void outputColumnsAreTheResultNamesInOrder() {
     TableResult result = sql.executeSql(
-        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => true)");
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => true)");
     List<String> columns = result.getResolvedSchema().getColumnNames();
     rows(result);
 
@@ -115,13 +115,13 @@ class FlinkCleanupProcedureIT {
   @Test
   void cleanupFilesListsTheFilesARealRunDeletes() {
     List<Row> files = rows(sql.executeSql(
-        "CALL lance.sys.cleanup_files(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')"));
+        "CALL lance.sys.cleanup_files(`table` => '" + table.table() + "', older_than => '" + cutoff + "')"));
     TreeSet<String> listed = new TreeSet<>();
     files.forEach(row -> listed.add((String) row.getField(0)));
     assertThat(table.currentFiles()).as("cleanup_files deletes nothing").isEqualTo(table.files());
 
     rows(sql.executeSql(
-        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)"));
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)"));
     TreeSet<String> deleted = table.files();
     deleted.removeAll(table.currentFiles());
     assertThat(listed).as("files listed vs files then deleted").isNotEmpty().isEqualTo(deleted);
@@ -135,8 +135,8 @@ class FlinkCleanupProcedureIT {
     files.add("table");
     CleanupOption.policyOptions().forEach(option -> files.add(option.sqlName()));
 
-    assertThat(argumentNames(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
-    assertThat(argumentNames(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
+    assertThat(ProcedureHints.names(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
+    assertThat(ProcedureHints.names(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
   }
 
   /** Flink drops an unknown name before the procedure sees it: dry_run is required, so it cannot be lost. */
@@ -178,19 +178,6 @@ class FlinkCleanupProcedureIT {
     assertThatThrownBy(() -> rows(sql.executeSql(call))).as(call)
         .satisfies(e -> assertThat(UserErrors.message(e) + " " + e.getMessage()).contains(named));
     assertThat(table.currentFiles()).as("%s deletes nothing", call).isEqualTo(table.files());
-  }
-
-  private static List<String> argumentNames(Class<?> procedure) {
-    List<String> names = new ArrayList<>();
-    for (java.lang.reflect.Method method : procedure.getMethods()) {
-      ProcedureHint hint = method.getAnnotation(ProcedureHint.class);
-      if (method.getName().equals("call") && hint != null) {
-        for (ArgumentHint argument : hint.argument()) {
-          names.add(argument.name());
-        }
-      }
-    }
-    return names;
   }
 
   private static CleanupResult dummyResult() {
