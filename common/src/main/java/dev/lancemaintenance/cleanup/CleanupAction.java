@@ -80,5 +80,16 @@ public interface CleanupAction {
   /** At most this many file deletes per second across the whole run (0 = unlimited). */
   CleanupAction deleteRateLimit(long filesPerSecond);
 
+  /**
+   * How retained versions are marked (default {@link MarkMode#FULL}): {@link MarkMode#INCREMENTAL}
+   * reads only the manifests the maintenance ledger cannot answer for and records what it learnt;
+   * {@link MarkMode#VERIFY} marks both ways and refuses the run on any difference. The same files go
+   * in every mode; branches that read the dataset are always marked in full.
+   */
+  CleanupAction markMode(MarkMode mode);
+
+  /** {@code verify => true}: mark both ways and refuse the run on any difference ({@link MarkMode#VERIFY}). */
+  CleanupAction verify(boolean verify);
+
   CleanupResult execute();
 }

@@ -50,7 +50,19 @@ public enum CleanupOption {
   ALLOW_SHORT_RETENTION(
       "allow_short_retention", Type.BOOLEAN, "false", true,
       "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
-          + " files younger than it; only when nothing writes to the table");
+          + " files younger than it; only when nothing writes to the table"),
+  /**
+   * After the options above, for the same reason. Not a policy option: every mode marks exactly the
+   * same files (docs/cleanup-semantics.md), so a NULL means the default.
+   */
+  MODE(
+      "mode", Type.STRING, "full", false,
+      "how retained versions are marked: full decodes every manifest; incremental reads only what the"
+          + " maintenance ledger (_maintenance/ledger/) cannot answer (new and changed manifests) and records what it"
+          + " learnt, the same files go"),
+  VERIFY(
+      "verify", Type.BOOLEAN, "false", false,
+      "mark both ways (full and from the ledger) and refuse the run, deleting nothing, on any difference");
 
   /** How a value is written; entry points map it to their own types (SQL BOOLEAN, BIGINT, ...). */
   public enum Type {
@@ -115,7 +127,7 @@ public enum CleanupOption {
 
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
-    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT;
+    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MODE || this == VERIFY;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -189,7 +201,13 @@ public enum CleanupOption {
     String trimmed = text.trim();
     try {
       return switch (type) {
-        case CUTOFF, STRING -> text;
+        case CUTOFF -> text;
+        case STRING -> {
+          if (this == MODE) {
+            MarkMode.ofOption(text); // refused here, before anything is read
+          }
+          yield text;
+        }
         case LONG -> Long.parseLong(trimmed);
         case INT -> Integer.parseInt(trimmed);
         case BOOLEAN -> {
@@ -238,6 +256,8 @@ public enum CleanupOption {
       case DRY_RUN -> action.dryRun((Boolean) value);
       case MAX_CONCURRENT_DELETES -> action.maxConcurrentDeletes(((Number) value).intValue());
       case DELETE_RATE_LIMIT -> action.deleteRateLimit(((Number) value).longValue());
+      case MODE -> action.markMode(MarkMode.ofOption((String) value));
+      case VERIFY -> action.verify((Boolean) value);
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }
