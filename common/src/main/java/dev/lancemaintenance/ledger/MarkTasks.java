@@ -11,6 +11,7 @@ import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -65,7 +66,10 @@ public final class MarkTasks {
     IncrementalMark.Pending pending = new IncrementalMark(storage, plan.facts(), clock).begin(versions);
     int runLength = own.stream().mapToInt(slice -> slice.manifests().size()).max().orElse(1);
     List<ManifestRun> runs = ManifestRun.cut(pending.toDecode(), runLength);
-    Optional<IncrementalMark.Outcome> outcome = pending.finish(runs.isEmpty() ? List.of() : decoder.summarise(runs));
+    List<RunSummary> summaries = new ArrayList<>(runs.isEmpty() ? List.of() : decoder.summarise(runs));
+    // Engines may collect in any order; the runs join in version order.
+    summaries.sort(Comparator.comparingLong(summary -> summary.versions().get(0).version()));
+    Optional<IncrementalMark.Outcome> outcome = pending.finish(summaries);
     if (outcome.isEmpty()) {
       return MarkTask.decode(plan.slices());
     }

@@ -47,9 +47,18 @@ public sealed interface MarkTask extends Serializable {
       Objects.requireNonNull(summary, "summary");
     }
 
+    /** A task's result as a record that ships (for engines that collect results to the driver). */
+    public static Derived of(MarkResult result) {
+      return new Derived(new ArrayList<>(result.marks()), result.expiredManifests(), result.summary());
+    }
+
+    public MarkResult result() {
+      return new MarkResult(marks, expiredManifests, summary);
+    }
+
     @Override
     public MarkResult mark(TableStorage storage, RetentionFacts facts) {
-      return new MarkResult(marks, expiredManifests, summary);
+      return result();
     }
 
     @Override
