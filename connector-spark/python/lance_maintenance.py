@@ -8,6 +8,7 @@ extension or catalog configuration is needed::
 
     lm = LanceMaintenance(spark)
     result = lm.cleanup("s3a://bucket/events.lance", older_than="7d")           # dict of counters
+    daily = lm.cleanup("s3a://bucket/events.lance", older_than="7d", mode="incremental")
     files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
 
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
@@ -30,11 +31,12 @@ class LanceMaintenance:
         self._entry = jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
 
     def _action(self, table, older_than, before_version, delete_unverified,
-                error_if_tagged_old_versions, options, allow_short_retention):
+                error_if_tagged_old_versions, options, allow_short_retention, mode="full", verify=False):
         # A None for an argument that decides what is deleted is an error, never the default.
         for name, value in (("delete_unverified", delete_unverified),
                             ("error_if_tagged_old_versions", error_if_tagged_old_versions),
-                            ("allow_short_retention", allow_short_retention)):
+                            ("allow_short_retention", allow_short_retention),
+                            ("verify", verify)):
             if not isinstance(value, bool):
                 raise ValueError(f"{name} takes True or False, not {value!r}")
         options_map = self._jvm.java.util.HashMap()
@@ -52,20 +54,24 @@ class LanceMaintenance:
         # delete_unverified races concurrent writers: a window under the retention guard (1 day)
         # is refused unless this says nothing writes to the table.
         action.allowShortRetention(bool(allow_short_retention))
+        # 'incremental' reads only what the maintenance ledger cannot answer; the same files go.
+        action.markMode(self._jvm.dev.lancemaintenance.cleanup.MarkMode.ofOption(mode))
+        action.verify(bool(verify))
         return action
 
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
-                error_if_tagged_old_versions=True, options=None, allow_short_retention=False):
+                error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
+                mode="full", verify=False):
         """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
+                              error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         counters = action.execute().namedCounters()
         return {key: int(value) for key, value in counters.items()}
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
                         error_if_tagged_old_versions=True, options=None,
-                        allow_short_retention=False) -> DataFrame:
+                        allow_short_retention=False, mode="full", verify=False) -> DataFrame:
         """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
         action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
+                              error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         return DataFrame(action.dryRun(True).toDataset(), self._spark)

@@ -75,6 +75,7 @@ final class CleanupCommand {
       case OLDER_THAN -> "DURATION|ISO-INSTANT";
       case BRANCH -> "NAME";
       case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
+      case MODE -> "full|incremental";
       default -> "N";
     };
   }

@@ -89,7 +89,7 @@ final class SparkCleanupProcedure implements LanceProcedure {
     // A NULL default where the default is a duration (older_than, typed TIMESTAMP or STRING) or "none".
     String defaultSql = option.type() == CleanupOption.Type.CUTOFF || option.defaultValue().isEmpty()
         ? "NULL"
-        : option.defaultValue().get();
+        : option.type() == CleanupOption.Type.STRING ? "'" + option.defaultValue().get() + "'" : option.defaultValue().get();
     return Parameter.optional(option.sqlName(), type, defaultSql, option.doc());
   }
 
