@@ -21,7 +21,7 @@ import java.util.concurrent.CancellationException;
  *
  * <p>Runs of manifests are summarised in parallel tasks ({@link #summarise}, on an executor or a
  * thread); the driver joins them into one segment ({@link #join}). Memory per task: the references
- * of two manifests.
+ * of two manifests. Not thread-safe (its scanner caches decoded fragments): one per task.
  */
 public final class VersionSummaries {
   private final TableStorage storage;

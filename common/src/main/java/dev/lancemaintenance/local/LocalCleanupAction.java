@@ -251,8 +251,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
       @Override
       public List<RunSummary> summarise(List<ManifestRun> runs) {
-        VersionSummaries summaries = new VersionSummaries(storage, plan.facts().datasetDir());
-        return runAll(runs, run -> List.of(summaries.summarise(run)), Run::concat, List.of());
+        // One summariser per task: its reference scanner caches what it decoded and is not shared.
+        String datasetDir = plan.facts().datasetDir();
+        return runAll(runs, run -> List.of(new VersionSummaries(storage, datasetDir).summarise(run)), Run::concat, List.of());
       }
 
       @Override
