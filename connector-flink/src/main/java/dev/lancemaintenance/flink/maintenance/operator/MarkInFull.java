@@ -3,7 +3,6 @@ package dev.lancemaintenance.flink.maintenance.operator;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -13,31 +12,26 @@ import org.apache.flink.api.common.functions.RichMapFunction;
  * one task, returned whole to the client, which compares it with the marks the ledger gave.
  */
 public final class MarkInFull extends RichMapFunction<MarkTask, MarkTask.Derived> {
-  private final TableLocation table;
-  private final TableStorageFactory storageFactory;
+  private final SubtaskStorage storage;
   private final RetentionFacts facts;
-  private transient TableStorage storage;
 
   public MarkInFull(TableLocation table, TableStorageFactory storageFactory, RetentionFacts facts) {
-    this.table = table;
-    this.storageFactory = storageFactory;
+    this.storage = new SubtaskStorage(table, storageFactory);
     this.facts = facts;
   }
 
   @Override
   public void open(OpenContext openContext) {
-    storage = storageFactory.open(table);
+    storage.open();
   }
 
   @Override
   public MarkTask.Derived map(MarkTask task) {
-    return MarkTask.Derived.of(task.mark(storage, facts));
+    return MarkTask.Derived.of(task.mark(storage.get(), facts));
   }
 
   @Override
   public void close() {
-    if (storage != null) {
-      storage.close();
-    }
+    storage.close();
   }
 }

@@ -4,7 +4,6 @@ import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -15,31 +14,26 @@ import org.apache.flink.api.common.functions.RichMapFunction;
  * one before ({@link VersionSummaries}); the client joins the runs.
  */
 public final class SummariseRuns extends RichMapFunction<ManifestRun, RunSummary> {
-  private final TableLocation table;
-  private final TableStorageFactory storageFactory;
+  private final SubtaskStorage storage;
   private final String datasetDir;
-  private transient TableStorage storage;
 
   public SummariseRuns(TableLocation table, TableStorageFactory storageFactory, String datasetDir) {
-    this.table = table;
-    this.storageFactory = storageFactory;
+    this.storage = new SubtaskStorage(table, storageFactory);
     this.datasetDir = datasetDir;
   }
 
   @Override
   public void open(OpenContext openContext) {
-    storage = storageFactory.open(table);
+    storage.open();
   }
 
   @Override
   public RunSummary map(ManifestRun run) {
-    return new VersionSummaries(storage, datasetDir).summarise(run);
+    return new VersionSummaries(storage.get(), datasetDir).summarise(run);
   }
 
   @Override
   public void close() {
-    if (storage != null) {
-      storage.close();
-    }
+    storage.close();
   }
 }
