@@ -91,5 +91,12 @@ public interface CleanupAction {
   /** {@code verify => true}: mark both ways and refuse the run on any difference ({@link MarkMode#VERIFY}). */
   CleanupAction verify(boolean verify);
 
+  /**
+   * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
+   * first (the retention guard): for callers that must refuse before other work, as optimize does
+   * before compacting. Reads nothing.
+   */
+  CleanupPolicy checkedPolicyAt(Instant now);
+
   CleanupResult execute();
 }
