@@ -8,6 +8,7 @@ extension or catalog configuration is needed::
 
     lm = LanceMaintenance(spark)
     result = lm.cleanup("s3a://bucket/events.lance", older_than="7d")           # dict of counters
+    daily = lm.cleanup("s3a://bucket/events.lance", older_than="7d", mode="incremental")
     files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
 
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
@@ -36,7 +37,7 @@ class LanceMaintenance:
             self._entry = self._jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
 
     def _action(self, table, older_than, before_version, delete_unverified,
-                error_if_tagged_old_versions, options, allow_short_retention):
+                error_if_tagged_old_versions, options, allow_short_retention, mode="full", verify=False):
         options_map = self._jvm.java.util.HashMap()
         for key, value in (options or {}).items():
             options_map.put(key, value)
@@ -52,13 +53,17 @@ class LanceMaintenance:
         # delete_unverified races concurrent writers: a window under the retention guard (1 day)
         # is refused unless this says nothing writes to the table.
         action.allowShortRetention(bool(allow_short_retention))
+        # 'incremental' reads only what the maintenance ledger cannot answer; the same files go.
+        action.markMode(self._jvm.dev.lancemaintenance.cleanup.MarkMode.ofOption(mode))
+        action.verify(bool(verify))
         return action
 
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
-                error_if_tagged_old_versions=True, options=None, allow_short_retention=False):
+                error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
+                mode="full", verify=False):
         """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
         arguments = (table, older_than, before_version, delete_unverified,
-                     error_if_tagged_old_versions, options, allow_short_retention)
+                     error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         _check(*arguments)
         if self._jvm is None:
             row = self._spark.sql(cleanup_call(*arguments)).collect()[0]
@@ -68,10 +73,10 @@ class LanceMaintenance:
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
                         error_if_tagged_old_versions=True, options=None,
-                        allow_short_retention=False) -> DataFrame:
+                        allow_short_retention=False, mode="full", verify=False) -> DataFrame:
         """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
         arguments = (table, older_than, before_version, delete_unverified,
-                     error_if_tagged_old_versions, options, allow_short_retention)
+                     error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         _check(*arguments)
         if self._jvm is None:
             return self._spark.sql(cleanup_call(*arguments, dry_run=True))
@@ -80,14 +85,14 @@ class LanceMaintenance:
 
 def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,
                  error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
-                 dry_run=False):
+                 mode="full", verify=False, dry_run=False):
     """The ``CALL lance.cleanup(...)`` statement of these arguments, every one named and a literal.
 
     Arguments left at None are left out, so the procedure applies its own default (older_than: 7
     days), as the JVM path does. Flags are always written out, so a run never depends on a default.
     """
     _check(table, older_than, before_version, delete_unverified, error_if_tagged_old_versions, options,
-           allow_short_retention, dry_run)
+           allow_short_retention, mode, verify, dry_run)
     named = [("table", _string(table))]
     if older_than is not None:
         named.append(("older_than", _string(older_than)))
@@ -100,13 +105,14 @@ def cleanup_call(table, older_than=None, before_version=None, delete_unverified=
         pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
         named.append(("options", f"map({pairs})"))
     named.append(("allow_short_retention", _boolean(allow_short_retention)))
+    named += [("mode", _string(mode)), ("verify", _boolean(verify))]
     return "CALL lance.cleanup(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
 
 
 def _check(table, older_than, before_version, delete_unverified, error_if_tagged_old_versions, options,
-           allow_short_retention, dry_run=False):
+           allow_short_retention, mode="full", verify=False, dry_run=False):
     """Refuses, before anything runs, a value the procedure would not take as meant."""
-    for name, value in (("table", table), ("older_than", older_than)):
+    for name, value in (("table", table), ("older_than", older_than), ("mode", mode)):
         if value is not None and not isinstance(value, str):
             raise ValueError(f"{name} takes a string, not {value!r}")
     if table is None:
@@ -118,6 +124,7 @@ def _check(table, older_than, before_version, delete_unverified, error_if_tagged
     for name, value in (("delete_unverified", delete_unverified),
                         ("error_if_tagged_old_versions", error_if_tagged_old_versions),
                         ("allow_short_retention", allow_short_retention),
+                        ("verify", verify),
                         ("dry_run", dry_run)):
         if not isinstance(value, bool):
             raise ValueError(f"{name} takes True or False, not {value!r}")

@@ -80,7 +80,7 @@ class ConnectFallbackTest(unittest.TestCase):
         self.assertEqual(session.statements, [
             "CALL lance.cleanup(table => 's3a://bucket/t.lance', older_than => '7d',"
             " delete_unverified => false, error_if_tagged_old_versions => true, dry_run => false,"
-            " allow_short_retention => false)"])
+            " allow_short_retention => false, mode => 'full', verify => false)"])
         self.assertEqual(counters, {"old_versions": 3, "bytes_removed": 1200, "failed_deletes": 0})
 
     def test_dry_run_returns_the_procedures_rows_as_they_are(self):
@@ -91,7 +91,17 @@ class ConnectFallbackTest(unittest.TestCase):
         self.assertIs(files, session.result)
         self.assertEqual(session.statements, [
             "CALL lance.cleanup(table => '/data/t.lance', before_version => 12, delete_unverified => true,"
-            " error_if_tagged_old_versions => true, dry_run => true, allow_short_retention => true)"])
+            " error_if_tagged_old_versions => true, dry_run => true, allow_short_retention => true,"
+            " mode => 'full', verify => false)"])
+
+    def test_mode_and_verify_reach_the_call(self):
+        session = ConnectSession({"old_versions": 0})
+        lance_maintenance.LanceMaintenance(session).cleanup("/data/t.lance", mode="incremental", verify=True)
+
+        self.assertEqual(session.statements, [
+            "CALL lance.cleanup(table => '/data/t.lance', delete_unverified => false,"
+            " error_if_tagged_old_versions => true, dry_run => false, allow_short_retention => false,"
+            " mode => 'incremental', verify => true)"])
 
     def test_literals_are_quoted_as_the_sql_parser_reads_them(self):
         session = ConnectSession()
@@ -103,7 +113,7 @@ class ConnectFallbackTest(unittest.TestCase):
             "CALL lance.cleanup(table => 's3a://b/it\\'s \\\\ here.lance', older_than => '2026-01-31T00:00:00Z',"
             " delete_unverified => false, error_if_tagged_old_versions => true, dry_run => false,"
             " options => map('fs.s3a.endpoint', 'http://127.0.0.1:9000', 'k\\'', 'v\\\\'),"
-            " allow_short_retention => false)"])
+            " allow_short_retention => false, mode => 'full', verify => false)"])
 
     def test_a_value_not_taken_as_meant_is_refused_before_any_sql(self):
         session = ConnectSession()
@@ -112,6 +122,8 @@ class ConnectFallbackTest(unittest.TestCase):
             ({"delete_unverified": None}, "delete_unverified"),
             ({"error_if_tagged_old_versions": "false"}, "error_if_tagged_old_versions"),
             ({"allow_short_retention": 1}, "allow_short_retention"),
+            ({"verify": None}, "verify"),
+            ({"mode": 2}, "mode"),
             ({"before_version": True}, "before_version"),
             ({"before_version": "12"}, "before_version"),
             ({"older_than": 7}, "older_than"),

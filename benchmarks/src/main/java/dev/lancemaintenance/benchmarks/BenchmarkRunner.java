@@ -96,6 +96,7 @@ public final class BenchmarkRunner {
     Path copy = options.work().resolve("runs/" + contender.name() + "-" + index);
     CopyTree.delete(copy);
     CopyTree.copy(source, copy);
+    contender.prepare(Table.local(copy));
     RunSample measured = Measure.run(contender, Table.local(copy), beforeVersion);
     Set<String> left = CopyTree.listFiles(copy);
     CopyTree.delete(copy);
@@ -107,6 +108,8 @@ public final class BenchmarkRunner {
     return switch (engine) {
       case "sdk" -> new SdkCleanup();
       case "local" -> new LocalEngineCleanup();
+      // The daily run: the ledger of the run before the shape's newest appends is on the table.
+      case "local-incremental" -> new LocalEngineCleanup(options.shape().map(TableShape::tailAppends).orElse(0));
       case "spark" -> new SparkCallCleanup(Map.of());
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());

@@ -13,6 +13,9 @@ interface Contender extends AutoCloseable {
    */
   long clean(Table table, long beforeVersion);
 
+  /** Untimed, before each {@link #clean} of a fresh copy: what the contender finds there in real use. */
+  default void prepare(Table table) {}
+
   @Override
   default void close() {}
 }

@@ -1,18 +1,81 @@
 package dev.lancemaintenance.benchmarks;
 
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.ManifestRun;
+import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.ledger.MarkTasks;
+import dev.lancemaintenance.ledger.RunSummary;
+import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Our reference engine, in this JVM, through a storage wrapper that counts the bytes it reads. */
+/**
+ * Our reference engine, in this JVM, through a storage wrapper that counts the bytes it reads;
+ * {@code local} marks in full, {@code local-incremental} from the maintenance ledger that the run
+ * of the day before left (built, untimed, over every version but the newest {@code newVersions}).
+ */
 final class LocalEngineCleanup implements Contender {
+  private final Optional<Integer> newVersions;
+
+  LocalEngineCleanup() {
+    this.newVersions = Optional.empty();
+  }
+
+  LocalEngineCleanup(int newVersions) {
+    this.newVersions = Optional.of(newVersions);
+  }
+
   @Override
   public String name() {
-    return "local";
+    return newVersions.isPresent() ? "local-incremental" : "local";
+  }
+
+  @Override
+  public void prepare(Table table) {
+    if (newVersions.isEmpty()) {
+      return;
+    }
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(table.hadoopOptions()));
+    try (TableStorage opened = storage.open(TableLocation.of(table.hadoopUri()))) {
+      CleanupPlan plan = new CleanupPlanner().plan(opened, CleanupPolicy.builder().beforeVersion(1).build(), DatasetRef.MAIN, System.currentTimeMillis());
+      long lastSummarised = plan.facts().latestVersion() - newVersions.get();
+      List<ManifestSlice> yesterday = plan.slices().stream()
+          .map(slice -> new ManifestSlice(slice.role(), slice.dataset(),
+              slice.manifests().stream().filter(m -> m.version() <= lastSummarised).toList()))
+          .filter(slice -> !slice.manifests().isEmpty())
+          .toList();
+      MarkTasks.of(opened, new CleanupPlan(plan.facts(), yesterday, plan.listings()), MarkMode.INCREMENTAL,
+          CleanupMode.EXECUTE, Clock.systemUTC(), new InThisThread(opened, plan.facts().dataset()));
+    }
+  }
+
+  /** Summarises on the calling thread: the preparation is not timed. */
+  private record InThisThread(TableStorage storage, DatasetRef dataset) implements MarkTasks.Decoder {
+    @Override
+    public List<RunSummary> summarise(List<ManifestRun> runs) {
+      return runs.stream().map(run -> new VersionSummaries(storage, dataset).summarise(run)).toList();
+    }
+
+    @Override
+    public List<MarkResult> markInFull(List<MarkTask> tasks) {
+      throw new UnsupportedOperationException("not verified");
+    }
   }
 
   @Override
@@ -26,6 +89,7 @@ final class LocalEngineCleanup implements Contender {
         // No age limit, as the SDK's policy: the version cutoff alone decides (our default is 7 days).
         .olderThan(Duration.ZERO)
         .beforeVersion(beforeVersion)
+        .markMode(newVersions.isPresent() ? MarkMode.INCREMENTAL : MarkMode.FULL)
         .execute();
     return bytesRead.get();
   }

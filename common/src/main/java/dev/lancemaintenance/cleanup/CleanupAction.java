@@ -96,6 +96,17 @@ public interface CleanupAction {
   CleanupAction maxDeletes(long count);
 
   /**
+   * How retained versions are marked (default {@link MarkMode#FULL}): {@link MarkMode#INCREMENTAL}
+   * reads only the manifests the maintenance ledger cannot answer for and records what it learnt;
+   * {@link MarkMode#VERIFY} marks both ways and refuses the run on any difference. The same files go
+   * in every mode; branches that read the dataset are always marked in full.
+   */
+  CleanupAction markMode(MarkMode mode);
+
+  /** {@code verify => true}: mark both ways and refuse the run on any difference ({@link MarkMode#VERIFY}). */
+  CleanupAction verify(boolean verify);
+
+  /**
    * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
    * first (the retention guard): for callers that must refuse before other work, as optimize does
    * before compacting. Reads nothing.

@@ -53,11 +53,23 @@ public enum CleanupOption implements MaintenanceOption {
       "retain_last", Type.INT, null, true,
       "keep this many of the newest versions whatever their age (at least 1); only ever keeps more than"
           + " older_than and before_version would"),
-  /** New options go last, so that positional SQL calls written before them keep their meaning. */
   MAX_DELETES(
       "max_deletes", Type.LONG, null, true,
       "stop after this many file deletes, the rest for the next run; the expired versions' manifests go"
-          + " only in a run that deleted every other file it decided");
+          + " only in a run that deleted every other file it decided"),
+  /**
+   * New options go last, so that positional SQL calls written before them keep their meaning. Not a
+   * policy option: every mode marks exactly the same files (docs/cleanup-semantics.md, section 13), so
+   * a NULL means the default.
+   */
+  MODE(
+      "mode", Type.STRING, "full", false,
+      "how retained versions are marked: full decodes every manifest; incremental reads only what the"
+          + " maintenance ledger (_maintenance/ledger/) cannot answer (new and changed manifests) and records what it"
+          + " learnt, the same files go"),
+  VERIFY(
+      "verify", Type.BOOLEAN, "false", false,
+      "mark both ways (full and from the ledger) and refuse the run, deleting nothing, on any difference");
 
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
@@ -87,21 +99,29 @@ public enum CleanupOption implements MaintenanceOption {
 
   @Override
   public String cliPlaceholder() {
-    return this == DELETE_RATE_LIMIT ? "FILES_PER_SECOND" : MaintenanceOption.super.cliPlaceholder();
+    return switch (this) {
+      case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
+      case MODE -> "full|incremental";
+      default -> MaintenanceOption.super.cliPlaceholder();
+    };
   }
 
-  /** A cutoff is checked against the one grammar here, so a malformed one fails where it is given. */
+  /** A cutoff and a mode are checked here, so a malformed one fails where it is given, before anything is read. */
   @Override
   public Object parse(String text) {
     if (type() == Type.CUTOFF) {
       OlderThan.beforeTimestamp(text, Instant.EPOCH);
+    }
+    if (this == MODE) {
+      MarkMode.ofOption(text);
     }
     return MaintenanceOption.super.parse(text);
   }
 
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
-    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES;
+    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES
+        || this == MODE || this == VERIFY;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -176,6 +196,8 @@ public enum CleanupOption implements MaintenanceOption {
       case DELETE_RATE_LIMIT -> action.deleteRateLimit(((Number) value).longValue());
       case RETAIN_LAST -> action.retainLast(((Number) value).intValue());
       case MAX_DELETES -> action.maxDeletes(((Number) value).longValue());
+      case MODE -> action.markMode(MarkMode.ofOption((String) value));
+      case VERIFY -> action.verify((Boolean) value);
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

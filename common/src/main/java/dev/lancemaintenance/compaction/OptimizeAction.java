@@ -50,7 +50,9 @@ public final class OptimizeAction {
 
   /**
    * The cleanup options optimize takes, in the order it first took them (positional SQL calls keep
-   * their meaning): all but {@code branch}, since the compaction rewrites the main line.
+   * their meaning): all but {@code branch}, since the compaction rewrites the main line, and {@code
+   * mode}/{@code verify}: optimize's cleanup marks in full (its compaction rewrites most manifests'
+   * fragments anyway; TODO issue 15: the ledger on optimize).
    */
   public static final List<CleanupOption> CLEANUP_OPTIONS =
       List.of(

@@ -73,48 +73,75 @@ public final class IncrementalMark {
   }
 
   /**
-   * Marks the dataset's listed versions.
+   * Reads the ledger and decides what must be decoded: the listed manifests newer than its end, or
+   * every listed manifest when it cannot be used (none yet, damaged, another table's, or a listed
+   * manifest at or below its end that it did not summarise).
    *
    * @param listed every manifest listed in the dataset's {@code _versions/}, in version order
-   * @return empty when the ledger cannot describe this dataset at all (a manifest whose recorded
-   *     version differs from its name's): mark it with the full stage
    */
-  public Optional<Outcome> mark(List<ManifestLocation> listed) {
-    try {
-      return Optional.of(markListed(listed));
-    } catch (VersionSummaries.CannotSummariseException e) {
-      LOG.warn("lance cleanup {}: the ledger cannot describe this dataset, marking in full: {}", facts.describe(), e.getMessage());
-      return Optional.empty();
-    }
-  }
-
-  private Outcome markListed(List<ManifestLocation> listed) {
+  public Pending begin(List<ManifestLocation> listed) {
     LedgerRead read = ledger.read();
     Optional<String> problem = read.problem().or(() -> mismatch(read.state().orElseThrow(), listed));
-    LedgerState state = problem.isEmpty() ? read.state().orElseThrow() : new LedgerState(ledger.fingerprint(), ledger.datasetDir());
-    long end = state.endVersion();
-    List<ManifestLocation> toRead = listed.stream().filter(location -> location.version() > end).toList();
     problem.ifPresent(why -> LOG.info("lance cleanup {}: marking every manifest ({})", facts.describe(), why));
-    LedgerSegment segment = new VersionSummaries(storage, facts.dataset()).summarise(ledger, state, toRead);
-    state.apply("this run's summary", segment);
+    return new Pending(listed, read, problem);
+  }
 
-    Set<Long> listedVersions = new HashSet<>();
-    listed.forEach(location -> listedVersions.add(location.version()));
-    MarkResult result = markFrom(state, listed, toRead.size());
-    LedgerRead base = problem.isEmpty() ? read : LedgerRead.unusable(read.headGeneration(), problem.get());
-    Runnable commit = () -> {
-      if (segment.versions().isEmpty() && problem.isEmpty()) {
-        return;
-      }
+  /** A run between reading the ledger and having the new manifests summarised. */
+  public final class Pending {
+    private final List<ManifestLocation> listed;
+    private final LedgerRead read;
+    private final Optional<String> problem;
+    private final LedgerState state;
+    private final List<ManifestLocation> toDecode;
+
+    private Pending(List<ManifestLocation> listed, LedgerRead read, Optional<String> problem) {
+      this.listed = List.copyOf(listed);
+      this.read = read;
+      this.problem = problem;
+      this.state = problem.isEmpty() ? read.state().orElseThrow() : new LedgerState(ledger.fingerprint(), ledger.datasetDir());
+      long end = state.endVersion();
+      this.toDecode = listed.stream().filter(location -> location.version() > end).toList();
+    }
+
+    /** The manifests to decode, in version order: the only manifest reads of the run's own versions. */
+    public List<ManifestLocation> toDecode() {
+      return toDecode;
+    }
+
+    /**
+     * The marks, from the ledger continued by {@code summaries} (of {@link ManifestRun#cut} of
+     * {@link #toDecode}, in order).
+     *
+     * @return empty when the ledger cannot describe this dataset at all (a manifest whose recorded
+     *     version differs from its name's): mark it with the full stage
+     */
+    public Optional<Outcome> finish(List<RunSummary> summaries) {
+      LedgerSegment segment;
       try {
-        ledger.append(base, segment, listedVersions);
-      } catch (RuntimeException e) {
-        // The ledger only makes later runs cheaper: a store that refuses it must not stop this cleanup.
-        LOG.warn("lance cleanup {}: could not write the maintenance ledger (the next run marks in full): {}",
-            facts.describe(), e.getMessage());
+        segment = VersionSummaries.join(ledger, state, summaries);
+      } catch (VersionSummaries.CannotSummariseException e) {
+        LOG.warn("lance cleanup {}: the ledger cannot describe this dataset, marking in full: {}", facts.describe(), e.getMessage());
+        return Optional.empty();
       }
-    };
-    return new Outcome(result, problem, commit);
+      state.apply("this run's summary", segment);
+      Set<Long> listedVersions = new HashSet<>();
+      listed.forEach(location -> listedVersions.add(location.version()));
+      MarkResult result = markFrom(state, listed, toDecode.size());
+      LedgerRead base = problem.isEmpty() ? read : LedgerRead.unusable(read.headGeneration(), problem.get());
+      Runnable commit = () -> {
+        if (segment.versions().isEmpty() && problem.isEmpty()) {
+          return;
+        }
+        try {
+          ledger.append(base, segment, listedVersions);
+        } catch (RuntimeException e) {
+          // The ledger only makes later runs cheaper: a store that refuses it must not stop this cleanup.
+          LOG.warn("lance cleanup {}: could not write the maintenance ledger (the next run marks in full): {}",
+              facts.describe(), e.getMessage());
+        }
+      };
+      return Optional.of(new Outcome(result, problem, commit));
+    }
   }
 
   /**

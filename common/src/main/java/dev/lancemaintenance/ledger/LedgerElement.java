@@ -1,6 +1,7 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.format.FileKind;
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Objects;
  * element when all three agree; the ledger records when each element enters and leaves the table's
  * versions.
  */
-public record LedgerElement(String key, FileKind kind, boolean certain) implements Comparable<LedgerElement> {
+public record LedgerElement(String key, FileKind kind, boolean certain) implements Comparable<LedgerElement>, Serializable {
   public LedgerElement {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(kind, "kind");

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -43,14 +44,14 @@ public record LedgerSegment(
   }
 
   /** An element starts being referenced at {@code fromVersion}. */
-  public record Open(LedgerElement element, long fromVersion) {
+  public record Open(LedgerElement element, long fromVersion) implements Serializable {
     public Open {
       Objects.requireNonNull(element, "element");
     }
   }
 
   /** An element referenced until just before {@code atVersion} is not referenced by it. */
-  public record Close(LedgerElement element, long atVersion) {
+  public record Close(LedgerElement element, long atVersion) implements Serializable {
     public Close {
       Objects.requireNonNull(element, "element");
     }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.format.ManifestLocation;
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -14,7 +15,8 @@ import java.util.Objects;
  * @param modificationTimeMillis the store's modification time of the manifest when it was summarised
  * @param timestampNanos the commit time inside the manifest (0 when it has none, as Lance reads it)
  */
-public record LedgerVersion(long version, String manifestPath, long size, long modificationTimeMillis, long timestampNanos) {
+public record LedgerVersion(long version, String manifestPath, long size, long modificationTimeMillis, long timestampNanos)
+    implements Serializable {
   public LedgerVersion {
     Objects.requireNonNull(manifestPath, "manifestPath");
     if (size < 0) {

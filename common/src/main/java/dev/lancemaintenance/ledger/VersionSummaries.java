@@ -12,43 +12,48 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 
 /**
- * Summarises manifests into a ledger segment: decodes each (the only manifest reads of an
- * incremental run) and records how its references differ from the version summarised before it.
- * The differences come from the two manifests themselves, never from a transaction file, so every
- * operation is summarised exactly, one that brings old files back (a Restore) included.
+ * Summarises manifests for the ledger: decodes each (the only manifest reads of an incremental run)
+ * and records how its references differ from the version summarised before it. The differences
+ * come from the two manifests themselves, never from a transaction file, so every operation is
+ * summarised exactly, one that brings old files back (a Restore) included.
+ *
+ * <p>Runs of manifests are summarised in parallel tasks ({@link #summarise}, on an executor or a
+ * thread); the driver joins them into one segment ({@link #join}). Memory per task: the references
+ * of two manifests. Not thread-safe (its scanner caches decoded fragments): one per task.
  */
-final class VersionSummaries {
+public final class VersionSummaries {
   private final TableStorage storage;
   private final DatasetRef dataset;
   private final ReferenceScanner scanner;
 
-  VersionSummaries(TableStorage storage, DatasetRef dataset) {
+  public VersionSummaries(TableStorage storage, DatasetRef dataset) {
     this.storage = storage;
     this.dataset = dataset;
     this.scanner = new ReferenceScanner(storage.location(), dataset.dir());
   }
 
-  /**
-   * The segment that continues {@code state} with {@code manifests} (newer than its end, in
-   * version order). Throws {@link CannotSummariseException} for a manifest whose recorded version is
-   * not the one its name gives (the ledger keys versions by both; such a table is marked in full).
-   */
-  LedgerSegment summarise(Ledger ledger, LedgerState state, List<ManifestLocation> manifests) {
-    Set<LedgerElement> previous = new HashSet<>(state.openElements());
+  /** Decodes the run's base and manifests; the first manifest of a run without base opens all it references. */
+  public RunSummary summarise(ManifestRun run) {
+    Set<LedgerElement> previous = new HashSet<>();
+    for (ManifestLocation base : run.base()) {
+      previous = elementsOf(ManifestReader.scan(storage, base, scanner));
+    }
     List<LedgerVersion> versions = new ArrayList<>();
     List<LedgerSegment.Open> opens = new ArrayList<>();
     List<LedgerSegment.Close> closes = new ArrayList<>();
-    for (ManifestLocation location : manifests) {
+    List<String> misnumbered = new ArrayList<>();
+    for (ManifestLocation location : run.manifests()) {
       if (Thread.currentThread().isInterrupted()) {
-        throw new java.util.concurrent.CancellationException("cleanup stopped: another task of the run failed");
+        throw new CancellationException("cleanup stopped: another task of the run failed");
       }
       ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
       if (manifest.version() != location.version()) {
-        throw new CannotSummariseException(location.path() + " records version " + manifest.version());
+        misnumbered.add(location.path() + " records version " + manifest.version());
       }
-      long version = manifest.version();
+      long version = location.version();
       versions.add(new LedgerVersion(version, location.path(), location.size(), location.modificationTimeMillis(),
           manifest.timestampNanos()));
       Set<LedgerElement> current = elementsOf(manifest);
@@ -63,6 +68,39 @@ final class VersionSummaries {
         }
       }
       previous = current;
+    }
+    return new RunSummary(versions, opens, closes, misnumbered);
+  }
+
+  /**
+   * The segment that continues {@code state} with {@code runs} (consecutive, in version order, the
+   * first without base). The first run opened everything its first manifest references; against the
+   * state's newest references, that becomes what it opens and closes. Throws {@link
+   * CannotSummariseException} when a run found a manifest whose recorded version is not its name's
+   * (the ledger keys versions by both; such a dataset is marked in full).
+   */
+  static LedgerSegment join(Ledger ledger, LedgerState state, List<RunSummary> runs) {
+    List<LedgerVersion> versions = new ArrayList<>();
+    List<LedgerSegment.Open> opens = new ArrayList<>();
+    List<LedgerSegment.Close> closes = new ArrayList<>();
+    for (RunSummary run : runs) {
+      if (!run.misnumbered().isEmpty()) {
+        throw new CannotSummariseException(run.misnumbered().get(0));
+      }
+      versions.addAll(run.versions());
+      opens.addAll(run.opens());
+      closes.addAll(run.closes());
+    }
+    if (!versions.isEmpty()) {
+      long first = versions.get(0).version();
+      Set<LedgerElement> newest = state.openElements();
+      // The first manifest's opens are all it references: against the ledger's newest version, it
+      // opens what that lacks and closes what that has and it does not.
+      Set<LedgerElement> firstReferences = new HashSet<>();
+      opens.stream().filter(open -> open.fromVersion() == first).forEach(open -> firstReferences.add(open.element()));
+      opens.removeIf(open -> open.fromVersion() == first && newest.contains(open.element()));
+      newest.stream().filter(element -> !firstReferences.contains(element))
+          .forEach(element -> closes.add(new LedgerSegment.Close(element, first)));
     }
     return ledger.segment(versions, opens, closes);
   }
@@ -79,7 +117,7 @@ final class VersionSummaries {
     return elements;
   }
 
-  /** A table the ledger cannot describe; its runs mark every manifest. */
+  /** A dataset the ledger cannot describe; its runs mark every manifest. */
   static final class CannotSummariseException extends RuntimeException {
     CannotSummariseException(String message) {
       super(message);

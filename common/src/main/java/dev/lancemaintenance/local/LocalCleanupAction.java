@@ -12,12 +12,10 @@ import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
-import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.DeletePacer;
 import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
-import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -25,10 +23,12 @@ import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.ledger.IncrementalMark;
-import dev.lancemaintenance.ledger.MarkMode;
-import dev.lancemaintenance.ledger.MarkVerification;
+import dev.lancemaintenance.ledger.ManifestRun;
+import dev.lancemaintenance.ledger.MarkTasks;
+import dev.lancemaintenance.ledger.RunSummary;
+import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -94,7 +94,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
-  private MarkMode markMode = MarkMode.FULL;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock);
@@ -147,17 +146,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    */
   public LocalCleanupAction spillDirectory(Path directory) {
     this.spillDirectory = directory;
-    return this;
-  }
-
-  /**
-   * How the versions of the dataset are marked (default {@link MarkMode#FULL}): {@link
-   * MarkMode#INCREMENTAL} reads only the manifests the maintenance ledger cannot answer for and
-   * records what it learnt (never in a dry run); {@link MarkMode#VERIFY} does both and refuses the run
-   * on any difference. Branches that read the dataset are always marked in full.
-   */
-  public LocalCleanupAction markMode(MarkMode mode) {
-    this.markMode = java.util.Objects.requireNonNull(mode, "mode");
     return this;
   }
 
@@ -252,34 +240,35 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
-      return markMode == MarkMode.FULL ? markAll(plan, plan.slices()) : markWithLedger(plan);
+      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan));
+      return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
 
-    private MarkSummary markAll(CleanupPlan plan, List<ManifestSlice> slices) {
-      return runAll(slices, slice -> mark(plan, slice), MarkSummary::plus, MarkSummary.EMPTY);
+    /** The ledger's decoding on the pool. */
+    private final class PoolDecoder implements MarkTasks.Decoder {
+      private final CleanupPlan plan;
+
+      PoolDecoder(CleanupPlan plan) {
+        this.plan = plan;
+      }
+
+      @Override
+      public List<RunSummary> summarise(List<ManifestRun> runs) {
+        // One summariser per task: its reference scanner caches what it decoded and is not shared.
+        DatasetRef dataset = plan.facts().dataset();
+        return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset).summarise(run)), Run::concat, List.of());
+      }
+
+      @Override
+      public List<MarkResult> markInFull(List<MarkTask> tasks) {
+        return runAll(tasks, task -> List.of(task.mark(storage, plan.facts())), Run::concat, List.of());
+      }
     }
 
-    /** The dataset's versions from the ledger (and only what it cannot answer from manifests); branches in full. */
-    private MarkSummary markWithLedger(CleanupPlan plan) {
-      List<ManifestSlice> own = plan.slices().stream().filter(s -> s.role() == ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
-      List<ManifestSlice> branches = plan.slices().stream().filter(s -> s.role() != ManifestSlice.SliceRole.TABLE_VERSIONS).toList();
-      List<dev.lancemaintenance.format.ManifestLocation> versions = own.stream().flatMap(s -> s.manifests().stream()).toList();
-      Optional<IncrementalMark.Outcome> outcome = new IncrementalMark(storage, plan.facts(), now).mark(versions);
-      if (outcome.isEmpty()) {
-        return markAll(plan, plan.slices());
-      }
-      MarkResult result = outcome.get().result();
-      if (markMode == MarkMode.VERIFY) {
-        List<MarkResult> full = runAll(own, slice -> List.of(new MarkManifests(storage, plan.facts()).mark(slice)),
-            (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList(), List.of());
-        MarkVerification.requireSame(plan.facts().describe(), result, full);
-      }
-      result.marks().forEach(spills::addMark);
-      result.expiredManifests().forEach(spills::addExpiredManifest);
-      if (settings().mode() == CleanupMode.EXECUTE) {
-        outcome.get().commit();
-      }
-      return result.summary().plus(markAll(plan, branches));
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+      List<T> both = new ArrayList<>(a);
+      both.addAll(b);
+      return both;
     }
 
     @Override
@@ -317,9 +306,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       removedFileListener().accept(file);
     }
 
-    private MarkSummary mark(CleanupPlan plan, ManifestSlice slice) {
+    private MarkSummary mark(CleanupPlan plan, MarkTask task) {
       stopIfInterrupted();
-      MarkResult result = new MarkManifests(storage, plan.facts()).mark(slice);
+      MarkResult result = task.mark(storage, plan.facts());
       result.marks().forEach(spills::addMark);
       result.expiredManifests().forEach(spills::addExpiredManifest);
       return result.summary();

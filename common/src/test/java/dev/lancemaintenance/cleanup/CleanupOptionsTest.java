@@ -126,4 +126,22 @@ class CleanupOptionsTest {
     assertThat(CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS.cliName()).isEqualTo("no-error-if-tagged-old-versions");
     assertThat(CleanupOption.ALLOW_SHORT_RETENTION.cliName()).isEqualTo("allow-short-retention");
   }
+
+  @Test
+  void modeTakesFullOrIncrementalAndAnythingElseIsRefusedNamingIt() {
+    assertThat(CleanupOption.parseAll(Map.of("mode", "Incremental", "verify", "true")))
+        .containsEntry(CleanupOption.MODE, "Incremental").containsEntry(CleanupOption.VERIFY, true);
+    assertThat(MarkMode.ofOption(" full ")).isEqualTo(MarkMode.FULL);
+    assertThatThrownBy(() -> CleanupOption.parseAll(Map.of("mode", "verify")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'mode'").hasMessageContaining("'full' or 'incremental'").hasMessageContaining("verify => true");
+  }
+
+  @Test
+  void modeAndVerifyComeLastSoThatPositionalCallsKeepTheirMeaning() {
+    CleanupOption[] options = CleanupOption.values();
+    assertThat(options[options.length - 2]).isEqualTo(CleanupOption.MODE);
+    assertThat(options[options.length - 1]).isEqualTo(CleanupOption.VERIFY);
+    assertThat(CleanupOption.policyOptions()).as("not options of a listing").doesNotContain(CleanupOption.MODE, CleanupOption.VERIFY);
+  }
 }

@@ -105,12 +105,12 @@ class CompactionOptionTest {
   }
 
   @Test
-  void optimizeTakesTheCompactionOptionsThenTheCleanupOptionsButBranch() {
+  void optimizeTakesTheCompactionOptionsThenTheCleanupOptionsButBranchAndTheLedgerModes() {
     assertThat(OptimizeAction.OPTIONS.options()).startsWith(CompactionOption.values());
     assertThat(OptimizeAction.OPTIONS.options()).containsAll(OptimizeAction.CLEANUP_OPTIONS);
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(OptimizeAction.OPTIONS.options().contains(option)).as(option.sqlName())
-          .isEqualTo(option != CleanupOption.BRANCH);
+          .isEqualTo(option != CleanupOption.BRANCH && option != CleanupOption.MODE && option != CleanupOption.VERIFY);
     }
   }
 

@@ -1,8 +1,7 @@
 package dev.lancemaintenance.spark;
 
-import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
-import dev.lancemaintenance.cleanup.stage.MarkManifests;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -13,11 +12,11 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * Stage {@code mark} on an executor: decodes the manifests of each slice of the partition with {@link
- * MarkManifests}. One storage per partition; the engine puts one slice in each partition, so a
- * task holds one slice's distinct references.
+ * Stage {@code mark} on an executor: runs each {@link MarkTask} of the partition (decodes a slice of
+ * manifests, or hands on marks the driver derived from the ledger). One storage per partition; the
+ * engine puts one task in each partition, so a task holds one slice's distinct references.
  */
-final class MarkSlices implements FlatMapFunction<Iterator<ManifestSlice>, SliceMarks> {
+final class MarkSlices implements FlatMapFunction<Iterator<MarkTask>, SliceMarks> {
   private static final long serialVersionUID = 1L;
 
   private final Broadcast<TableStorageFactory> storageFactory;
@@ -31,11 +30,10 @@ final class MarkSlices implements FlatMapFunction<Iterator<ManifestSlice>, Slice
   }
 
   @Override
-  public Iterator<SliceMarks> call(Iterator<ManifestSlice> slices) {
+  public Iterator<SliceMarks> call(Iterator<MarkTask> tasks) {
     List<SliceMarks> marked = new ArrayList<>();
     try (TableStorage storage = storageFactory.value().open(table)) {
-      MarkManifests mark = new MarkManifests(storage, facts);
-      slices.forEachRemaining(slice -> marked.add(SliceMarks.of(mark.mark(slice))));
+      tasks.forEachRemaining(task -> marked.add(SliceMarks.of(task.mark(storage, facts))));
     }
     return marked.iterator();
   }

@@ -12,7 +12,7 @@ import java.util.Objects;
 import scala.Tuple2;
 
 /**
- * One mark task's output in a form Spark can cache and ship: the slice's marks, the manifests of
+ * One mark task's output in a form Spark can cache and ship: the task's marks, the manifests of
  * its expired versions and its summary. The mark RDD is cached once and read three ways (marks
  * shuffled by key, expired manifests, summaries reduced to the driver), so each manifest is decoded
  * once.
@@ -27,6 +27,10 @@ record SliceMarks(List<ReferenceMark> marks, List<CandidateFile> expiredManifest
 
   static SliceMarks of(MarkResult result) {
     return new SliceMarks(List.copyOf(result.marks()), result.expiredManifests(), result.summary());
+  }
+
+  MarkResult toResult() {
+    return new MarkResult(marks, expiredManifests, summary);
   }
 
   /** The marks as (reference key, state) pairs, for the shuffle by key. */

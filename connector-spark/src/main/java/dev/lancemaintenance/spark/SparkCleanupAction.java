@@ -13,9 +13,14 @@ import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.ledger.ManifestRun;
+import dev.lancemaintenance.ledger.MarkTasks;
+import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -23,6 +28,7 @@ import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -175,6 +181,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan) {
     LocalCleanupAction local = new LocalCleanupAction(table(), storageFactory, clock());
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
+        .markMode(markMode())
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
         .maxDeletes(settings().maxDeletes())
@@ -251,16 +258,43 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
-      long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
-      group.stage(
-          CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d slices", manifests, plan.slices().size()));
-      marked = jsc.parallelize(plan.slices(), Math.max(1, plan.slices().size()))
+      List<MarkTask> tasks;
+      try (TableStorage storage = storageFactory.open(table())) {
+        tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new ExecutorDecoder(plan));
+      }
+      long manifests = tasks.stream().mapToLong(MarkTask::manifestsToDecode).sum();
+      group.stage(CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d tasks", manifests, tasks.size()));
+      marked = jsc.parallelize(tasks, Math.max(1, tasks.size()))
           .mapPartitions(new MarkSlices(factory, table(), plan.facts()))
           .persist(StorageLevel.MEMORY_AND_DISK());
       expiredManifests = marked.flatMap(SliceMarks::expiredManifestsOf);
       MarkSummary summary = marked.map(SliceMarks::summaryOf).fold(MarkSummary.EMPTY, MarkSummary::plus);
       expiredVersions = summary.expiredVersions();
       return summary;
+    }
+
+    /** What the ledger needs decoded, as Spark jobs whose small results come back to the driver. */
+    private final class ExecutorDecoder implements MarkTasks.Decoder {
+      private final CleanupPlan plan;
+
+      ExecutorDecoder(CleanupPlan plan) {
+        this.plan = plan;
+      }
+
+      @Override
+      public List<RunSummary> summarise(List<ManifestRun> runs) {
+        group.stage(CleanupStage.MARK.label(), String.format("summarising %,d new manifests for the ledger in %,d tasks",
+            runs.stream().mapToLong(run -> run.manifests().size()).sum(), runs.size()));
+        return jsc.parallelize(runs, runs.size()).map(new SummariseRuns(factory, table(), plan.facts().dataset())).collect();
+      }
+
+      @Override
+      public List<MarkResult> markInFull(List<MarkTask> tasks) {
+        group.stage(CleanupStage.MARK.label(), "verify: decoding every manifest");
+        return jsc.parallelize(tasks, Math.max(1, tasks.size()))
+            .mapPartitions(new MarkSlices(factory, table(), plan.facts()))
+            .collect().stream().map(SliceMarks::toResult).toList();
+      }
     }
 
     /** Lazy: the listing runs inside the decision's job, straight into its shuffle. */

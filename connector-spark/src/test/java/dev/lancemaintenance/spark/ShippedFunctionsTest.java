@@ -11,6 +11,10 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.ManifestRun;
+import dev.lancemaintenance.ledger.RunSummary;
+import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkManifests;
@@ -132,10 +136,33 @@ class ShippedFunctionsTest {
     MarkSlices mark = roundTrip(new MarkSlices(factory, location, plan.facts()));
 
     List<SliceMarks> marked = new ArrayList<>();
-    mark.call(plan.slices().iterator()).forEachRemaining(marked::add);
+    mark.call(MarkTask.decode(plan.slices()).iterator()).forEachRemaining(marked::add);
     assertThat(marked).isEqualTo(expected);
     assertThat(marked.get(0).expiredManifests()).as("versions 1 and 2 expire").hasSize(2);
     assertThat(marked.get(1).expiredManifests()).isEmpty();
+  }
+
+  @Test
+  void summariseRunsSummarisesARealTableAfterTheTripAsInProcess() throws Exception {
+    LanceTableFixture table = historyOfFourVersions();
+    TableLocation location = TableLocation.of(table.uri());
+    List<ManifestRun> runs;
+    List<RunSummary> expected = new ArrayList<>();
+    try (TableStorage storage = factory.value().open(location)) {
+      CleanupPlan plan = new CleanupPlanner(2).plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), DatasetRef.MAIN, 1234);
+      runs = ManifestRun.cut(plan.slices().stream().flatMap(slice -> slice.manifests().stream()).toList(), 2);
+      for (ManifestRun run : runs) {
+        expected.add(new VersionSummaries(storage, DatasetRef.MAIN).summarise(run));
+      }
+    }
+    SummariseRuns summarise = roundTrip(new SummariseRuns(factory, location, DatasetRef.MAIN));
+
+    List<RunSummary> summarised = new ArrayList<>();
+    for (ManifestRun run : runs) {
+      summarised.add(summarise.call(roundTrip(run)));
+    }
+    assertThat(summarised).isEqualTo(expected);
+    assertThat(summarised.get(1).versions()).as("the second run, based on the first's last manifest").hasSize(2);
   }
 
   @Test

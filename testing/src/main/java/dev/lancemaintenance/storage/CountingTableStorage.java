@@ -3,6 +3,8 @@ package dev.lancemaintenance.storage;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Records what a run asked of the store: every path read (ranged reads and lengths), every
@@ -11,6 +13,9 @@ import java.util.List;
  * the lease's, not the cleanup's.
  */
 public final class CountingTableStorage extends ForwardingTableStorage {
+  /** The logs of {@link #sharedFactory}, by name: tasks of this JVM find theirs after deserialisation. */
+  private static final Map<String, Log> SHARED = new ConcurrentHashMap<>();
+
   private final Log log;
 
   public CountingTableStorage(TableStorage delegate, Log log) {
@@ -21,6 +26,28 @@ public final class CountingTableStorage extends ForwardingTableStorage {
   /** A factory that opens local Hadoop storage wrapped to record into {@code log}. */
   public static TableStorageFactory factory(Log log) {
     return location -> new CountingTableStorage(new HadoopTableStorage(location, StorageConf.defaults()), log);
+  }
+
+  /**
+   * A factory that survives serialisation, for engines that ship it to their tasks in this JVM
+   * (Spark local mode, a Flink MiniCluster): every storage it opens records into the log {@link
+   * #sharedLog} returns for {@code name}.
+   */
+  public static TableStorageFactory sharedFactory(String name) {
+    SHARED.computeIfAbsent(name, n -> new Log());
+    return new SharedLogFactory(name);
+  }
+
+  /** The log of {@link #sharedFactory}{@code (name)}. */
+  public static Log sharedLog(String name) {
+    return SHARED.computeIfAbsent(name, n -> new Log());
+  }
+
+  private record SharedLogFactory(String name) implements TableStorageFactory {
+    @Override
+    public TableStorage open(TableLocation location) {
+      return new CountingTableStorage(new HadoopTableStorage(location, StorageConf.defaults()), sharedLog(name));
+    }
   }
 
   @Override

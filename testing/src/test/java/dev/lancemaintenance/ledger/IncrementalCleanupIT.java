@@ -2,85 +2,47 @@ package dev.lancemaintenance.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.testing.KeptManifests;
-import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
-import dev.lancemaintenance.testing.OracleOutcome;
-import dev.lancemaintenance.testing.OraclePolicy;
-import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * "Thirty days of maintenance" on the local engine: real commits (appends, deletes, an update, an
- * index, compaction, tags added and moved, a Restore, a branch, an overwrite) alternate with our
- * incremental cleanup in {@link MarkMode#VERIFY} (which refuses on any difference from the full
- * mark) and, on the pristine state of the same table, the SDK 7.0.0's cleanup with the same
- * policy: after every run the same files remain and every remaining manifest reads back. Then the
- * same with the ledger deleted, cut short, corrupted, left half-written by a killed run, and copied
- * from another table.
+ * The local engine runs the thirty days of maintenance with the ledger, and, since reading and
+ * writing the ledger is the same code on every engine, also what the ledger survives: deleted, cut
+ * short, corrupted, left half-written by a killed run, copied from another table, refused by the
+ * store. Every run after the damage is still exact.
  */
-class IncrementalCleanupIT {
-  @TempDir Path work;
-  private int runs;
-
-  /**
-   * Versions older than the newest {@code keep} go (before_version, and a cutoff just ahead of now,
-   * so that time does not hold any back), tagged old ones are kept.
-   */
-  private record Policy(int keep, Instant cutoff) {
-    Policy(int keep) {
-      this(keep, Instant.now().plusSeconds(60));
-    }
-
-    OraclePolicy sdk(long latest) {
-      return OraclePolicy.builder().beforeVersion(latest - keep + 1).beforeTimestamp(cutoff).errorIfTaggedOldVersions(false).build();
-    }
+class IncrementalCleanupIT extends IncrementalCleanupContract {
+  @Override
+  protected CleanupAction newCleanup(String tableUri, TableStorageFactory storage) {
+    return new LocalCleanupAction(TableLocation.of(tableUri), storage, Clock.systemUTC());
   }
 
   @Test
-  void incrementalCleanupsLeaveWhatTheSdkLeavesDayAfterDayAndWhateverHappensToTheLedger() {
-    Path root = work.resolve("t");
+  void whateverHappensToTheLedgerTheRunsLeaveWhatTheSdkLeaves() {
+    Path root = work.resolve("damaged");
     LanceTableFixture table = LanceTableFixture.create(root);
-    List<Consumer<LanceTableFixture>> days = List.of(
-        t -> { t.append(30); t.append(30); },
-        t -> t.append(10),
-        t -> t.deleteWhere("id % 4 = 0"),
-        t -> t.createScalarIndex("id", ScalarIndexKind.BTREE),
-        t -> { t.append(10); t.tag("kept", t.latestVersion() - 1); },
-        t -> t.compact(),
-        t -> { t.update(LanceTableFixture.firstId(1), 5); t.deleteTag("kept"); t.tag("kept", t.latestVersion()); },
-        // The tagged version comes back after a compaction dropped its data files: old files referenced again.
-        t -> { long tagged = t.latestVersion(); t.append(6); t.compact(); t.restore(tagged); },
-        t -> { t.createBranch("b1", t.latestVersion()).append(7); t.append(4); },
-        t -> t.branch("b1").deleteWhere("id % 2 = 0"),
-        t -> { t.append(3); t.append(3); },
-        t -> t.overwrite(12));
     int day = 0;
-    for (Consumer<LanceTableFixture> commits : days) {
+    for (Consumer<LanceTableFixture> commits : days().subList(0, 8)) {
       commits.accept(table);
       cleanAndCompare(table, new Policy(1 + day % 3), "day " + ++day);
     }
-
     List<Consumer<Path>> damages = List.of(
         IncrementalCleanupIT::deleteLedger,
         IncrementalCleanupIT::cutHeadCommitShort,
@@ -96,22 +58,6 @@ class IncrementalCleanupIT {
   }
 
   @Test
-  void aSteadyRunReadsOnlyTheManifestsNewSinceTheLastOne() {
-    LanceTableFixture table = LanceTableFixture.create(work.resolve("steady"));
-    for (int i = 0; i < 8; i++) {
-      table.append(5);
-    }
-    incremental(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(6), table.latestVersion());
-    table.append(5);
-    long newest = table.latestVersion();
-    CountingTableStorage.Log log = new CountingTableStorage.Log();
-    incremental(table.root(), MarkMode.INCREMENTAL, CountingTableStorage.factory(log), new Policy(6), newest);
-    List<String> manifestsRead = log.read().stream().filter(p -> p.endsWith(".manifest")).distinct().toList();
-    assertThat(manifestsRead).as("manifests read by the second run").containsExactly(
-        "_versions/" + Long.toUnsignedString(-1L - newest) + ".manifest");
-  }
-
-  @Test
   void aStoreThatRefusesTheLedgerStillCleansAsAFullRun() throws IOException {
     LanceTableFixture table = LanceTableFixture.create(work.resolve("refusing"));
     for (int i = 0; i < 4; i++) {
@@ -124,59 +70,11 @@ class IncrementalCleanupIT {
     Files.createDirectories(table.root().resolve("_maintenance"));
     Files.write(table.root().resolve(Ledger.DIR), new byte[] {0});
     long latest = table.latestVersion();
-    CleanupResult incremental = incremental(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
-    CleanupResult full = incremental(twin, MarkMode.FULL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
+    CleanupResult incremental = run(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
+    CleanupResult full = run(twin, MarkMode.FULL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), latest);
     assertThat(incremental.counters()).as("what the run removed").isEqualTo(full.counters());
     assertThat(lanceFiles(table.root())).isEqualTo(lanceFiles(twin));
     assertThat(full.counters().oldVersions()).isGreaterThan(0);
-  }
-
-  private void cleanAndCompare(LanceTableFixture table, Policy policy, String when) {
-    Path root = table.root();
-    long latest = table.latestVersion();
-    // Once the branch exists, it is cleaned too (its own ledger, under _maintenance/ledger/tree/b1).
-    Optional<Long> branchLatest = root.resolve("tree/b1").toFile().isDirectory()
-        ? Optional.of(table.branch("b1").latestVersion()) : Optional.empty();
-    Path pristine = work.resolve("pristine-" + ++runs);
-    TableTwins.copy(root, pristine);
-    CleanupResult ours = incremental(root, Optional.empty(), MarkMode.VERIFY, policy, latest);
-    branchLatest.ifPresent(v -> incremental(root, Optional.of("b1"), MarkMode.VERIFY, policy, v));
-    List<String> oursLeft = lanceFiles(root);
-    TableTwins.swap(root, pristine);
-    OracleOutcome sdk = LanceOracle.cleanup(root, policy.sdk(latest));
-    branchLatest.ifPresent(v -> assertThat(LanceOracle.cleanupBranch(root, "b1", policy.sdk(v)))
-        .as("%s: the SDK cleaned b1", when).isInstanceOf(OracleOutcome.Removed.class));
-    List<String> sdkLeft = lanceFiles(root);
-    TableTwins.swap(root, pristine);
-    TableTwins.deleteRecursively(pristine);
-    assertThat(sdk).as("%s: the SDK cleaned", when).isInstanceOf(OracleOutcome.Removed.class);
-    assertThat(oursLeft).as("%s: files left by ours (%s) and by the SDK", when, ours.counters()).isEqualTo(sdkLeft);
-    KeptManifests.assertEveryManifestReadsBack(root);
-  }
-
-  private static CleanupResult incremental(Path root, MarkMode mode, TableStorageFactory storage, Policy policy, long latest) {
-    return action(root, storage, mode, policy, latest).execute();
-  }
-
-  private static CleanupResult incremental(Path root, Optional<String> branch, MarkMode mode, Policy policy, long latest) {
-    LocalCleanupAction action = action(root, HadoopTableStorage.factory(StorageConf.defaults()), mode, policy, latest);
-    branch.ifPresent(action::branch);
-    return action.execute();
-  }
-
-  private static LocalCleanupAction action(Path root, TableStorageFactory storage, MarkMode mode, Policy policy, long latest) {
-    LocalCleanupAction action = new LocalCleanupAction(TableLocation.of(root.toString()), storage, Clock.systemUTC()).markMode(mode);
-    action.beforeVersion(latest - policy.keep() + 1).beforeTimestamp(policy.cutoff()).errorIfTaggedOldVersions(false);
-    return action;
-  }
-
-  private static List<String> lanceFiles(Path root) {
-    try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/'))
-          .filter(p -> !p.startsWith("_maintenance/")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static List<Path> ledgerFiles(Path root, String suffix) {
@@ -219,7 +117,7 @@ class IncrementalCleanupIT {
     LanceTableFixture other = LanceTableFixture.create(work.resolve("other"));
     other.append(3);
     other.append(3);
-    incremental(other.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), other.latestVersion());
+    run(other.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), other.latestVersion());
     deleteLedger(root);
     TableTwins.copy(other.root().resolve(Ledger.DIR), root.resolve(Ledger.DIR));
   }
@@ -230,5 +128,4 @@ class IncrementalCleanupIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-}
+  }}

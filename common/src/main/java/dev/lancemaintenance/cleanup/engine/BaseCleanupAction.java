@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ReferencedBranches;
 import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.format.DatasetRef;
@@ -52,6 +53,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean allowShortRetention;
   private Duration retentionGuard = CleanupPolicy.DEFAULT_RETENTION_GUARD;
   private Consumer<CandidateFile> removedFileListener = file -> {};
+  private MarkMode markMode = MarkMode.FULL;
+  private boolean verify;
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -231,12 +234,29 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   }
 
   @Override
+  public SELF markMode(MarkMode mode) {
+    this.markMode = Objects.requireNonNull(mode, "mode");
+    return self();
+  }
+
+  @Override
   public SELF maxDeletes(long count) {
     if (count < 1) {
       throw new IllegalArgumentException("max_deletes must be > 0: " + count);
     }
     settings = settings.withMaxDeletes(count);
     return self();
+  }
+
+  @Override
+  public SELF verify(boolean value) {
+    this.verify = value;
+    return self();
+  }
+
+  /** How this run marks: {@link MarkMode#VERIFY} when {@code verify} is on, whatever the mode. */
+  protected MarkMode markMode() {
+    return verify ? MarkMode.VERIFY : markMode;
   }
 
   /** This action as its engine's type, for the setters' return. */

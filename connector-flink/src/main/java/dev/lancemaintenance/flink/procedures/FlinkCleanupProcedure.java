@@ -51,7 +51,9 @@ public final class FlinkCleanupProcedure implements Procedure {
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
-        @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true)
+        @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "mode", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -67,11 +69,13 @@ public final class FlinkCleanupProcedure implements Procedure {
       String branch,
       Boolean allowShortRetention,
       Integer retainLast,
-      Long maxDeletes) {
+      Long maxDeletes,
+      String mode,
+      Boolean verify) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.given(Arrays.asList(
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes),
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify),
         CleanupOption.values());
     ProcedureArgs.requireGiven(NAME, options, Arrays.asList(CleanupOption.values()));
     CleanupResult result = CleanupOption.applyTo(

@@ -154,6 +154,26 @@ class FlinkCleanupProcedureIT {
     assertThat(ProcedureHints.names(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
   }
 
+  @Test
+  void anIncrementalVerifiedCallRemovesWhatTheLocalEngineRemovesAndKeepsALedger() {
+    List<Row> rows = rows(sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff
+        + "', dry_run => false, mode => 'incremental', verify => true)"));
+    TreeSet<String> flinkFiles = table.currentFiles();
+    assertThat(java.nio.file.Files.isDirectory(table.table().resolve(dev.lancemaintenance.ledger.Ledger.DIR)))
+        .as("the ledger the call committed").isTrue();
+
+    table.restore();
+    localCleanup().execute();
+    assertThat(rows).hasSize(1);
+    assertThat(flinkFiles).as("files left by the incremental CALL vs the local engine").isEqualTo(table.currentFiles());
+  }
+
+  @Test
+  void aModeThatIsNeitherFullNorIncrementalIsAnErrorAndDeletesNothing() {
+    assertRefusedWithoutDeletes("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '0s', dry_run => false,"
+        + " mode => 'fast')", "'mode'");
+  }
+
   /** Flink drops an unknown name before the procedure sees it: dry_run is required, so it cannot be lost. */
   @Test
   void aMisspeltDryRunIsAnErrorAndDeletesNothing() {

@@ -38,7 +38,10 @@ final class OptionParameters {
       case STRING -> DataTypes.StringType;
     };
     boolean sqlDefault = option.type() != MaintenanceOption.Type.CUTOFF && option.type() != MaintenanceOption.Type.DOUBLE;
-    String defaultSql = sqlDefault ? option.defaultValue().orElse("NULL") : "NULL";
+    // A STRING default is a literal ('full'), not a column name.
+    String defaultSql = sqlDefault
+        ? option.defaultValue().map(value -> option.type() == MaintenanceOption.Type.STRING ? "'" + value + "'" : value).orElse("NULL")
+        : "NULL";
     return Parameter.optional(option.sqlName(), type, defaultSql, option.doc());
   }
 

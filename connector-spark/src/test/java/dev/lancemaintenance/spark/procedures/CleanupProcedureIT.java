@@ -88,6 +88,28 @@ class CleanupProcedureIT {
   }
 
   @Test
+  void anIncrementalCallKeepsALedgerAndAVerifiedOneAgreesWithIt() {
+    LanceTableFixture table = table();
+    single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', mode => 'incremental')");
+    assertThat(table.root().resolve(dev.lancemaintenance.ledger.Ledger.DIR)).as("the ledger the call committed").isDirectory();
+    table.append(10);
+
+    Row row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', mode => 'incremental', verify => true)");
+
+    assertThat(row.<Long>getAs("old_versions")).isEqualTo(1L);
+    assertThat(table.versions()).containsExactly(6L);
+  }
+
+  @Test
+  void aModeThatIsNeitherFullNorIncrementalIsAnErrorAndDeletesNothing() {
+    LanceTableFixture table = table();
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', mode => 'fast')")
+            .collectAsList())
+        .hasMessageContaining("'mode'").hasMessageContaining("'full' or 'incremental'");
+    assertThat(table.versions()).containsExactly(1L, 2L, 3L, 4L, 5L);
+  }
+
+  @Test
   void aCallWhileAnotherRunHoldsTheTableLeaseFailsNamingItAndDeletesNothing() throws Exception {
     LanceTableFixture table = table();
     List<String> before = table.listFiles();

@@ -9,14 +9,18 @@ import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
 import dev.lancemaintenance.flink.maintenance.operator.FileReport;
+import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -28,7 +32,10 @@ import org.apache.flink.util.CloseableIterator;
  * Cleanup as a Flink BATCH job, with the fluent API of every engine.
  *
  * <p>The stages and gates are {@link CleanupRun}'s. Planning runs here, in the client: it lists the table's manifests and refs (no manifest body)
- * and fixes "now" once. The job then decodes manifest slices and lists the managed directories in
+ * and fixes "now" once. With the ledger ({@code mode => 'incremental'}), the client also reads the
+ * ledger, has the manifests it cannot answer for summarised by a small job of its own ({@link
+ * LedgerJobs}), derives the marks of the dataset's versions and commits the ledger (not in a dry
+ * run) before the cleanup job starts. The job then decodes manifest slices and lists the managed directories in
  * parallel subtasks, co-groups marks and files by reference key to decide, sweeps in parallel
  * subtasks (at most {@code max_concurrent_deletes}, each with its share of the rate limit), and
  * deletes expired manifests last, only when no other delete failed; see {@link CleanupTopology}
@@ -89,7 +96,13 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
-    DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan);
+    List<MarkTask> markTasks;
+    try (TableStorage storage = storageFactory.open(table())) {
+      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));
+    } catch (LedgerJobs.LedgerJobException e) {
+      throw FlinkFailures.unwrap(table().toString(), e.getCause());
+    }
+    DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan, markTasks);
     CleanupCounters counters;
     try (CloseableIterator<RunOutput> collected = outputs.executeAndCollect(jobName())) {
       counters = collect(collected);

@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.engine.Gate;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
@@ -24,7 +25,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * its own class, and the gates are {@link CleanupRun}'s, placed where their reductions land.
  *
  * <pre>
- * slices ─► mark ─┬─ marks ──────────────┐
+ * tasks  ─► mark ─┬─ marks ──────────────┐
  *                 ├─ summaries ─► Σ(1) ─► tagged check ─► broadcast ┐
  *                 │                      ▼                          ▼
  * listings ─► list ──── files ─► union ─► keyBy(reference key) ─► decide ─► keyBy(path) ─► release ─► sweep files ─┬─ files ─► client
@@ -59,16 +60,20 @@ public final class CleanupTopology {
 
   private CleanupTopology() {}
 
-  /** Adds a cleanup of {@code plan} to {@code env} and returns what the client collects. */
-  public static DataStream<RunOutput> build(StreamExecutionEnvironment env, CleanupJobSpec spec, CleanupPlan plan) {
+  /**
+   * Adds a cleanup of {@code plan} to {@code env} and returns what the client collects; {@code
+   * markTasks} are the plan's mark tasks ({@link dev.lancemaintenance.ledger.MarkTasks}).
+   */
+  public static DataStream<RunOutput> build(
+      StreamExecutionEnvironment env, CleanupJobSpec spec, CleanupPlan plan, List<MarkTask> markTasks) {
     int parallelism = env.getParallelism();
     String table = spec.table().toString();
 
     SingleOutputStreamOperator<ReferenceMark> marks =
-        named(spec, "slices", env.fromData(plan.slices(), CleanupTypes.SLICE)).setParallelism(1)
+        named(spec, "slices", env.fromData(markTasks, CleanupTypes.MARK_TASK)).setParallelism(1)
             .rebalance()
             .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts()), CleanupTypes.MARK)
-            .setParallelism(Math.min(parallelism, plan.slices().size()));
+            .setParallelism(Math.min(parallelism, markTasks.size()));
     named(spec, "mark", marks);
 
     SingleOutputStreamOperator<FileEntry> files =

@@ -3,17 +3,22 @@ package dev.lancemaintenance.flink.maintenance.operator;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
-import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.ledger.ManifestRun;
+import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.storage.FileEntry;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /** The Flink types of the records that cross operators, declared once so no operator relies on inference. */
 public final class CleanupTypes {
-  public static final TypeInformation<ManifestSlice> SLICE = new JavaSerializedType<>(ManifestSlice.class);
+  public static final TypeInformation<MarkTask> MARK_TASK = new JavaSerializedType<>(MarkTask.class);
+  public static final TypeInformation<MarkTask.Derived> MARKED = new JavaSerializedType<>(MarkTask.Derived.class);
+  public static final TypeInformation<ManifestRun> MANIFEST_RUN = new JavaSerializedType<>(ManifestRun.class);
+  public static final TypeInformation<RunSummary> RUN_SUMMARY = new JavaSerializedType<>(RunSummary.class);
   public static final TypeInformation<MarkSummary> SUMMARY = new JavaSerializedType<>(MarkSummary.class);
   public static final TypeInformation<ListingTask> LISTING = TypeInformation.of(ListingTask.class);
   public static final TypeInformation<ReferenceMark> MARK = TypeInformation.of(ReferenceMark.class);

@@ -1,11 +1,10 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
-import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
-import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -17,12 +16,13 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Stage {@code mark} (parallel): decodes one slice of manifests per record through {@link MarkManifests}.
+ * Stage {@code mark} (parallel): runs one {@link MarkTask} per record (decodes a slice of manifests,
+ * or hands on marks the client derived from the ledger).
  * Marks go to the main output, keyed downstream; the manifests of removed versions and the slice's
  * {@link MarkSummary} go to side outputs. A manifest that cannot be read fails the job before any
  * delete.
  */
-public final class MarkSlices extends ProcessFunction<ManifestSlice, ReferenceMark> {
+public final class MarkSlices extends ProcessFunction<MarkTask, ReferenceMark> {
   public static final OutputTag<CandidateFile> EXPIRED_MANIFESTS =
       new OutputTag<>("expired-manifests", CleanupTypes.CANDIDATE);
   public static final OutputTag<MarkSummary> SUMMARIES = new OutputTag<>("mark-summaries", CleanupTypes.SUMMARY);
@@ -46,8 +46,8 @@ public final class MarkSlices extends ProcessFunction<ManifestSlice, ReferenceMa
   }
 
   @Override
-  public void processElement(ManifestSlice slice, Context ctx, Collector<ReferenceMark> out) {
-    MarkResult result = new MarkManifests(storage, facts).mark(slice);
+  public void processElement(MarkTask task, Context ctx, Collector<ReferenceMark> out) {
+    MarkResult result = task.mark(storage, facts);
     result.marks().forEach(out::collect);
     result.expiredManifests().forEach(manifest -> ctx.output(EXPIRED_MANIFESTS, manifest));
     ctx.output(SUMMARIES, result.summary());

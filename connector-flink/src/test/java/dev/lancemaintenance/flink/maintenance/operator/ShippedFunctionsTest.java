@@ -13,9 +13,9 @@ import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
-import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -70,14 +70,14 @@ class ShippedFunctionsTest {
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(table)) {
       plan = new CleanupPlanner().plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), DatasetRef.MAIN, 1_000L);
     }
-    ManifestSlice slice = plan.slices().get(0);
+    MarkTask slice = new MarkTask.DecodeSlice(plan.slices().get(0));
     MarkResult expected;
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(table)) {
-      expected = new MarkManifests(storage, plan.facts()).mark(slice);
+      expected = slice.mark(storage, plan.facts());
     }
 
     MarkSlices copy = roundTrip(new MarkSlices(table, HadoopTableStorage.factory(StorageConf.defaults()), plan.facts()));
-    try (OneInputStreamOperatorTestHarness<ManifestSlice, ReferenceMark> harness =
+    try (OneInputStreamOperatorTestHarness<MarkTask, ReferenceMark> harness =
         ProcessFunctionTestHarnesses.forProcessFunction(copy)) {
       harness.processElement(slice, 0);
 
@@ -199,7 +199,8 @@ class ShippedFunctionsTest {
     ManifestSlice slice = new ManifestSlice(ManifestSlice.SliceRole.BRANCH_READERS, branch, List.of());
     DecisionContext context = new DecisionContext(branch, 5, 0, false, 0);
 
-    assertThat(throughSerializer(CleanupTypes.SLICE, slice).dataset()).isEqualTo(branch);
+    MarkTask shippedTask = throughSerializer(CleanupTypes.MARK_TASK, new MarkTask.DecodeSlice(slice));
+    assertThat(((MarkTask.DecodeSlice) shippedTask).slice().dataset()).isEqualTo(branch);
     DecisionContext shipped = throughSerializer(CleanupTypes.CONTEXT, context);
     assertThat(shipped).isEqualTo(context);
     assertThat(shipped.keyOf("tree/team/exp/_indices/u1/part.idx")).isEqualTo("tree/team/exp/_indices/u1");

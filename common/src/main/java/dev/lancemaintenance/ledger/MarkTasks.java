@@ -1,0 +1,90 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tasks of stage 2, mark, for every engine: decides, on the driver, what must be decoded and
+ * what the maintenance ledger answers, so that the engines only distribute.
+ *
+ * <p>{@link MarkMode#FULL}: a decode task per slice of the plan. Otherwise, for the versions of the
+ * dataset being cleaned: the ledger is read ({@link IncrementalMark#begin}); the manifests it cannot
+ * answer for (newer than its end, or all of them when it is unusable) are summarised in parallel
+ * runs by the engine ({@link Decoder#summarise}); the driver joins the summaries and derives every
+ * mark from the ledger without reading a manifest, handed on as {@link MarkTask.Derived} tasks.
+ * Slices of branches that read the dataset are always decoded. In {@link MarkMode#VERIFY} the
+ * engine also marks the dataset's slices in full and the two must agree ({@link MarkVerification}).
+ *
+ * <p>The ledger is committed here, once, on the driver, and only when the run executes (never in a
+ * dry run), under the table lease every executing run holds: it describes manifests, not the run's
+ * decisions, so a run refused later by a gate leaves a correct ledger.
+ *
+ * <p>Memory on the driver: the folded ledger, one entry per version and per reference range of the
+ * versions the table still lists (docs/ledger.md), and the marks derived from it until they are
+ * shipped, at most {@value #MARKS_PER_TASK} per task.
+ */
+public final class MarkTasks {
+  private static final Logger LOG = LoggerFactory.getLogger(MarkTasks.class);
+  /** Marks per derived task: small enough to ship, large enough to keep the task count low. */
+  static final int MARKS_PER_TASK = 50_000;
+
+  /** What an engine runs in parallel for the ledger, collecting the (small) results to the driver. */
+  public interface Decoder {
+    /** Summarises each run in a task of its own; the summaries in the order of {@code runs}. */
+    List<RunSummary> summarise(List<ManifestRun> runs);
+
+    /** Runs the decode tasks and collects their results; only for {@link MarkMode#VERIFY}. */
+    List<MarkResult> markInFull(List<MarkTask> tasks);
+  }
+
+  private MarkTasks() {}
+
+  /** The mark tasks of one dataset cleanup; commits what the ledger learnt when {@code run} executes. */
+  public static List<MarkTask> of(
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder) {
+    if (mode == MarkMode.FULL) {
+      return MarkTask.decode(plan.slices());
+    }
+    List<ManifestSlice> own = new ArrayList<>();
+    List<ManifestSlice> branches = new ArrayList<>();
+    plan.slices().forEach(slice -> (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS ? own : branches).add(slice));
+    List<ManifestLocation> versions = own.stream().flatMap(slice -> slice.manifests().stream()).toList();
+    IncrementalMark.Pending pending = new IncrementalMark(storage, plan.facts(), clock).begin(versions);
+    int runLength = own.stream().mapToInt(slice -> slice.manifests().size()).max().orElse(1);
+    List<ManifestRun> runs = ManifestRun.cut(pending.toDecode(), runLength);
+    List<RunSummary> summaries = new ArrayList<>(runs.isEmpty() ? List.of() : decoder.summarise(runs));
+    // Engines may collect in any order; the runs join in version order.
+    summaries.sort(Comparator.comparingLong(summary -> summary.versions().get(0).version()));
+    Optional<IncrementalMark.Outcome> outcome = pending.finish(summaries);
+    if (outcome.isEmpty()) {
+      return MarkTask.decode(plan.slices());
+    }
+    MarkResult fromLedger = outcome.get().result();
+    LOG.info("lance cleanup {} [{}]: {} of {} manifests decoded, the ledger answers for the rest{}",
+        plan.facts().describe(), CleanupStage.MARK.label(), pending.toDecode().size(), versions.size(),
+        outcome.get().ledgerProblem().map(why -> " (ledger rebuilt: " + why + ")").orElse(""));
+    if (mode == MarkMode.VERIFY) {
+      MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
+    }
+    if (run == CleanupMode.EXECUTE) {
+      outcome.get().commit();
+    }
+    List<MarkTask> tasks = new ArrayList<>(MarkTask.derived(fromLedger, MARKS_PER_TASK));
+    tasks.addAll(MarkTask.decode(branches));
+    return tasks;
+  }
+}
