@@ -26,6 +26,8 @@ public final class MaintenanceCli {
           + "      versions, tags, branches and the files each version references\n\n"
           + "  " + CleanupCommand.USAGE + "\n"
           + "      remove versions older than the window and the files only they referenced\n\n"
+          + "  " + CleanupAllCommand.USAGE + "\n"
+          + "      the same cleanup of every table of a directory namespace, one line per table\n\n"
           + "  " + CompactCommand.USAGE + "\n"
           + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
           + "  " + OptimizeCommand.USAGE + "\n"
@@ -107,6 +109,7 @@ public final class MaintenanceCli {
       return switch (args.get(0)) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
         case "cleanup" -> new CleanupCommand(clock, verbose).run(rest, out, err);
+        case "cleanup-all" -> new CleanupAllCommand(clock).run(rest, out, err);
         case "compact" -> new CompactCommand().run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);

@@ -20,6 +20,15 @@ final class ProcedureArgs {
     }
   }
 
+  /** A procedure argument without which the call means nothing: set, or an error naming it. */
+  static <T> T required(String name, T value) {
+    if (value == null) {
+      throw new IllegalArgumentException("Parameter '" + name + "' is required and was not set (or its name was misspelt:"
+          + " Flink SQL drops unknown argument names)");
+    }
+    return value;
+  }
+
   /** The options given, by the catalogue option each value is for; nulls are left out. */
   static Map<CleanupOption, Object> given(List<?> values, CleanupOption... options) {
     if (values.size() != options.length) {

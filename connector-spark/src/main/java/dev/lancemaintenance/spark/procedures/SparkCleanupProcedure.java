@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -69,6 +70,13 @@ final class SparkCleanupProcedure implements LanceProcedure {
   static List<Parameter> parameters(DataType olderThanType) {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
+    parameters.addAll(optionParameters(olderThanType));
+    return parameters;
+  }
+
+  /** The catalogue's parameters, and {@code options} before {@code branch}: what follows the table (or root) argument. */
+  static List<Parameter> optionParameters(DataType olderThanType) {
+    List<Parameter> parameters = new ArrayList<>();
     for (CleanupOption option : CleanupOption.values()) {
       if (option == CleanupOption.BRANCH) {
         parameters.add(OPTIONS);
@@ -106,22 +114,32 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    return parameters(olderThanType(givenTypes));
+  }
+
+  /** {@code older_than} is typed after the argument given for it: a TIMESTAMP, else a duration string. */
+  static DataType olderThanType(Map<String, DataType> givenTypes) {
     DataType given = givenTypes.get(CleanupOption.OLDER_THAN.sqlName());
     boolean temporal = given instanceof TimestampType || given instanceof TimestampNTZType || given instanceof DateType;
-    return parameters(temporal ? DataTypes.TimestampType : DataTypes.StringType);
+    return temporal ? DataTypes.TimestampType : DataTypes.StringType;
+  }
+
+  /** Whether the call asks for a dry run. */
+  static boolean dryRun(BoundCall call) {
+    Parameter dryRun = parameter(CleanupOption.DRY_RUN, DataTypes.StringType);
+    return call.isGiven(dryRun) && call.args().bool(dryRun).orElse(false);
   }
 
   /** A dry run's rows are its files; every other run returns one row of counters. */
   @Override
   public StructType schema(BoundCall call) {
-    Parameter dryRun = parameter(CleanupOption.DRY_RUN, DataTypes.StringType);
-    return call.isGiven(dryRun) && call.args().bool(dryRun).orElse(false) ? ResultRows.FILE_SCHEMA : ResultRows.COUNTER_SCHEMA;
+    return dryRun(call) ? ResultRows.FILE_SCHEMA : ResultRows.COUNTER_SCHEMA;
   }
 
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();
-    Map<CleanupOption, Object> options = options(call);
+    Map<CleanupOption, Object> options = options(call, TABLE);
     SparkCleanupAction action;
     try {
       action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(args.requiredString(TABLE), args.stringMap(OPTIONS));
@@ -137,12 +155,16 @@ final class SparkCleanupProcedure implements LanceProcedure {
     return Result.of(ResultRows.COUNTER_SCHEMA, ResultRows.counterInternalRow(action.execute()));
   }
 
-  /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
-  private static Map<CleanupOption, Object> options(BoundCall call) {
+  /**
+   * Every catalogue option the call gives; a NULL given for one that decides what is deleted is an
+   * error. The procedure's own parameters ({@code table}, {@code options}, a fleet's {@code root})
+   * are not options.
+   */
+  static Map<CleanupOption, Object> options(BoundCall call, Parameter... own) {
     ProcedureArgs args = call.args();
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
     for (Parameter parameter : call.parameters()) {
-      if (parameter.name().equals(TABLE.name()) || parameter.name().equals(OPTIONS.name())) {
+      if (parameter.name().equals(OPTIONS.name()) || Arrays.stream(own).anyMatch(p -> p.name().equals(parameter.name()))) {
         continue;
       }
       CleanupOption option = CleanupOption.named(parameter.name(), List.of());
