@@ -62,6 +62,11 @@ public abstract class FleetContract {
     cutoff = Instant.now().plusMillis(1);
   }
 
+  /** A directory for an engine's own tests. */
+  protected static Path workDir() {
+    return workDir;
+  }
+
   private static Path copy() {
     Path root = workDir.resolve("warehouse-" + copies.incrementAndGet());
     TableTwins.copy(pristine, root);

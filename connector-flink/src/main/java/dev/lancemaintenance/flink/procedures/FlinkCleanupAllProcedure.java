@@ -17,11 +17,11 @@ import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
- * {@code CALL <catalog>.sys.cleanup_all(root => '...', pattern => '*.lance', older_than => '7d',
+ * {@code CALL <catalog>.sys.cleanup_all(root => '...', `pattern` => '*.lance', older_than => '7d',
  * dry_run => false, ...)}: {@code sys.cleanup} of every table of a Lance directory namespace, the
  * small ones in one Flink job, with the same arguments as {@code sys.cleanup} (and the same two
  * required, for the same reason). One row per table: table, status, the counters (NULL for a table
- * that did not run), error.
+ * that did not run), error. PATTERN is reserved in Flink SQL (MATCH_RECOGNIZE): quote it.
  */
 public final class FlinkCleanupAllProcedure implements Procedure {
   public static final String NAME = "cleanup_all";
