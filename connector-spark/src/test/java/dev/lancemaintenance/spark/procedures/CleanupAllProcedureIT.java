@@ -7,6 +7,7 @@ import dev.lancemaintenance.fleet.FleetContract;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.spark.ResultRows;
+import dev.lancemaintenance.spark.SparkCleanupAction;
 import dev.lancemaintenance.spark.SparkTestSession;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,18 +22,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code CALL lance.cleanup_all(root => ..., <cleanup arguments>)} in Spark SQL: the fleet contract
- * (small tables in one job, a task each), and the rows' columns.
+ * (small tables in one job, a task each; a larger one on its own distributed stages), and the rows'
+ * columns.
  */
 class CleanupAllProcedureIT extends FleetContract {
   private static SparkSession spark;
 
+  /**
+   * Tables of more than two versions (a.lance) run on their own distributed stages, the others in
+   * the fleet's job: the contract covers both paths.
+   */
   @BeforeAll
   static void start() {
     spark = SparkTestSession.start();
+    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "2");
   }
 
   @AfterAll
   static void stopSpark() {
+    spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
     spark.stop();
   }
 
