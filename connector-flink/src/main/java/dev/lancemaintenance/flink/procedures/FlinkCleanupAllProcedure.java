@@ -6,7 +6,6 @@ import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -67,10 +66,9 @@ public final class FlinkCleanupAllProcedure implements Procedure {
       throw new IllegalArgumentException("Parameter 'root' is not set: give the directory that holds the tables, e.g."
           + " root => 's3a://b/warehouse/'");
     }
-    Map<CleanupOption, Object> options = ProcedureArgs.given(Arrays.asList(
+    Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention), CleanupOption.values());
-    ProcedureArgs.requireGiven(NAME, options, Arrays.asList(CleanupOption.values()));
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, options, storageOptions, clock);
     List<Row> rows = new ArrayList<>();

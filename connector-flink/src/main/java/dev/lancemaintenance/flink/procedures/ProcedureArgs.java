@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,16 @@ final class ProcedureArgs {
           + " Flink SQL drops unknown argument names)");
     }
     return value;
+  }
+
+  /**
+   * The catalogue options of a procedure that takes every one of them, in catalogue order ({@code
+   * sys.cleanup}, {@code sys.cleanup_all}), with {@code older_than} and {@code dry_run} required.
+   */
+  static Map<CleanupOption, Object> everyOption(String procedure, Object... values) {
+    Map<CleanupOption, Object> options = given(Arrays.asList(values), CleanupOption.values());
+    requireGiven(procedure, options, Arrays.asList(CleanupOption.values()));
+    return options;
   }
 
   /** The options given, by the catalogue option each value is for; nulls are left out. */

@@ -134,9 +134,12 @@ class FlinkCleanupProcedureIT {
     List<String> files = new ArrayList<>();
     files.add("table");
     CleanupOption.policyOptions().forEach(option -> files.add(option.sqlName()));
+    List<String> fleet = new ArrayList<>(List.of("root", "pattern"));
+    fleet.addAll(CleanupOption.sqlNames());
 
     assertThat(argumentNames(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
     assertThat(argumentNames(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
+    assertThat(argumentNames(FlinkCleanupAllProcedure.class)).isEqualTo(fleet);
   }
 
   /** Flink drops an unknown name before the procedure sees it: dry_run is required, so it cannot be lost. */
