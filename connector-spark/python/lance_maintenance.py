@@ -9,6 +9,7 @@ extension or catalog configuration is needed::
     lm = LanceMaintenance(spark)
     result = lm.cleanup("s3a://bucket/events.lance", older_than="7d")           # dict of counters
     files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
+    fleet = lm.cleanup_all("s3a://bucket/warehouse/", older_than="7d", dry_run=True)  # DataFrame, one row per table
 
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
 instant ('2026-01-31T00:00:00Z'). The dry run's DataFrame (path, kind, bytes, reason) is computed on
@@ -69,3 +70,18 @@ class LanceMaintenance:
         action = self._action(table, older_than, before_version, delete_unverified,
                               error_if_tagged_old_versions, options, allow_short_retention)
         return DataFrame(action.dryRun(True).toDataset(), self._spark)
+
+    def cleanup_all(self, root, pattern="*.lance", options=None, **cleanup_options) -> DataFrame:
+        """Cleans every table under ``root`` as ``cleanup`` would, one row per table (the rows of
+        CALL lance.cleanup_all: table, status, the counters, error). ``cleanup_options`` are the
+        catalogue's names (older_than="7d", dry_run=True, ...); an unknown name is an error before
+        any table is read; ``options`` are Hadoop settings for the store."""
+        option_map = self._jvm.java.util.HashMap()
+        for key, value in cleanup_options.items():
+            if value is None:
+                raise ValueError(f"{key} is None: give a value or leave it out")
+            option_map.put(key, str(value).lower() if isinstance(value, bool) else str(value))
+        hadoop_map = self._jvm.java.util.HashMap()
+        for key, value in (options or {}).items():
+            hadoop_map.put(key, value)
+        return DataFrame(self._entry.cleanupAll(root, pattern, option_map, hadoop_map), self._spark)
