@@ -28,8 +28,7 @@ import java.util.TreeSet;
  */
 final class CleanupAllCommand {
   static final String USAGE =
-      "cleanup-all <root-uri> [--pattern GLOB] [--concurrent-tables N] [every cleanup option above]\n"
-          + "       (each table under the root as cleanup <table> would; pattern default " + DirectoryNamespace.DEFAULT_PATTERN + ")";
+      "cleanup-all <root-uri> [--pattern GLOB] [--concurrent-tables N] [every cleanup option]";
   private static final Set<String> OWN_VALUED = Set.of("pattern", "concurrent-tables");
 
   private final Clock clock;

@@ -27,7 +27,7 @@ public final class MaintenanceCli {
           + "  " + CleanupCommand.USAGE + "\n"
           + "      remove versions older than the window and the files only they referenced\n\n"
           + "  " + CleanupAllCommand.USAGE + "\n"
-          + "      the same cleanup of every table of a directory namespace, one line per table\n\n"
+          + "      cleanup of every table under a directory (--pattern, default *.lance), one line per table\n\n"
           + "  " + CompactCommand.USAGE + "\n"
           + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
           + "  " + OptimizeCommand.USAGE + "\n"
