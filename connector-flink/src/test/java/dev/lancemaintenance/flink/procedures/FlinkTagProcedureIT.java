@@ -67,7 +67,7 @@ class FlinkTagProcedureIT {
 
     Row created = single("CALL lance.sys.create_tag(" + t + ", tag => 'release', version => 1)");
     assertThat(table.sdkTags().get("release").getVersion()).as("the SDK reads the created tag").isEqualTo(1);
-    // Refused here on the local engine (the Flink engine refuses alike: FlinkRefusalIT); a failed Flink job costs restarts.
+    // Refused on the local engine (Flink refuses alike: FlinkRefusalIT); a failed Flink job costs restarts.
     assertThatThrownBy(() -> new LocalCleanupAction(TableLocation.of(table.uri()),
             HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC()).olderThan(Duration.ZERO).execute())
         .hasMessageContaining("release -> v1")
