@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
@@ -15,13 +16,11 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code cleanup <table-uri> [options]}: runs a cleanup on the chosen engine and prints its
@@ -45,59 +44,21 @@ final class CleanupCommand {
 
   /** The synopsis, generated from the option catalogue so that it lists every option there is. */
   private static String usage() {
-    StringBuilder usage = new StringBuilder("cleanup <table-uri>");
-    int width = usage.length();
-    List<String> items = new ArrayList<>();
-    for (CleanupOption option : CleanupOption.values()) {
-      items.add(option.cliFlag()
-          ? "[--" + option.cliName() + "]"
-          : "[--" + option.cliName() + " " + placeholder(option) + "]");
-      if (option == CleanupOption.OLDER_THAN) {
-        items.add("[--before-timestamp-millis MS]");
-      }
-    }
+    List<String> items = OptionArguments.usageItems(CleanupOption.CATALOGUE.options());
+    items.add(items.indexOf(OptionArguments.usageItem(CleanupOption.OLDER_THAN)) + 1, "[--before-timestamp-millis MS]");
     items.addAll(List.of(
         "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
         "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
-    for (String item : items) {
-      if (width + item.length() + 1 > 100) {
-        usage.append("\n       ");
-        width = 7;
-      }
-      usage.append(' ').append(item);
-      width += item.length() + 1;
-    }
-    return usage.toString();
-  }
-
-  private static String placeholder(CleanupOption option) {
-    return switch (option) {
-      case OLDER_THAN -> "DURATION|ISO-INSTANT";
-      case BRANCH -> "NAME";
-      case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
-      default -> "N";
-    };
+    return OptionArguments.synopsis("cleanup <table-uri>", items);
   }
 
   /** Every {@code --name} cleanup takes, without the dashes: the catalogue's and the command line's own. */
   static Set<String> flags() {
-    Set<String> flags = new TreeSet<>(OWN_FLAGS);
-    for (CleanupOption option : CleanupOption.values()) {
-      if (option.cliFlag()) {
-        flags.add(option.cliName());
-      }
-    }
-    return flags;
+    return OptionArguments.flags(CleanupOption.CATALOGUE.options(), OWN_FLAGS);
   }
 
   static Set<String> valued() {
-    Set<String> valued = new TreeSet<>(OWN_VALUED);
-    for (CleanupOption option : CleanupOption.values()) {
-      if (!option.cliFlag()) {
-        valued.add(option.cliName());
-      }
-    }
-    return valued;
+    return OptionArguments.valued(CleanupOption.CATALOGUE.options(), OWN_VALUED);
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
@@ -178,26 +139,8 @@ final class CleanupCommand {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    for (CleanupOption option : CleanupOption.values()) {
-      String name = option.cliName();
-      if (parsed.count(name) > 1) {
-        throw new UsageException("--" + name + " is given more than once");
-      }
-      if (option.cliFlag()) {
-        if (parsed.flag(name)) {
-          options.put(option, !name.startsWith("no-"));
-        }
-      } else if (parsed.value(name) != null) {
-        try {
-          options.put(option, option.parse(parsed.value(name)));
-        } catch (IllegalArgumentException e) {
-          boolean number = option.type() == CleanupOption.Type.LONG || option.type() == CleanupOption.Type.INT;
-          throw new UsageException(number
-              ? "--" + name + " must be a whole number, not '" + parsed.value(name) + "'"
-              : "--" + name + ": " + e.getMessage());
-        }
-      }
-    }
+    options.putAll(OptionCatalogue.only(
+        CleanupOption.class, OptionArguments.values(parsed, CleanupOption.CATALOGUE.options())));
     return options;
   }
 

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.OptionCatalogue;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.spark.LanceMaintenance;
@@ -8,6 +10,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -52,8 +55,13 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     List<Parameter> parameters = new ArrayList<>(List.of(ROOT, PATTERN));
-    parameters.addAll(SparkCleanupProcedure.optionParameters(SparkCleanupProcedure.olderThanType(givenTypes)));
+    parameters.addAll(SparkCleanupProcedure.optionParameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
     return parameters;
+  }
+
+  @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(CleanupOption.CATALOGUE);
   }
 
   @Override
@@ -71,7 +79,7 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
     List<TableOutcome> outcomes = LanceMaintenance.of(SparkSession.active(), clock).cleanupAllOutcomes(
         args.requiredString(ROOT),
         args.string(PATTERN).orElse(DirectoryNamespace.DEFAULT_PATTERN),
-        SparkCleanupProcedure.options(call, ROOT, PATTERN),
+        SparkCleanupProcedure.options(call),
         args.stringMap(SparkCleanupProcedure.OPTIONS));
     return new Result(ResultRows.FLEET_CLEANUP_SCHEMA,
         outcomes.stream().map(ResultRows::fleetInternalRow).toArray(InternalRow[]::new));
