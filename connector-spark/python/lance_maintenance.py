@@ -10,6 +10,7 @@ extension or catalog configuration is needed::
     result = lm.cleanup("s3a://bucket/events.lance", older_than="7d")           # dict of counters
     daily = lm.cleanup("s3a://bucket/events.lance", older_than="7d", mode="incremental")
     files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
+    fleet = lm.cleanup_all("s3a://bucket/warehouse/", older_than="7d", dry_run=True)  # DataFrame, one row per table
 
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
 instant ('2026-01-31T00:00:00Z'). The dry run's DataFrame (path, kind, bytes, reason) is computed on
@@ -81,6 +82,44 @@ class LanceMaintenance:
         if self._jvm is None:
             return self._spark.sql(cleanup_call(*arguments, dry_run=True))
         return DataFrame(self._action(*arguments).dryRun(True).toDataset(), self._spark)
+
+    def cleanup_all(self, root, pattern="*.lance", options=None, **cleanup_options) -> DataFrame:
+        """Cleans every table under ``root`` as ``cleanup`` would, one row per table (the rows of
+        CALL lance.cleanup_all: table, status, the counters, error). ``cleanup_options`` are the
+        catalogue's names (older_than="7d", dry_run=True, ...); an unknown name is an error before
+        any table is read; ``options`` are Hadoop settings for the store."""
+        for key, value in cleanup_options.items():
+            if value is None:
+                raise ValueError(f"{key} is None: give a value or leave it out")
+        if self._jvm is None:
+            return self._spark.sql(cleanup_all_call(root, pattern, options, **cleanup_options))
+        option_map = self._jvm.java.util.HashMap()
+        for key, value in cleanup_options.items():
+            option_map.put(key, _boolean(value) if isinstance(value, bool) else str(value))
+        hadoop_map = self._jvm.java.util.HashMap()
+        for key, value in (options or {}).items():
+            hadoop_map.put(key, value)
+        return DataFrame(self._entry.cleanupAll(root, pattern, option_map, hadoop_map), self._spark)
+
+
+def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
+    """The ``CALL lance.cleanup_all(...)`` statement: root, pattern, then the cleanup arguments as given."""
+    if not isinstance(root, str) or not isinstance(pattern, str):
+        raise ValueError(f"root and pattern take strings, not {root!r}, {pattern!r}")
+    named = [("root", _string(root)), ("pattern", _string(pattern))]
+    for key, value in cleanup_options.items():
+        if isinstance(value, bool):
+            named.append((key, _boolean(value)))
+        elif isinstance(value, int):
+            named.append((key, str(value)))
+        elif isinstance(value, str):
+            named.append((key, _string(value)))
+        else:
+            raise ValueError(f"{key} takes a string, an integer or True/False, not {value!r}")
+    if options:
+        pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
+        named.append(("options", f"map({pairs})"))
+    return "CALL lance.cleanup_all(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
 
 
 def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,

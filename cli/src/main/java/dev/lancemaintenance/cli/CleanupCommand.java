@@ -135,7 +135,7 @@ final class CleanupCommand {
   }
 
   /** The catalogue options given on the command line, each at most once. */
-  private static Map<CleanupOption, Object> options(CliArguments parsed) {
+  static Map<CleanupOption, Object> options(CliArguments parsed) {
     if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
@@ -145,7 +145,7 @@ final class CleanupCommand {
     return options;
   }
 
-  private static Map<String, String> engineOptions(CliArguments parsed) {
+  static Map<String, String> engineOptions(CliArguments parsed) {
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     if (parsed.value("master") != null) {
       engineOptions.put("master", parsed.value("master"));

@@ -27,6 +27,8 @@ public final class MaintenanceCli {
           + "      versions, tags, branches and the files each version references\n\n"
           + "  " + CleanupCommand.USAGE + "\n"
           + "      remove versions older than the window and the files only they referenced\n\n"
+          + "  " + CleanupAllCommand.USAGE + "\n"
+          + "      cleanup of every table under a directory (--pattern, default *.lance), one line per table\n\n"
           + "  " + CompactCommand.USAGE + "\n"
           + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
           + "  " + OptimizeCommand.USAGE + "\n"
@@ -131,6 +133,7 @@ public final class MaintenanceCli {
       return switch (command) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
         case "cleanup" -> new CleanupCommand(clock, engines, verbose).run(rest, out, err);
+        case "cleanup-all" -> new CleanupAllCommand(clock, engines).run(rest, out, err);
         case "compact" -> new CompactCommand(engines).run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);

@@ -19,6 +19,7 @@ class ReadmeSynopsisTest {
     String readme = Files.readString(readme());
 
     assertThat(readme).contains("bin/lance-maintenance " + CleanupCommand.USAGE);
+    assertThat(readme).contains("bin/lance-maintenance " + CleanupAllCommand.USAGE);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -33,5 +34,10 @@ public record CleanupResult(
     named.put("read_version", readVersion);
     named.put("duration_ms", durationMillis);
     return named;
+  }
+
+  /** The names of {@link #namedCounters()}, in order: the columns of a result row. */
+  public static List<String> counterNames() {
+    return List.copyOf(new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0).namedCounters().keySet());
   }
 }

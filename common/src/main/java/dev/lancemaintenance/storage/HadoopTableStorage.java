@@ -198,6 +198,22 @@ public final class HadoopTableStorage implements TableStorage {
   }
 
   @Override
+  public List<String> listDirectories(String dir) {
+    try {
+      List<String> names = new ArrayList<>();
+      for (FileStatus status : fs.listStatus(pathOf(dir))) {
+        if (status.isDirectory()) {
+          names.add(status.getPath().getName());
+        }
+      }
+      names.sort(null);
+      return names;
+    } catch (IOException e) {
+      throw new StorageException("list the directories of", location.resolveRedacted(dir), e);
+    }
+  }
+
+  @Override
   public long length(String path) {
     try {
       return fs.getFileStatus(pathOf(path)).getLen();

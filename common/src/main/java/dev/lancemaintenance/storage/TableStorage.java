@@ -25,6 +25,13 @@ public interface TableStorage extends Closeable {
    */
   Iterator<FileEntry> listFiles(String dir, boolean recursive);
 
+  /**
+   * The names of the directories directly under {@code dir} (relative to the root), sorted; a
+   * missing {@code dir} is an error. For finding tables under a namespace root, not for the files of
+   * a table.
+   */
+  List<String> listDirectories(String dir);
+
   /** Reads {@code length} bytes at {@code offset}; fails if the file is shorter. */
   byte[] read(String path, long offset, int length);
 

@@ -30,7 +30,8 @@ import java.util.Optional;
 public final class TableTags {
   /** Where a user moves or deletes tags, for the errors that ask them to. */
   public static final String COMMANDS =
-      "lance-maintenance tag move|delete, CALL lance.move_tag|delete_tag in Spark, or the SDK's tags()";
+      "lance-maintenance tag move|delete, CALL lance.move_tag|delete_tag in Spark, CALL <catalog>.sys.move_tag|delete_tag"
+          + " in Flink, or the SDK's tags()";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TableStorage storage;

@@ -7,6 +7,14 @@ import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.tags.TableTags;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.fleet.DirectoryNamespace;
+import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.TableOutcome;
+import java.util.EnumMap;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -109,6 +117,38 @@ public final class LanceMaintenance {
             TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)),
             compact(tableUri, sdkStorageOptions), cleanup, clock)
         .allowShortRetention(spark.conf().get(SparkCleanupAction.RETENTION_CHECK_CONF, "true").equalsIgnoreCase("false"));
+  }
+
+  /**
+   * {@code cleanup_all}: the cleanup of every table under {@code rootUri} whose directory name
+   * matches {@code pattern} (a glob, {@value DirectoryNamespace#DEFAULT_PATTERN} for a Lance
+   * directory namespace), each exactly as {@link #cleanup} on it alone with {@code cleanupOptions}
+   * (the catalogue's names: {@code older_than}, {@code dry_run}, ...) and the same "now". Small
+   * tables run in one Spark job, a task each; a table above {@value
+   * SparkCleanupAction#DISTRIBUTE_ABOVE_CONF} versions on its own distributed stages. One row per
+   * table ({@link ResultRows#FLEET_CLEANUP_SCHEMA}: table, status, the counters, error); a table that
+   * fails or is refused is reported in its row and the others go on.
+   *
+   * @param hadoopOptions Hadoop settings for the store, over the session's; may hold secrets
+   */
+  public Dataset<Row> cleanupAll(String rootUri, String pattern, Map<String, String> cleanupOptions, Map<String, String> hadoopOptions) {
+    return ResultRows.fleetDataset(spark, cleanupAllOutcomes(rootUri, pattern, CleanupOption.parseAll(cleanupOptions), hadoopOptions));
+  }
+
+  /** {@link #cleanupAll(String, String, Map, Map)} with options already read, as the SQL procedure has them. */
+  public List<TableOutcome> cleanupAllOutcomes(
+      String rootUri, String pattern, Map<CleanupOption, Object> options, Map<String, String> hadoopOptions) {
+    TableLocation root = TableLocation.of(rootUri);
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    Map<CleanupOption, Object> withSession = new EnumMap<>(CleanupOption.class);
+    withSession.putAll(options);
+    if (SparkCleanupAction.sessionAllowsShortRetention(spark)) {
+      withSession.putIfAbsent(CleanupOption.ALLOW_SHORT_RETENTION, true);
+    }
+    FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(conf)), withSession, clock.instant());
+    return SparkFleetCleanup.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
+        SparkCleanupAction.sessionDistributeAbove(spark), table -> cleanup(table.uri(), hadoopOptions));
   }
 
   /**

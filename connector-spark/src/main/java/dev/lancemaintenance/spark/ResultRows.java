@@ -21,6 +21,8 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -56,7 +58,55 @@ public final class ResultRows {
             DataTypes.createStructField("reason", DataTypes.StringType, false)
           });
 
+  /**
+   * The columns of {@code lance.cleanup_all}'s rows: {@code table}, {@code status} ({@link
+   * TableStatus#sqlName()}), the cleanup's counters (NULL for a table that did not run), {@code
+   * error} (NULL for one that did).
+   */
+  public static final StructType FLEET_CLEANUP_SCHEMA = fleetSchema(COUNTER_SCHEMA);
+
   private ResultRows() {}
+
+  private static StructType fleetSchema(StructType counters) {
+    List<StructField> fields = new ArrayList<>();
+    fields.add(DataTypes.createStructField("table", DataTypes.StringType, false));
+    fields.add(DataTypes.createStructField("status", DataTypes.StringType, false));
+    for (StructField counter : counters.fields()) {
+      fields.add(DataTypes.createStructField(counter.name(), DataTypes.LongType, true));
+    }
+    fields.add(DataTypes.createStructField("error", DataTypes.StringType, true));
+    return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  /** A fleet's rows as a Dataset of {@link #FLEET_CLEANUP_SCHEMA}. */
+  public static Dataset<Row> fleetDataset(SparkSession spark, List<TableOutcome> outcomes) {
+    List<Row> rows = new ArrayList<>();
+    for (TableOutcome outcome : outcomes) {
+      rows.add(RowFactory.create(fleetValues(outcome, FLEET_CLEANUP_SCHEMA, false)));
+    }
+    return spark.createDataFrame(rows, FLEET_CLEANUP_SCHEMA);
+  }
+
+  public static InternalRow fleetInternalRow(TableOutcome outcome) {
+    return new GenericInternalRow(fleetValues(outcome, FLEET_CLEANUP_SCHEMA, true));
+  }
+
+  /** The row's values in schema order: a counter the outcome lacks is NULL. */
+  private static Object[] fleetValues(TableOutcome outcome, StructType schema, boolean internal) {
+    StructField[] fields = schema.fields();
+    Object[] values = new Object[fields.length];
+    values[0] = text(outcome.table(), internal);
+    values[1] = text(outcome.status().sqlName(), internal);
+    for (int i = 2; i < fields.length - 1; i++) {
+      values[i] = outcome.counters().get(fields[i].name());
+    }
+    values[fields.length - 1] = outcome.error() == null ? null : text(outcome.error(), internal);
+    return values;
+  }
+
+  private static Object text(String value, boolean internal) {
+    return internal ? UTF8String.fromString(value) : value;
+  }
 
   private static StructType counterSchema() {
     return schemaOf(new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0).namedCounters());

@@ -80,14 +80,23 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     super(table, storageFactory, clock);
     this.spark = spark;
     this.storageFactory = storageFactory;
-    this.distributeAbove = Integer.parseInt(
-        spark.conf().get(DISTRIBUTE_ABOVE_CONF, Integer.toString(DEFAULT_DISTRIBUTE_ABOVE)));
+    this.distributeAbove = sessionDistributeAbove(spark);
+    super.allowShortRetention(sessionAllowsShortRetention(spark));
+  }
+
+  /** The session's {@value #DISTRIBUTE_ABOVE_CONF}, else {@value #DEFAULT_DISTRIBUTE_ABOVE}. */
+  static int sessionDistributeAbove(SparkSession spark) {
+    return Integer.parseInt(spark.conf().get(DISTRIBUTE_ABOVE_CONF, Integer.toString(DEFAULT_DISTRIBUTE_ABOVE)));
+  }
+
+  /** Whether the session lifts the retention guard ({@value #RETENTION_CHECK_CONF} {@code = false}). */
+  static boolean sessionAllowsShortRetention(SparkSession spark) {
     // As Delta's spark.databricks.delta.retentionDurationCheck.enabled: the session may lift the guard.
     String retentionCheck = spark.conf().get(RETENTION_CHECK_CONF, "true");
     if (!retentionCheck.equalsIgnoreCase("true") && !retentionCheck.equalsIgnoreCase("false")) {
       throw new IllegalArgumentException(RETENTION_CHECK_CONF + " takes true or false, not '" + retentionCheck + "'");
     }
-    super.allowShortRetention(retentionCheck.equalsIgnoreCase("false"));
+    return retentionCheck.equalsIgnoreCase("false");
   }
 
   /**

@@ -30,6 +30,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public List<String> listDirectories(String dir) {
+    return delegate.listDirectories(dir);
+  }
+
+  @Override
   public byte[] read(String path, long offset, int length) {
     return delegate.read(path, offset, length);
   }

@@ -4,7 +4,6 @@ import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -73,11 +72,9 @@ public final class FlinkCleanupProcedure implements Procedure {
       String mode,
       Boolean verify) {
     ProcedureArgs.requireTable(table);
-    Map<CleanupOption, Object> options = ProcedureArgs.given(Arrays.asList(
+    Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify),
-        CleanupOption.values());
-    ProcedureArgs.requireGiven(NAME, options, Arrays.asList(CleanupOption.values()));
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify);
     CleanupResult result = CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())
         .execute();

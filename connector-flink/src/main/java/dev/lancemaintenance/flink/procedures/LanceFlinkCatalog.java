@@ -11,8 +11,9 @@ import org.apache.flink.table.procedures.Procedure;
 
 /**
  * A catalog that offers Lance maintenance as procedures in its {@code sys} database: {@code CALL
- * lance.sys.cleanup(...)}, {@code CALL lance.sys.cleanup_files(...)}, {@code CALL
- * lance.sys.compact(...)} and {@code CALL lance.sys.optimize(...)}. Tables are named by URI in the
+ * lance.sys.cleanup(...)}, {@code CALL lance.sys.cleanup_all(...)}, {@code CALL lance.sys.cleanup_files(...)}, {@code CALL
+ * lance.sys.compact(...)}, {@code CALL lance.sys.optimize(...)} and the tag procedures {@code
+ * create_tag}, {@code move_tag}, {@code delete_tag}. Tables are named by URI in the
  * {@code table} argument; the catalog's {@code storage.*} options are the Hadoop configuration for
  * their store, its {@code sdk.*} options the Lance SDK's storage options for compaction. Everything
  * else is Flink's in-memory catalog.
@@ -47,8 +48,9 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
   public List<String> listProcedures(String database) {
     return PROCEDURE_DATABASE.equals(database)
         ? List.of(
-            FlinkCleanupProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
-            FlinkOptimizeProcedure.NAME)
+            FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
+            FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
+            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME)
         : List.of();
   }
 
@@ -58,12 +60,20 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
       switch (path.getObjectName().toLowerCase(Locale.ROOT)) {
         case FlinkCleanupProcedure.NAME:
           return new FlinkCleanupProcedure(storageOptions, clock);
+        case FlinkCleanupAllProcedure.NAME:
+          return new FlinkCleanupAllProcedure(storageOptions, clock);
         case FlinkCleanupFilesProcedure.NAME:
           return new FlinkCleanupFilesProcedure(storageOptions, clock);
         case FlinkCompactProcedure.NAME:
           return new FlinkCompactProcedure(sdkStorageOptions);
         case FlinkOptimizeProcedure.NAME:
           return new FlinkOptimizeProcedure(sdkStorageOptions, storageOptions, clock);
+        case FlinkTagProcedure.CREATE_NAME:
+          return new FlinkTagProcedure(FlinkTagProcedure.Action.CREATE, storageOptions, clock);
+        case FlinkTagProcedure.MOVE_NAME:
+          return new FlinkTagProcedure(FlinkTagProcedure.Action.MOVE, storageOptions, clock);
+        case FlinkDeleteTagProcedure.NAME:
+          return new FlinkDeleteTagProcedure(storageOptions, clock);
         default:
           break;
       }

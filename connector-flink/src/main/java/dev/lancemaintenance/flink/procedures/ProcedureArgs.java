@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,25 @@ final class ProcedureArgs {
     if (table == null || table.isBlank()) {
       throw new IllegalArgumentException("Parameter 'table' is not set: give the table URI, e.g. `table` => 's3a://b/t.lance' (TABLE is reserved in Flink SQL: quote it)");
     }
+  }
+
+  /** A procedure argument without which the call means nothing: set, or an error naming it. */
+  static <T> T required(String name, T value) {
+    if (value == null) {
+      throw new IllegalArgumentException("Parameter '" + name + "' is required and was not set (or its name was misspelt:"
+          + " Flink SQL drops unknown argument names)");
+    }
+    return value;
+  }
+
+  /**
+   * The catalogue options of a procedure that takes every one of them, in catalogue order ({@code
+   * sys.cleanup}, {@code sys.cleanup_all}), with {@code older_than} and {@code dry_run} required.
+   */
+  static Map<CleanupOption, Object> everyOption(String procedure, Object... values) {
+    Map<CleanupOption, Object> options = given(Arrays.asList(values), CleanupOption.values());
+    requireGiven(procedure, options, Arrays.asList(CleanupOption.values()));
+    return options;
   }
 
   /**

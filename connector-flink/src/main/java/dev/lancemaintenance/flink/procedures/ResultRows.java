@@ -2,6 +2,9 @@ package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.format.Tag;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.types.Row;
@@ -35,6 +38,16 @@ final class ResultRows {
 
   static final String FILE_ROW = "ROW<`path` STRING, `kind` STRING, `bytes` BIGINT, `reason` STRING>";
 
+  /** {@code sys.cleanup_all}'s rows: table, status, {@link #COUNTERS_ROW}'s counters (NULL unless the table ran), error. */
+  static final String FLEET_CLEANUP_ROW =
+      "ROW<`table` STRING, `status` STRING, old_versions BIGINT, bytes_removed BIGINT, data_files_removed BIGINT,"
+          + " deletion_files_removed BIGINT, index_files_removed BIGINT, transaction_files_removed BIGINT,"
+          + " manifest_files_removed BIGINT, other_files_removed BIGINT, failed_deletes BIGINT, read_version BIGINT,"
+          + " duration_ms BIGINT, `error` STRING>";
+
+  /** A tag after create, move or delete: its branch is NULL for main. */
+  static final String TAG_ROW = "ROW<`tag` STRING, `branch` STRING, `version` BIGINT>";
+
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
@@ -44,6 +57,23 @@ final class ResultRows {
   /** Named counters as a row of the matching ROW type above. */
   static Row named(Map<String, Long> namedCounters) {
     return Row.of(namedCounters.values().toArray());
+  }
+
+  static Row tag(Tag tag) {
+    return Row.of(tag.name(), tag.branch().orElse(null), tag.version());
+  }
+
+  /** A fleet's row: the counters in {@link CleanupResult#namedCounters()} order, NULL for a table that did not run. */
+  static Row fleet(TableOutcome outcome) {
+    List<String> counters = CleanupResult.counterNames();
+    Object[] values = new Object[counters.size() + 3];
+    values[0] = outcome.table();
+    values[1] = outcome.status().sqlName();
+    for (int i = 0; i < counters.size(); i++) {
+      values[i + 2] = outcome.counters().get(counters.get(i));
+    }
+    values[values.length - 1] = outcome.error();
+    return Row.of(values);
   }
 
   static Row file(CandidateFile file) {

@@ -149,9 +149,12 @@ class FlinkCleanupProcedureIT {
     List<String> files = new ArrayList<>();
     files.add("table");
     CleanupOption.policyOptions().forEach(option -> files.add(option.sqlName()));
+    List<String> fleet = new ArrayList<>(List.of("root", "pattern"));
+    fleet.addAll(CleanupOption.sqlNames());
 
     assertThat(ProcedureHints.names(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
     assertThat(ProcedureHints.names(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
+    assertThat(ProcedureHints.names(FlinkCleanupAllProcedure.class)).isEqualTo(fleet);
   }
 
   @Test

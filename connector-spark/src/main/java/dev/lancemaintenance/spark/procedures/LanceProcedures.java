@@ -19,6 +19,7 @@ public final class LanceProcedures {
   private static final Map<String, Function<Clock, LanceProcedure>> PROCEDURES =
       Map.of(
           SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
+          SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new,
           SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
           SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new,
           SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),

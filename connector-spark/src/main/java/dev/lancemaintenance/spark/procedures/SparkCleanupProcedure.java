@@ -66,7 +66,13 @@ final class SparkCleanupProcedure implements LanceProcedure {
   static List<Parameter> parameters(DataType olderThanType) {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
-    parameters.addAll(OptionParameters.parameters(CleanupOption.CATALOGUE.options(), olderThanType));
+    parameters.addAll(optionParameters(olderThanType));
+    return parameters;
+  }
+
+  /** The catalogue's parameters with {@code options} before {@code branch}: what follows the table (or a fleet's root). */
+  static List<Parameter> optionParameters(DataType olderThanType) {
+    List<Parameter> parameters = new ArrayList<>(OptionParameters.parameters(CleanupOption.CATALOGUE.options(), olderThanType));
     parameters.add(parameters.indexOf(parameter(CleanupOption.BRANCH)), OPTIONS);
     return parameters;
   }
@@ -122,8 +128,12 @@ final class SparkCleanupProcedure implements LanceProcedure {
     return Result.of(ResultRows.COUNTER_SCHEMA, ResultRows.counterInternalRow(action.execute()));
   }
 
-  /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
-  private static Map<CleanupOption, Object> options(BoundCall call) {
+  /**
+   * Every catalogue option the call gives; a NULL given for one that decides what is deleted is an
+   * error. The procedure's own parameters ({@code table}, {@code options}, a fleet's {@code root}
+   * and {@code pattern}) are not the catalogue's and are left out.
+   */
+  static Map<CleanupOption, Object> options(BoundCall call) {
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
     options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
     return options;

@@ -5,8 +5,20 @@ import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.fleet.DirectoryNamespace;
+import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.flink.maintenance.operator.FleetCleanupJob;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import dev.lancemaintenance.tags.TableTags;
 import java.time.Clock;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -38,6 +50,50 @@ public final class LanceFlinkMaintenance {
       StreamExecutionEnvironment env, String tableUri, Map<String, String> storageOptions) {
     return new FlinkCleanupAction(
         env, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(storageOptions)), Clock.systemUTC());
+  }
+
+  /**
+   * {@code cleanup_all}: the cleanup of every table under {@code rootUri} whose directory name
+   * matches {@code pattern} ({@link DirectoryNamespace#DEFAULT_PATTERN} for a Lance directory
+   * namespace), each as {@link #cleanup} on it alone with {@code options} and one "now". Tables of
+   * at most {@link FleetCleanup#RUN_ON_WORKER_UP_TO} versions run in one Flink job, a subtask
+   * each; larger ones afterwards in their own cleanup jobs. One outcome per table, in the tables'
+   * order; a table that fails or is refused is reported in its outcome and the others go on.
+   *
+   * @param storageOptions Hadoop configuration entries for the store; may hold secrets
+   */
+  public static List<TableOutcome> cleanupAll(
+      StreamExecutionEnvironment env, String rootUri, String pattern, Map<CleanupOption, ?> options,
+      Map<String, String> storageOptions, Clock clock) throws Exception {
+    TableLocation root = TableLocation.of(rootUri);
+    FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(storageOptions)), options, clock.instant());
+    List<TableLocation> tables = fleet.tables(root, pattern);
+    Map<String, TableOutcome> byTable = new HashMap<>();
+    for (TableOutcome outcome : FleetCleanupJob.run(env, root.toString(), fleet, tables, FleetCleanup.RUN_ON_WORKER_UP_TO)) {
+      byTable.put(outcome.table(), outcome);
+    }
+    List<TableOutcome> outcomes = new ArrayList<>();
+    for (TableLocation table : tables) {
+      TableOutcome outcome = byTable.get(table.toString());
+      outcomes.add(outcome.status() == TableStatus.DEFERRED
+          ? fleet.through(table, t -> cleanup(env, t.uri(), storageOptions))
+          : outcome);
+    }
+    return outcomes;
+  }
+
+  /**
+   * The table's tags, to read, create, move or delete ({@link TableTags}); {@code work} runs in this
+   * client while the table's storage is open.
+   *
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static <T> T tags(
+      String tableUri, Map<String, String> storageOptions, Clock clock, Function<TableTags, T> work) {
+    try (TableStorage storage =
+        HadoopTableStorage.factory(StorageConf.of(storageOptions)).open(TableLocation.of(tableUri))) {
+      return work.apply(TableTags.of(storage, clock));
+    }
   }
 
   /**

@@ -1,0 +1,75 @@
+package dev.lancemaintenance.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cleanup-all <root>} from the shell: one line (or JSON object) per table, a refused table
+ * in its line while the others are cleaned, and the exit code that tells a script. The semantics
+ * per table are the fleet contract's ({@code LocalFleetIT}).
+ */
+class CleanupAllCommandIT {
+  @TempDir Path dir;
+
+  private LanceTableFixture table(String name, boolean tagged) {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve(name));
+    table.append(10);
+    table.append(10);
+    if (tagged) {
+      table.tag("release", 1);
+    }
+    return table;
+  }
+
+  @Test
+  void eachTableHasItsLineAndARefusalFailsTheRunWithoutStoppingTheOthers() throws Exception {
+    LanceTableFixture good = table("good.lance", false);
+    LanceTableFixture tagged = table("tagged.lance", true);
+    Files.createDirectories(dir.resolve("notes"));
+    List<String> taggedBefore = tagged.listFiles();
+    String root = dir.toUri().toString();
+
+    CliRun dryRun = CliRun.of("cleanup-all", root, "--older-than", "0s", "--dry-run", "--json");
+    CliRun run = CliRun.of("cleanup-all", root, "--older-than", "0s");
+
+    JsonNode json = new ObjectMapper().readTree(dryRun.out());
+    assertThat(json.get("pattern").asText()).isEqualTo("*.lance");
+    assertThat(json.get("tables")).as(dryRun.toString()).hasSize(2);
+    assertThat(json.get("tables").get(0).get("status").asText()).isEqualTo("ok");
+    assertThat(json.get("tables").get(0).get("old_versions").asLong()).isEqualTo(1);
+    assertThat(json.get("tables").get(1).get("status").asText()).isEqualTo("refused");
+    assertThat(json.get("tables").get(1).get("error").asText()).contains("release -> v1");
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+    assertThat(run.out()).contains("Cleaned up 2 tables under").contains("good.lance old_versions=1 ")
+        .containsPattern("refused +\\S*tagged.lance: .*release -> v1");
+    assertThat(run.err()).contains("1 of 2 tables failed or were refused");
+    assertThat(good.versions()).as("versions of the table that was cleaned").containsExactly(good.latestVersion());
+    assertThat(tagged.listFiles()).as("files of the refused table").isEqualTo(taggedBefore);
+  }
+
+  @Test
+  void mistakesOnTheCommandLineDeleteNothing() {
+    LanceTableFixture good = table("good.lance", false);
+    List<String> before = good.listFiles();
+    String root = dir.toUri().toString();
+
+    CliRun misspelt = CliRun.of("cleanup-all", root, "--older-than", "0s", "--dryrun");
+    CliRun noTables = CliRun.of("cleanup-all", root, "--older-than", "0s", "--concurrent-tables", "0");
+    CliRun aTable = CliRun.of("cleanup-all", good.uri(), "--older-than", "0s");
+
+    assertThat(misspelt.exitCode()).as(misspelt.toString()).isEqualTo(2);
+    assertThat(noTables.exitCode()).as(noTables.toString()).isEqualTo(2);
+    assertThat(noTables.err()).contains("--concurrent-tables");
+    assertThat(aTable.exitCode()).as(aTable.toString()).isEqualTo(1);
+    assertThat(aTable.err()).contains("is a Lance table, not a directory of tables");
+    assertThat(good.listFiles()).as("files after the mistakes").isEqualTo(before);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.lancemaintenance.flink.maintenance.operator;
+
+import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.storage.TableLocation;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The small tables of a {@code cleanup_all} in one Flink batch job: the tables are rebalanced over
+ * the subtasks and each subtask cleans its table with the local engine; a table of more than {@code
+ * distributeAbove} versions comes back deferred, for its own cleanup job. The client collects one
+ * outcome per table, never a file.
+ */
+public final class FleetCleanupJob {
+  private static final String UID = "lance-cleanup-all-tables";
+
+  private FleetCleanupJob() {}
+
+  /** The outcomes, in no particular order (subtasks finish when they finish). */
+  public static List<TableOutcome> run(
+      StreamExecutionEnvironment env, String root, FleetCleanup fleet, List<TableLocation> tables, long distributeAbove)
+      throws Exception {
+    if (tables.isEmpty()) {
+      return List.of();
+    }
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    List<TableOutcome> outcomes = new ArrayList<>();
+    try (CloseableIterator<TableOutcome> collected = env
+        .fromData(tables, new JavaSerializedType<>(TableLocation.class)).name("tables").uid(UID + "-source")
+        .rebalance()
+        .map(new CleanSmallTable(fleet, distributeAbove), new JavaSerializedType<>(TableOutcome.class))
+        .name("clean small tables").uid(UID)
+        .executeAndCollect("lance cleanup_all " + root)) {
+      collected.forEachRemaining(outcomes::add);
+    }
+    return outcomes;
+  }
+
+  /** A subtask's table: the local engine, or deferred when it is large. */
+  static final class CleanSmallTable implements MapFunction<TableLocation, TableOutcome> {
+    private static final long serialVersionUID = 1L;
+    private final FleetCleanup fleet;
+    private final long distributeAbove;
+
+    CleanSmallTable(FleetCleanup fleet, long distributeAbove) {
+      this.fleet = fleet;
+      this.distributeAbove = distributeAbove;
+    }
+
+    @Override
+    public TableOutcome map(TableLocation table) {
+      return fleet.onWorker(table, distributeAbove);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.lancemaintenance.flink.procedures;
+
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import dev.lancemaintenance.format.Tag;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.ProcedureHint;
+import org.apache.flink.table.procedure.ProcedureContext;
+import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code CALL <catalog>.sys.create_tag(`table` => '...', tag => 'release', version => 3, branch =>
+ * ...)} and {@code sys.move_tag(...)} (same arguments): the table's tags in the SDK's own format
+ * ({@link dev.lancemaintenance.tags.TableTags}, the same rules and errors as the CLI's {@code tag}
+ * and Spark's {@code CALL lance.create_tag}). One row: the tag, its branch (NULL for main) and its
+ * version. Runs in the client: a tag is one small file, no job.
+ */
+public final class FlinkTagProcedure implements Procedure {
+  public static final String CREATE_NAME = "create_tag";
+  public static final String MOVE_NAME = "move_tag";
+
+  /** What the procedure does to the tag. */
+  enum Action {
+    CREATE,
+    MOVE
+  }
+
+  private final Action action;
+  private final Map<String, String> storageOptions;
+  private final Clock clock;
+
+  FlinkTagProcedure(Action action, Map<String, String> storageOptions, Clock clock) {
+    this.action = action;
+    this.storageOptions = Map.copyOf(storageOptions);
+    this.clock = clock;
+  }
+
+  /**
+   * Flink drops a misspelt argument name before the call, so a lost {@code version} arrives as
+   * null and is refused here; a lost {@code branch} tags main's version of that number, which
+   * exists or is refused, and never deletes anything.
+   */
+  @ProcedureHint(
+      argument = {
+        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
+        @ArgumentHint(name = "tag", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "version", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
+      })
+  public @DataTypeHint(ResultRows.TAG_ROW) Row[] call(
+      ProcedureContext context, String table, String tag, Long version, String branch) {
+    ProcedureArgs.requireTable(table);
+    String name = ProcedureArgs.required("tag", tag);
+    long taggedVersion = ProcedureArgs.required("version", version);
+    Tag result = LanceFlinkMaintenance.tags(table, storageOptions, clock, tags -> switch (action) {
+      case CREATE -> tags.create(name, taggedVersion, Optional.ofNullable(branch));
+      case MOVE -> tags.move(name, taggedVersion, Optional.ofNullable(branch));
+    });
+    return new Row[] {ResultRows.tag(result)};
+  }
+}

@@ -1,0 +1,76 @@
+package dev.lancemaintenance.flink.procedures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.fleet.FleetContract;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.flink.FlinkTestCluster;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code CALL lance.sys.cleanup_all(root => ..., older_than => ..., dry_run => ...)} in Flink SQL on
+ * the MiniCluster: the fleet contract (small tables in one job, a subtask each).
+ */
+class FlinkCleanupAllProcedureIT extends FleetContract {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
+
+  private static TableResult call(String call) {
+    TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    sql.executeSql("CREATE CATALOG lance WITH ('type' = 'lance-maintenance')");
+    return sql.executeSql(call);
+  }
+
+  @Override
+  protected List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) throws Exception {
+    String arguments = options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+    TableResult result = call("CALL lance.sys.cleanup_all(root => '" + rootUri + "', " + arguments + ")");
+    List<String> columns = result.getResolvedSchema().getColumnNames();
+    List<TableOutcome> outcomes = new ArrayList<>();
+    try (CloseableIterator<Row> rows = result.collect()) {
+      rows.forEachRemaining(row -> outcomes.add(outcome(row, columns)));
+    }
+    return outcomes;
+  }
+
+  private static TableOutcome outcome(Row row, List<String> columns) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (int i = 2; i < columns.size() - 1; i++) {
+      if (row.getField(i) != null) {
+        counters.put(columns.get(i), (Long) row.getField(i));
+      }
+    }
+    return new TableOutcome((String) row.getField(0), TableStatus.valueOf(((String) row.getField(1)).toUpperCase(Locale.ROOT)),
+        counters, (String) row.getField(columns.size() - 1));
+  }
+
+  @Test
+  void theColumnsAreTableStatusTheCleanupCountersAndErrorAndTheDryRunMustBeGiven() {
+    List<String> expected = new ArrayList<>(List.of("table", "status"));
+    expected.addAll(CleanupResult.counterNames());
+    expected.add("error");
+    assertThat(call("CALL lance.sys.cleanup_all(root => '" + workDir().toUri() + "', `pattern` => 'none-*',"
+            + " older_than => '7d', dry_run => true)").getResolvedSchema().getColumnNames())
+        .isEqualTo(expected);
+    assertThatThrownBy(() -> call("CALL lance.sys.cleanup_all(root => '" + workDir().toUri() + "', older_than => '7d',"
+            + " dryrun => true)").await())
+        .hasStackTraceContaining("needs dry_run");
+  }
+}

@@ -1,0 +1,75 @@
+package dev.lancemaintenance.spark.procedures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.fleet.FleetContract;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.spark.ResultRows;
+import dev.lancemaintenance.spark.SparkCleanupAction;
+import dev.lancemaintenance.spark.SparkTestSession;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code CALL lance.cleanup_all(root => ..., <cleanup arguments>)} in Spark SQL: the fleet contract
+ * (small tables in one job, a task each; a larger one on its own distributed stages), and the rows'
+ * columns.
+ */
+class CleanupAllProcedureIT extends FleetContract {
+  private static SparkSession spark;
+
+  /**
+   * Tables of more than two versions (a.lance) run on their own distributed stages, the others in
+   * the fleet's job: the contract covers both paths.
+   */
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.start();
+    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "2");
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
+    spark.stop();
+  }
+
+  @Override
+  protected List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) {
+    String arguments = options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+    List<Row> rows = spark.sql("CALL lance.cleanup_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
+    return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
+  }
+
+  private static TableOutcome outcome(Row row) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (int i = 2; i < row.length() - 1; i++) {
+      if (!row.isNullAt(i)) {
+        counters.put(row.schema().fields()[i].name(), row.getLong(i));
+      }
+    }
+    return new TableOutcome(row.getString(0), TableStatus.valueOf(row.getString(1).toUpperCase(Locale.ROOT)), counters,
+        row.isNullAt(row.length() - 1) ? null : row.getString(row.length() - 1));
+  }
+
+  @Test
+  void theRowsAreTableStatusTheCleanupCountersAndError() {
+    assertThat(spark.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+        .isEqualTo(ResultRows.FLEET_CLEANUP_SCHEMA);
+    assertThat(ResultRows.FLEET_CLEANUP_SCHEMA.fieldNames()).startsWith("table", "status").endsWith("error");
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', dryrun => true)").collect())
+        .hasMessageContaining("dryrun");
+  }
+}

@@ -1,0 +1,147 @@
+package dev.lancemaintenance.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.OraclePolicy;
+import dev.lancemaintenance.testing.TableTwins;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cleanup_all} on every engine: a directory namespace of small real tables written by the
+ * SDK, among them one refused over a tagged old version, one directory that is not a table, one
+ * deregistered table and one directory the pattern leaves out. Each table must end exactly as the
+ * SDK's cleanup of its twin with the same cutoff, each failure must be in its own row, and a dry run
+ * deletes nothing. An engine supplies {@link #cleanupAll}: the call as its users make it.
+ */
+public abstract class FleetContract {
+  @TempDir static Path workDir;
+  private static Path pristine;
+  private static Instant cutoff;
+  private static final AtomicInteger copies = new AtomicInteger();
+
+  /** Runs {@code cleanup_all} of {@code rootUri} (default pattern) with these catalogue options, as text. */
+  protected abstract List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) throws Exception;
+
+  @BeforeAll
+  public static void writeTheWarehouse() throws IOException {
+    pristine = workDir.resolve("pristine");
+    LanceTableFixture a = LanceTableFixture.create(pristine.resolve("a.lance"));
+    a.append(10);
+    a.append(10);
+    a.deleteWhere("id < 5");
+    LanceTableFixture b = LanceTableFixture.create(pristine.resolve("b.lance"));
+    b.append(10);
+    b.append(10);
+    LanceTableFixture tagged = LanceTableFixture.create(pristine.resolve("tagged.lance"));
+    tagged.append(10);
+    tagged.append(10);
+    tagged.tag("release", 1);
+    LanceTableFixture gone = LanceTableFixture.create(pristine.resolve("gone.lance"));
+    gone.append(10);
+    gone.append(10);
+    Files.writeString(pristine.resolve("gone.lance/" + DirectoryNamespace.DEREGISTERED), "");
+    Files.createDirectories(pristine.resolve("broken.lance/data"));
+    Files.writeString(pristine.resolve("broken.lance/data/left-behind.lance"), "not a table");
+    Files.createDirectories(pristine.resolve("notes"));
+    Files.writeString(pristine.resolve("notes/readme.txt"), "not matched by *.lance");
+    cutoff = Instant.now().plusMillis(1);
+  }
+
+  /** A directory for an engine's own tests. */
+  protected static Path workDir() {
+    return workDir;
+  }
+
+  private static Path copy() {
+    Path root = workDir.resolve("warehouse-" + copies.incrementAndGet());
+    TableTwins.copy(pristine, root);
+    return root;
+  }
+
+  private static Map<String, TableOutcome> byName(List<TableOutcome> outcomes) {
+    return outcomes.stream().collect(Collectors.toMap(o -> Path.of(o.table().replaceFirst("^file:", "")).getFileName().toString(),
+        Function.identity()));
+  }
+
+  private static List<String> files(Path dir) {
+    return LanceTableFixture.open(dir).listFiles();
+  }
+
+  private static List<String> allFiles(Path dir) {
+    try (var walk = Files.walk(dir)) {
+      return walk.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  public void everyTableEndsAsTheSdkCleanupOfItsTwinAndEachFailureStaysInItsRow() throws Exception {
+    Path root = copy();
+    Path twins = copy();
+    OraclePolicy policy = OraclePolicy.builder().beforeTimestamp(cutoff).build();
+    List<String> brokenBefore = allFiles(root.resolve("broken.lance"));
+    List<String> goneBefore = allFiles(root.resolve("gone.lance"));
+    List<String> taggedBefore = files(root.resolve("tagged.lance"));
+
+    Map<String, TableOutcome> rows = byName(cleanupAll(root.toUri().toString(),
+        Map.of("older_than", cutoff.toString(), "dry_run", "false")));
+
+    assertThat(rows.keySet()).as("tables found under the root")
+        .containsExactlyInAnyOrder("a.lance", "b.lance", "broken.lance", "gone.lance", "tagged.lance");
+    for (String table : List.of("a.lance", "b.lance")) {
+      OracleOutcome sdk = LanceOracle.cleanup(twins.resolve(table), policy);
+      assertThat(rows.get(table).status()).as("status of %s (%s)", table, rows.get(table).error()).isEqualTo(TableStatus.OK);
+      assertThat(files(root.resolve(table))).as("files of %s against the SDK's cleanup of its twin", table)
+          .isEqualTo(files(twins.resolve(table)));
+      assertThat(rows.get(table).counters().get("old_versions")).as("old_versions of %s", table)
+          .isEqualTo(sdk.stats().oldVersions());
+      assertThat(rows.get(table).counters().get("bytes_removed")).as("bytes_removed of %s", table)
+          .isEqualTo(sdk.stats().bytesRemoved());
+    }
+    assertThat(LanceOracle.cleanup(twins.resolve("tagged.lance"), policy)).as("the SDK on the tagged twin")
+        .isInstanceOf(OracleOutcome.Failed.class);
+    assertThat(rows.get("tagged.lance").status()).as("tagged.lance").isEqualTo(TableStatus.REFUSED);
+    assertThat(rows.get("tagged.lance").error()).contains("release -> v1").contains("tagged.lance");
+    assertThat(files(root.resolve("tagged.lance"))).as("files of the refused table").isEqualTo(taggedBefore);
+    assertThat(rows.get("broken.lance").status()).as("broken.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(rows.get("broken.lance").error()).contains("broken.lance").contains("not a Lance table");
+    assertThat(allFiles(root.resolve("broken.lance"))).as("files of the directory that is no table").isEqualTo(brokenBefore);
+    assertThat(rows.get("gone.lance").status()).as("gone.lance").isEqualTo(TableStatus.SKIPPED);
+    assertThat(allFiles(root.resolve("gone.lance"))).as("files of the deregistered table").isEqualTo(goneBefore);
+  }
+
+  @Test
+  public void aDryRunOfTheFleetCountsWhatWouldGoAndDeletesNothing() throws Exception {
+    Path root = copy();
+    Path twins = copy();
+    List<String> before = allFiles(root);
+
+    Map<String, TableOutcome> rows = byName(cleanupAll(root.toUri().toString(),
+        Map.of("older_than", cutoff.toString(), "dry_run", "true")));
+
+    assertThat(allFiles(root)).as("files under the root after a dry run").isEqualTo(before);
+    OracleOutcome sdk = LanceOracle.cleanup(twins.resolve("a.lance"), OraclePolicy.builder().beforeTimestamp(cutoff).build());
+    assertThat(sdk.stats().oldVersions()).as("versions the SDK removes from a.lance's twin").isPositive();
+    assertThat(rows.get("a.lance").counters().get("old_versions")).as("old_versions a dry run of a.lance reports")
+        .isEqualTo(sdk.stats().oldVersions());
+    assertThat(rows.get("a.lance").counters().get("bytes_removed")).as("bytes_removed a dry run of a.lance reports")
+        .isEqualTo(sdk.stats().bytesRemoved());
+    assertThat(rows.get("tagged.lance").status()).as("tagged.lance in a dry run").isEqualTo(TableStatus.REFUSED);
+  }
+}

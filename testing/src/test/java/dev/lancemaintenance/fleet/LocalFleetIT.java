@@ -1,0 +1,54 @@
+package dev.lancemaintenance.fleet;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cleanup_all} on the local engine: a bounded pool of tables, each through its own local cleanup. */
+class LocalFleetIT extends FleetContract {
+  private static final TableStorageFactory STORAGE = HadoopTableStorage.factory(StorageConf.defaults());
+
+  @TempDir Path dir;
+
+  @Override
+  protected List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) {
+    return run(rootUri, DirectoryNamespace.DEFAULT_PATTERN, CleanupOption.parseAll(options));
+  }
+
+  private static List<TableOutcome> run(String rootUri, String pattern, Map<CleanupOption, Object> options) {
+    TableLocation root = TableLocation.of(rootUri);
+    FleetCleanup fleet = FleetCleanup.of(root, STORAGE, options, Instant.now());
+    return FleetPool.run(fleet.tables(root, pattern), 2,
+        table -> fleet.through(table, t -> new LocalCleanupAction(t, STORAGE, Clock.systemUTC())));
+  }
+
+  @Test
+  void mistakesFailTheCallBeforeAnyTableRuns() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(10);
+    String root = dir.toUri().toString();
+
+    assertThatThrownBy(() -> run(root, DirectoryNamespace.DEFAULT_PATTERN, CleanupOption.parseAll(Map.of("dryrun", "true"))))
+        .hasMessageContaining("Unknown cleanup argument 'dryrun'");
+    assertThatThrownBy(() -> run(root, DirectoryNamespace.DEFAULT_PATTERN, Map.of(CleanupOption.MAX_CONCURRENT_DELETES, 0)))
+        .hasMessageContaining("max_concurrent_deletes");
+    assertThatThrownBy(() -> run(root, "a/b", Map.of())).hasMessageContaining("Parameter 'pattern'");
+    assertThatThrownBy(() -> run(table.uri(), DirectoryNamespace.DEFAULT_PATTERN, Map.of()))
+        .hasMessageContaining("is a Lance table, not a directory of tables");
+    assertThatThrownBy(() -> run(dir.resolve("missing").toUri().toString(), DirectoryNamespace.DEFAULT_PATTERN, Map.of()))
+        .hasMessageContaining("missing");
+  }
+}
