@@ -54,7 +54,7 @@ public final class ReferenceKeys {
   }
 
   /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
-  static String relativeTo(String datasetDir, String path) {
+  public static String relativeTo(String datasetDir, String path) {
     if (datasetDir.isEmpty()) {
       return path;
     }
