@@ -70,7 +70,7 @@ final class CleanupCommand {
     return usage.toString();
   }
 
-  private static String placeholder(CleanupOption option) {
+  static String placeholder(CleanupOption option) {
     return switch (option) {
       case OLDER_THAN -> "DURATION|ISO-INSTANT";
       case BRANCH -> "NAME";
@@ -173,7 +173,7 @@ final class CleanupCommand {
   }
 
   /** The catalogue options given on the command line, each at most once. */
-  private static Map<CleanupOption, Object> options(CliArguments parsed) {
+  static Map<CleanupOption, Object> options(CliArguments parsed) {
     if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
@@ -201,7 +201,7 @@ final class CleanupCommand {
     return options;
   }
 
-  private static Map<String, String> engineOptions(CliArguments parsed) {
+  static Map<String, String> engineOptions(CliArguments parsed) {
     Map<String, String> engineOptions = parsed.keyValues("engine-option");
     if (parsed.value("master") != null) {
       engineOptions.put("master", parsed.value("master"));

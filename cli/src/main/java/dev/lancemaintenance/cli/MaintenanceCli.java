@@ -24,6 +24,8 @@ public final class MaintenanceCli {
       "usage: lance-maintenance <command> ...\n\n"
           + "  " + InspectCommand.USAGE + "\n"
           + "      versions, tags, branches and the files each version references\n\n"
+          + "  " + DescribeCommand.USAGE + "\n"
+          + "      what the files are for, and what a cleanup would free now and under other windows\n\n"
           + "  " + CleanupCommand.USAGE + "\n"
           + "      remove versions older than the window and the files only they referenced\n\n"
           + "  " + CompactCommand.USAGE + "\n"
@@ -106,6 +108,7 @@ public final class MaintenanceCli {
     try {
       return switch (args.get(0)) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
+        case "describe" -> new DescribeCommand(clock).run(rest, out);
         case "cleanup" -> new CleanupCommand(clock, verbose).run(rest, out, err);
         case "compact" -> new CompactCommand().run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
