@@ -12,6 +12,7 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.StorageReportTable;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.PristineTable;
@@ -46,7 +47,7 @@ class StorageReportIT {
 
   @BeforeAll
   static void writeTemplate() {
-    LanceTableFixture template = SmallReportTable.write(templateDir.resolve("t"));
+    LanceTableFixture template = StorageReportTable.write(templateDir.resolve("t"));
     pristine = PristineTable.keep(template.root(), templateDir.resolve("pristine"));
     now = Instant.ofEpochMilli(Instant.now().plusSeconds(60).toEpochMilli());
     long t3 = template.manifestTimestamp(3).toEpochMilli();
@@ -144,9 +145,9 @@ class StorageReportIT {
     StorageReport report = report(table(), false);
 
     assertThat(report.unverifiedByAge().get(AgeBucket.OLDER)).as("the file planted 40 days ago")
-        .isEqualTo(new FilesBytes(1, SmallReportTable.PLANTED_BYTES));
+        .isEqualTo(new FilesBytes(1, StorageReportTable.PLANTED_BYTES));
     assertThat(report.unverifiedByAge().get(AgeBucket.UNDER_7D)).as("the file planted 2 days ago")
-        .isEqualTo(new FilesBytes(1, SmallReportTable.PLANTED_BYTES));
+        .isEqualTo(new FilesBytes(1, StorageReportTable.PLANTED_BYTES));
   }
 
   @Test

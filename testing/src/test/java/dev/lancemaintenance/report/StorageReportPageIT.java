@@ -9,6 +9,7 @@ import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.testing.HeadlessBrowser;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.StorageReportTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,7 +31,7 @@ class StorageReportPageIT {
 
   @BeforeAll
   static void renderThePage() throws Exception {
-    LanceTableFixture table = SmallReportTable.write(dir.resolve("t"));
+    LanceTableFixture table = StorageReportTable.write(dir.resolve("t"));
     TableLocation location = TableLocation.of(table.uri());
     var stores = HadoopTableStorage.factory(StorageConf.defaults());
     report = new LocalStorageReport(location, stores)

@@ -69,7 +69,14 @@ final class SparkCleanupProcedure implements LanceProcedure {
   static List<Parameter> parameters(DataType olderThanType) {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
-    for (CleanupOption option : CleanupOption.values()) {
+    parameters.addAll(optionParameters(olderThanType, List.of(CleanupOption.values())));
+    return parameters;
+  }
+
+  /** The parameters of {@code catalogue}'s options, in its order, with {@code options} before {@code branch}. */
+  static List<Parameter> optionParameters(DataType olderThanType, List<CleanupOption> catalogue) {
+    List<Parameter> parameters = new ArrayList<>();
+    for (CleanupOption option : catalogue) {
       if (option == CleanupOption.BRANCH) {
         parameters.add(OPTIONS);
       }
@@ -106,9 +113,14 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    return parameters(olderThanType(givenTypes));
+  }
+
+  /** {@code older_than} is a TIMESTAMP when the call gives a temporal value for it, else a STRING. */
+  static DataType olderThanType(Map<String, DataType> givenTypes) {
     DataType given = givenTypes.get(CleanupOption.OLDER_THAN.sqlName());
     boolean temporal = given instanceof TimestampType || given instanceof TimestampNTZType || given instanceof DateType;
-    return parameters(temporal ? DataTypes.TimestampType : DataTypes.StringType);
+    return temporal ? DataTypes.TimestampType : DataTypes.StringType;
   }
 
   /** A dry run's rows are its files; every other run returns one row of counters. */
@@ -139,10 +151,15 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
   private static Map<CleanupOption, Object> options(BoundCall call) {
+    return options(call, List.of(TABLE, OPTIONS));
+  }
+
+  /** The same, for a procedure whose own parameters ({@code own}: table, options, ...) are not catalogue options. */
+  static Map<CleanupOption, Object> options(BoundCall call, List<Parameter> own) {
     ProcedureArgs args = call.args();
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
     for (Parameter parameter : call.parameters()) {
-      if (parameter.name().equals(TABLE.name()) || parameter.name().equals(OPTIONS.name())) {
+      if (own.stream().anyMatch(p -> p.name().equals(parameter.name()))) {
         continue;
       }
       CleanupOption option = CleanupOption.named(parameter.name(), List.of());

@@ -1,21 +1,20 @@
-package dev.lancemaintenance.report;
+package dev.lancemaintenance.testing;
 
-import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The storage report's table, written by the official SDK: five versions (appends, a delete), a
- * tag on version 2, a branch from version 3 with its own append, and two unreferenced data files,
- * one 40 days old and one 2 days old.
+ * The storage report's table, for every engine's report tests, written by the official SDK: five
+ * versions (appends, a delete), a tag on version 2, a branch from version 3 with its own append,
+ * and two unreferenced data files, one 40 days old and one 2 days old.
  */
-final class SmallReportTable {
-  static final int PLANTED_BYTES = 1_000;
+public final class StorageReportTable {
+  public static final int PLANTED_BYTES = 1_000;
 
-  private SmallReportTable() {}
+  private StorageReportTable() {}
 
-  static LanceTableFixture write(Path root) {
+  public static LanceTableFixture write(Path root) {
     LanceTableFixture table = LanceTableFixture.create(root);
     table.append(20);
     table.append(20);
