@@ -45,10 +45,21 @@ final class CleanupCommand {
 
   /** The synopsis, generated from the option catalogue so that it lists every option there is. */
   private static String usage() {
-    StringBuilder usage = new StringBuilder("cleanup <table-uri>");
+    return synopsis("cleanup <table-uri>", List.of(CleanupOption.values()), List.of(
+        "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
+        "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
+  }
+
+  /**
+   * A command's synopsis: {@code head}, then each of {@code options} as the command line spells it
+   * ({@code --before-timestamp-millis} after {@code --older-than}), then {@code extras}, wrapped at
+   * 100 columns. One home for every command that takes the catalogue's options.
+   */
+  static String synopsis(String head, List<CleanupOption> options, List<String> extras) {
+    StringBuilder usage = new StringBuilder(head);
     int width = usage.length();
     List<String> items = new ArrayList<>();
-    for (CleanupOption option : CleanupOption.values()) {
+    for (CleanupOption option : options) {
       items.add(option.cliFlag()
           ? "[--" + option.cliName() + "]"
           : "[--" + option.cliName() + " " + placeholder(option) + "]");
@@ -56,9 +67,7 @@ final class CleanupCommand {
         items.add("[--before-timestamp-millis MS]");
       }
     }
-    items.addAll(List.of(
-        "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
-        "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
+    items.addAll(extras);
     for (String item : items) {
       if (width + item.length() + 1 > 100) {
         usage.append("\n       ");
@@ -81,22 +90,24 @@ final class CleanupCommand {
 
   /** Every {@code --name} cleanup takes, without the dashes: the catalogue's and the command line's own. */
   static Set<String> flags() {
-    Set<String> flags = new TreeSet<>(OWN_FLAGS);
-    for (CleanupOption option : CleanupOption.values()) {
-      if (option.cliFlag()) {
-        flags.add(option.cliName());
-      }
-    }
-    return flags;
+    return flags(List.of(CleanupOption.values()), OWN_FLAGS);
   }
 
   static Set<String> valued() {
-    Set<String> valued = new TreeSet<>(OWN_VALUED);
-    for (CleanupOption option : CleanupOption.values()) {
-      if (!option.cliFlag()) {
-        valued.add(option.cliName());
-      }
-    }
+    return valued(List.of(CleanupOption.values()), OWN_VALUED);
+  }
+
+  /** The flags (options without a value) of {@code options}, and {@code own}. */
+  static Set<String> flags(List<CleanupOption> options, Set<String> own) {
+    Set<String> flags = new TreeSet<>(own);
+    options.stream().filter(CleanupOption::cliFlag).forEach(option -> flags.add(option.cliName()));
+    return flags;
+  }
+
+  /** The options that take a value among {@code options}, and {@code own}. */
+  static Set<String> valued(List<CleanupOption> options, Set<String> own) {
+    Set<String> valued = new TreeSet<>(own);
+    options.stream().filter(option -> !option.cliFlag()).forEach(option -> valued.add(option.cliName()));
     return valued;
   }
 
@@ -173,12 +184,17 @@ final class CleanupCommand {
   }
 
   /** The catalogue options given on the command line, each at most once. */
-  static Map<CleanupOption, Object> options(CliArguments parsed) {
+  private static Map<CleanupOption, Object> options(CliArguments parsed) {
+    return options(parsed, List.of(CleanupOption.values()));
+  }
+
+  /** The options among {@code accepted} given on the command line, each at most once. */
+  static Map<CleanupOption, Object> options(CliArguments parsed, List<CleanupOption> accepted) {
     if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    for (CleanupOption option : CleanupOption.values()) {
+    for (CleanupOption option : accepted) {
       String name = option.cliName();
       if (parsed.count(name) > 1) {
         throw new UsageException("--" + name + " is given more than once");

@@ -20,11 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code describe <table-uri> [options]}: the storage report (what the files are for, what the
@@ -34,7 +33,7 @@ import java.util.TreeSet;
  */
 final class DescribeCommand {
   private static final Set<String> OWN_FLAGS = Set.of("json");
-  private static final Set<String> OWN_VALUED = Set.of("html", "windows", "conf", "parallelism", "spill-dir");
+  private static final Set<String> OWN_VALUED = Set.of("before-timestamp-millis", "html", "windows", "conf", "parallelism", "spill-dir");
 
   static final String USAGE = usage();
 
@@ -46,40 +45,14 @@ final class DescribeCommand {
 
   /** The synopsis, generated from the catalogue's policy options. */
   private static String usage() {
-    StringBuilder usage = new StringBuilder("describe <table-uri> [--json] [--html FILE] [--windows 0s,1h,1d,7d,30d]");
-    int width = usage.length();
-    List<String> items = new ArrayList<>();
-    for (CleanupOption option : CleanupOption.policyOptions()) {
-      items.add(option.cliFlag()
-          ? "[--" + option.cliName() + "]"
-          : "[--" + option.cliName() + " " + CleanupCommand.placeholder(option) + "]");
-    }
-    items.addAll(List.of("[--conf HADOOP_KEY=VALUE]...", "[--parallelism N]", "[--spill-dir DIR]"));
-    for (String item : items) {
-      if (width + item.length() + 1 > 100) {
-        usage.append("\n       ");
-        width = 7;
-      }
-      usage.append(' ').append(item);
-      width += item.length() + 1;
-    }
-    return usage.toString();
-  }
-
-  private static Set<String> flags() {
-    Set<String> flags = new TreeSet<>(OWN_FLAGS);
-    CleanupOption.policyOptions().stream().filter(CleanupOption::cliFlag).forEach(o -> flags.add(o.cliName()));
-    return flags;
-  }
-
-  private static Set<String> valued() {
-    Set<String> valued = new TreeSet<>(OWN_VALUED);
-    CleanupOption.policyOptions().stream().filter(o -> !o.cliFlag()).forEach(o -> valued.add(o.cliName()));
-    return valued;
+    return CleanupCommand.synopsis("describe <table-uri> [--json] [--html FILE] [--windows 0s,1h,1d,7d,30d]",
+        CleanupOption.policyOptions(), List.of("[--conf HADOOP_KEY=VALUE]...", "[--parallelism N]", "[--spill-dir DIR]"));
   }
 
   int run(List<String> args, PrintStream out) {
-    CliArguments parsed = CliArguments.parse(args, flags(), valued());
+    CliArguments parsed = CliArguments.parse(args,
+        CleanupCommand.flags(CleanupOption.policyOptions(), OWN_FLAGS),
+        CleanupCommand.valued(CleanupOption.policyOptions(), OWN_VALUED));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("describe takes exactly one table URI");
     }
@@ -89,7 +62,10 @@ final class DescribeCommand {
     try {
       TableLocation location = TableLocation.of(tableUri);
       TableStorageFactory stores = HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf()));
-      policy = CleanupOption.applyTo(new LocalCleanupAction(location, stores, clock), CleanupCommand.options(parsed), clock.instant());
+      policy = CleanupOption.applyTo(new LocalCleanupAction(location, stores, clock), CleanupCommand.options(parsed, CleanupOption.policyOptions()), clock.instant());
+      if (parsed.value("before-timestamp-millis") != null) {
+        policy.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
+      }
       reporter = new LocalStorageReport(location, stores).windows(windows(parsed));
       Map<String, String> engineOptions = CleanupCommand.engineOptions(parsed);
       if (engineOptions.containsKey("parallelism")) {

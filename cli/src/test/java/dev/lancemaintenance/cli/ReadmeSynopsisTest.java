@@ -19,6 +19,11 @@ class ReadmeSynopsisTest {
   }
 
   @Test
+  void theReadmeShowsTheDescribeSynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeCommand.USAGE);
+  }
+
+  @Test
   void theSynopsisNamesEveryCatalogueOption() {
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(CleanupCommand.USAGE).contains("[--" + option.cliName());
