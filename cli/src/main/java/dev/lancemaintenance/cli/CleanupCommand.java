@@ -1,6 +1,8 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
@@ -15,13 +17,11 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code cleanup <table-uri> [options]}: runs a cleanup on the chosen engine and prints its
@@ -45,70 +45,21 @@ final class CleanupCommand {
 
   /** The synopsis, generated from the option catalogue so that it lists every option there is. */
   private static String usage() {
-    return synopsis("cleanup <table-uri>", List.of(CleanupOption.values()), List.of(
+    List<String> items = OptionArguments.usageItems(CleanupOption.CATALOGUE.options());
+    items.add(items.indexOf(OptionArguments.usageItem(CleanupOption.OLDER_THAN)) + 1, "[--before-timestamp-millis MS]");
+    items.addAll(List.of(
         "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
         "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
-  }
-
-  /**
-   * A command's synopsis: {@code head}, then each of {@code options} as the command line spells it
-   * ({@code --before-timestamp-millis} after {@code --older-than}), then {@code extras}, wrapped at
-   * 100 columns. One home for every command that takes the catalogue's options.
-   */
-  static String synopsis(String head, List<CleanupOption> options, List<String> extras) {
-    StringBuilder usage = new StringBuilder(head);
-    int width = usage.length();
-    List<String> items = new ArrayList<>();
-    for (CleanupOption option : options) {
-      items.add(option.cliFlag()
-          ? "[--" + option.cliName() + "]"
-          : "[--" + option.cliName() + " " + placeholder(option) + "]");
-      if (option == CleanupOption.OLDER_THAN) {
-        items.add("[--before-timestamp-millis MS]");
-      }
-    }
-    items.addAll(extras);
-    for (String item : items) {
-      if (width + item.length() + 1 > 100) {
-        usage.append("\n       ");
-        width = 7;
-      }
-      usage.append(' ').append(item);
-      width += item.length() + 1;
-    }
-    return usage.toString();
-  }
-
-  static String placeholder(CleanupOption option) {
-    return switch (option) {
-      case OLDER_THAN -> "DURATION|ISO-INSTANT";
-      case BRANCH -> "NAME";
-      case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
-      default -> "N";
-    };
+    return OptionArguments.synopsis("cleanup <table-uri>", items);
   }
 
   /** Every {@code --name} cleanup takes, without the dashes: the catalogue's and the command line's own. */
   static Set<String> flags() {
-    return flags(List.of(CleanupOption.values()), OWN_FLAGS);
+    return OptionArguments.flags(CleanupOption.CATALOGUE.options(), OWN_FLAGS);
   }
 
   static Set<String> valued() {
-    return valued(List.of(CleanupOption.values()), OWN_VALUED);
-  }
-
-  /** The flags (options without a value) of {@code options}, and {@code own}. */
-  static Set<String> flags(List<CleanupOption> options, Set<String> own) {
-    Set<String> flags = new TreeSet<>(own);
-    options.stream().filter(CleanupOption::cliFlag).forEach(option -> flags.add(option.cliName()));
-    return flags;
-  }
-
-  /** The options that take a value among {@code options}, and {@code own}. */
-  static Set<String> valued(List<CleanupOption> options, Set<String> own) {
-    Set<String> valued = new TreeSet<>(own);
-    options.stream().filter(option -> !option.cliFlag()).forEach(option -> valued.add(option.cliName()));
-    return valued;
+    return OptionArguments.valued(CleanupOption.CATALOGUE.options(), OWN_VALUED);
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
@@ -185,35 +136,16 @@ final class CleanupCommand {
 
   /** The catalogue options given on the command line, each at most once. */
   private static Map<CleanupOption, Object> options(CliArguments parsed) {
-    return options(parsed, List.of(CleanupOption.values()));
+    return options(parsed, CleanupOption.CATALOGUE.options());
   }
 
-  /** The options among {@code accepted} given on the command line, each at most once. */
-  static Map<CleanupOption, Object> options(CliArguments parsed, List<CleanupOption> accepted) {
+  /** The options among {@code accepted} given on the command line, each at most once (describe takes the policy's). */
+  static Map<CleanupOption, Object> options(CliArguments parsed, List<? extends MaintenanceOption> accepted) {
     if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    for (CleanupOption option : accepted) {
-      String name = option.cliName();
-      if (parsed.count(name) > 1) {
-        throw new UsageException("--" + name + " is given more than once");
-      }
-      if (option.cliFlag()) {
-        if (parsed.flag(name)) {
-          options.put(option, !name.startsWith("no-"));
-        }
-      } else if (parsed.value(name) != null) {
-        try {
-          options.put(option, option.parse(parsed.value(name)));
-        } catch (IllegalArgumentException e) {
-          boolean number = option.type() == CleanupOption.Type.LONG || option.type() == CleanupOption.Type.INT;
-          throw new UsageException(number
-              ? "--" + name + " must be a whole number, not '" + parsed.value(name) + "'"
-              : "--" + name + ": " + e.getMessage());
-        }
-      }
-    }
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionArguments.values(parsed, accepted)));
     return options;
   }
 

@@ -1,8 +1,10 @@
 package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.PlannedTask;
 import dev.lancemaintenance.storage.TableLocation;
@@ -17,12 +19,22 @@ import java.util.Set;
  * engine and prints what was committed; a dry run prints the plan, one line per task.
  */
 final class CompactCommand {
-  static final String USAGE = "compact <table-uri> " + CompactionArguments.USAGE + "\n        [--dry-run] [--json]";
+  /** Command-line flags of compact that are not compaction options. */
+  private static final Set<String> OWN_FLAGS = Set.of("dry-run", "json");
 
-  private static final Set<String> FLAGS = Set.of("dry-run", "json");
+  static final String USAGE = usage();
+
+  /** The synopsis, generated from the option catalogue so that it lists every option there is. */
+  private static String usage() {
+    List<String> items = CompactionArguments.usageItems();
+    items.addAll(List.of("[--dry-run]", "[--json]"));
+    return OptionArguments.synopsis("compact <table-uri>", items);
+  }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
-    CliArguments parsed = CliArguments.parse(args, FLAGS, CompactionArguments.VALUED);
+    List<MaintenanceOption> options = CompactionOption.CATALOGUE.options();
+    CliArguments parsed = CliArguments.parse(
+        args, OptionArguments.flags(options, OWN_FLAGS), OptionArguments.valued(options, CompactionArguments.OWN_VALUED));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("compact takes exactly one table URI");
     }

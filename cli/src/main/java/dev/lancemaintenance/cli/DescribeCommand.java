@@ -45,14 +45,16 @@ final class DescribeCommand {
 
   /** The synopsis, generated from the catalogue's policy options. */
   private static String usage() {
-    return CleanupCommand.synopsis("describe <table-uri> [--json] [--html FILE] [--windows 0s,1h,1d,7d,30d]",
-        CleanupOption.policyOptions(), List.of("[--conf HADOOP_KEY=VALUE]...", "[--parallelism N]", "[--spill-dir DIR]"));
+    List<String> items = OptionArguments.usageItems(CleanupOption.policyOptions());
+    items.add(items.indexOf(OptionArguments.usageItem(CleanupOption.OLDER_THAN)) + 1, "[--before-timestamp-millis MS]");
+    items.addAll(List.of("[--conf HADOOP_KEY=VALUE]...", "[--parallelism N]", "[--spill-dir DIR]"));
+    return OptionArguments.synopsis("describe <table-uri> [--json] [--html FILE] [--windows 0s,1h,1d,7d,30d]", items);
   }
 
   int run(List<String> args, PrintStream out) {
     CliArguments parsed = CliArguments.parse(args,
-        CleanupCommand.flags(CleanupOption.policyOptions(), OWN_FLAGS),
-        CleanupCommand.valued(CleanupOption.policyOptions(), OWN_VALUED));
+        OptionArguments.flags(CleanupOption.policyOptions(), OWN_FLAGS),
+        OptionArguments.valued(CleanupOption.policyOptions(), OWN_VALUED));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("describe takes exactly one table URI");
     }

@@ -1,8 +1,11 @@
 package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -21,13 +24,9 @@ import java.util.Set;
  * run prints what compaction would merge and what a cleanup of the table as it is would remove.
  */
 final class OptimizeCommand {
-  static final String USAGE =
-      "optimize <table-uri> " + CompactionArguments.USAGE + "\n"
-          + "        [--older-than DURATION|ISO-INSTANT] [--delete-unverified] [--allow-short-retention] [--no-error-if-tagged-old-versions]\n"
-          + "        [--conf HADOOP_KEY=VALUE]... [--dry-run] [--json]";
+  private static final Set<String> OWN_FLAGS = Set.of("json");
 
-  private static final Set<String> FLAGS =
-      Set.of("delete-unverified", "allow-short-retention", "no-error-if-tagged-old-versions", "dry-run", "json");
+  static final String USAGE = usage();
 
   private final Clock clock;
 
@@ -35,10 +34,23 @@ final class OptimizeCommand {
     this.clock = clock;
   }
 
+  /**
+   * The synopsis, generated from optimize's options ({@link OptimizeAction#OPTIONS}): the compaction
+   * options and where the compaction runs, then the cleanup options, then the store's settings.
+   */
+  private static String usage() {
+    List<String> items = CompactionArguments.usageItems();
+    items.addAll(OptionArguments.usageItems(OptimizeAction.CLEANUP_OPTIONS));
+    items.addAll(List.of("[--conf HADOOP_KEY=VALUE]...", "[--json]"));
+    return OptionArguments.synopsis("optimize <table-uri>", items);
+  }
+
   int run(List<String> args, PrintStream out, PrintStream err) {
-    Set<String> valued = new HashSet<>(CompactionArguments.VALUED);
-    valued.addAll(Set.of("older-than", "conf"));
-    CliArguments parsed = CliArguments.parse(args, FLAGS, valued);
+    Set<String> ownValued = new HashSet<>(CompactionArguments.OWN_VALUED);
+    ownValued.add("conf");
+    List<MaintenanceOption> options = OptimizeAction.OPTIONS.options();
+    CliArguments parsed = CliArguments.parse(
+        args, OptionArguments.flags(options, OWN_FLAGS), OptionArguments.valued(options, ownValued));
     if (parsed.positionals().size() != 1) {
       throw new UsageException("optimize takes exactly one table URI");
     }
@@ -76,16 +88,10 @@ final class OptimizeCommand {
             cleanup,
             clock);
     try {
-      if (parsed.value("older-than") != null) {
-        action.olderThan(parsed.value("older-than"));
-      }
+      return action.optionValues(
+          OptionCatalogue.only(CleanupOption.class, OptionArguments.values(parsed, OptimizeAction.CLEANUP_OPTIONS)));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    return action
-        .deleteUnverified(parsed.flag("delete-unverified"))
-        .allowShortRetention(parsed.flag("allow-short-retention"))
-        .errorIfTaggedOldVersions(!parsed.flag("no-error-if-tagged-old-versions"))
-        .dryRun(parsed.flag("dry-run"));
   }
 }

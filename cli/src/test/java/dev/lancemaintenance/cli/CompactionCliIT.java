@@ -47,6 +47,30 @@ class CompactionCliIT {
     assertThat(table.countRows()).as("rows").isEqualTo(18);
   }
 
+  /** Options come from the catalogues: a misspelt, repeated or foreign one is a usage error, before anything runs. */
+  @Test
+  void aMistakeInOptimizesOptionsIsAUsageErrorAndChangesNothing() {
+    LanceTableFixture table = smallTable();
+    java.util.Set<String> before = new java.util.TreeSet<>(table.listFiles());
+    String[][] mistakes = {
+      {"--olderthan", "0s"},
+      {"--older-than", "0s", "--older-than", "1d"},
+      {"--older-than", "0s", "--branch", "dev"},
+      {"--older-than", "0s", "--target-rows-per-fragment", "1M"},
+      {"--older-than", "0s", "--max-concurrent-deletes", "0"},
+    };
+    for (String[] mistake : mistakes) {
+      List<String> args = new ArrayList<>(List.of("optimize", table.uri()));
+      args.addAll(List.of(mistake));
+      Run run = run(MaintenanceCli.class.getClassLoader(), args.toArray(new String[0]));
+
+      assertThat(run.exitCode()).as(String.join(" ", mistake) + "; stderr: " + run.err()).isEqualTo(2);
+      String named = mistake[mistake.length - 2].substring(2);
+      assertThat(run.err()).as(String.join(" ", mistake)).containsAnyOf(named, named.replace('-', '_'));
+    }
+    assertThat(new java.util.TreeSet<>(table.listFiles())).as("nothing written or deleted").isEqualTo(before);
+  }
+
   @Test
   void compactDryRunPrintsThePlanAndWritesNothing() {
     LanceTableFixture table = smallTable();

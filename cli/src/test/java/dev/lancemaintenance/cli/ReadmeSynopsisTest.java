@@ -2,14 +2,17 @@ package dev.lancemaintenance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.compaction.CompactionOption;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
-/** The README's command-line synopsis is the one generated from the option catalogue (issue 13). */
+/** The README's command-line synopses are the ones generated from the option catalogues (issue 13). */
 class ReadmeSynopsisTest {
   @Test
   void theReadmeShowsTheCleanupSynopsisAsTheCliPrintsIt() throws IOException {
@@ -24,10 +27,25 @@ class ReadmeSynopsisTest {
   }
 
   @Test
+  void theReadmeShowsTheCompactAndOptimizeSynopsesAsTheCliPrintsThem() throws IOException {
+    String readme = Files.readString(readme());
+
+    assertThat(readme).contains("bin/lance-maintenance " + CompactCommand.USAGE);
+    assertThat(readme).contains("bin/lance-maintenance " + OptimizeCommand.USAGE);
+  }
+
+  @Test
   void theSynopsisNamesEveryCatalogueOption() {
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(CleanupCommand.USAGE).contains("[--" + option.cliName());
     }
+    for (CompactionOption option : CompactionOption.values()) {
+      assertThat(CompactCommand.USAGE).as("compact").contains("[--" + option.cliName());
+    }
+    for (MaintenanceOption option : OptimizeAction.OPTIONS.options()) {
+      assertThat(OptimizeCommand.USAGE).as("optimize").contains("[--" + option.cliName());
+    }
+    assertThat(OptimizeCommand.USAGE).as("optimize compacts the main line").doesNotContain("--branch");
   }
 
   private static Path readme() {

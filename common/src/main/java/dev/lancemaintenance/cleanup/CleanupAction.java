@@ -80,5 +80,12 @@ public interface CleanupAction {
   /** At most this many file deletes per second across the whole run (0 = unlimited). */
   CleanupAction deleteRateLimit(long filesPerSecond);
 
+  /**
+   * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
+   * first (the retention guard): for callers that must refuse before other work, as optimize does
+   * before compacting. Reads nothing.
+   */
+  CleanupPolicy checkedPolicyAt(Instant now);
+
   CleanupResult execute();
 }

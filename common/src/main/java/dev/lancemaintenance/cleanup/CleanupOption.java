@@ -1,16 +1,14 @@
 package dev.lancemaintenance.cleanup;
 
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -23,7 +21,7 @@ import java.util.stream.Collectors;
  * NULL for an option that {@link #changesWhatIsDeleted()} is an error, never the default: a
  * mistake must not widen a delete.
  */
-public enum CleanupOption {
+public enum CleanupOption implements MaintenanceOption {
   OLDER_THAN(
       "older_than", Type.CUTOFF, "7d", true,
       "versions whose manifest is older than this go: a duration (7d, 36h, 14days, 2h 30m, PT2H) or an ISO"
@@ -52,65 +50,44 @@ public enum CleanupOption {
       "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
           + " files younger than it; only when nothing writes to the table");
 
-  /** How a value is written; entry points map it to their own types (SQL BOOLEAN, BIGINT, ...). */
-  public enum Type {
-    /** A duration or an instant ({@link OlderThan}); SQL callers may also pass a TIMESTAMP. */
-    CUTOFF,
-    LONG,
-    INT,
-    BOOLEAN,
-    STRING
-  }
+  /** Every cleanup option, for the entry points of {@code cleanup}. */
+  public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
 
-  private final String sqlName;
-  private final Type type;
-  private final String defaultValue;
+  private final Declaration declaration;
   private final boolean changesWhatIsDeleted;
-  private final String doc;
 
   CleanupOption(String sqlName, Type type, String defaultValue, boolean changesWhatIsDeleted, String doc) {
-    this.sqlName = sqlName;
-    this.type = type;
-    this.defaultValue = defaultValue;
+    this.declaration = new Declaration(sqlName, type, defaultValue, doc);
     this.changesWhatIsDeleted = changesWhatIsDeleted;
-    this.doc = doc;
   }
 
-  /** The name in SQL and option maps ({@code older_than}). */
-  public String sqlName() {
-    return sqlName;
+  @Override
+  public Declaration declaration() {
+    return declaration;
   }
 
-  public Type type() {
-    return type;
-  }
-
-  /** The default as text, empty when absent means "no bound" (before_version) or "main" (branch). */
-  public Optional<String> defaultValue() {
-    return Optional.ofNullable(defaultValue);
-  }
-
-  /** Whether the option decides which files go: a NULL for it is an error, never the default. */
+  @Override
   public boolean changesWhatIsDeleted() {
     return changesWhatIsDeleted;
   }
 
-  public String doc() {
-    return doc;
+  @Override
+  public String kind() {
+    return "Cleanup";
   }
 
-  /**
-   * The command-line spelling: {@code --older-than}; a boolean that defaults to true is switched off
-   * with {@code --no-...} ({@code --no-error-if-tagged-old-versions}).
-   */
-  public String cliName() {
-    String flag = sqlName.replace('_', '-');
-    return type == Type.BOOLEAN && "true".equals(defaultValue) ? "no-" + flag : flag;
+  @Override
+  public String cliPlaceholder() {
+    return this == DELETE_RATE_LIMIT ? "FILES_PER_SECOND" : MaintenanceOption.super.cliPlaceholder();
   }
 
-  /** Whether the command line takes this option as a flag without a value. */
-  public boolean cliFlag() {
-    return type == Type.BOOLEAN;
+  /** A cutoff is checked against the one grammar here, so a malformed one fails where it is given. */
+  @Override
+  public Object parse(String text) {
+    if (type() == Type.CUTOFF) {
+      OlderThan.beforeTimestamp(text, Instant.EPOCH);
+    }
+    return MaintenanceOption.super.parse(text);
   }
 
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
@@ -130,38 +107,17 @@ public enum CleanupOption {
 
   /** The option named {@code name} (case-insensitive, as SQL); the error names it and lists the valid ones. */
   public static CleanupOption named(String name, Collection<String> alsoValid) {
-    for (CleanupOption option : values()) {
-      if (option.sqlName.equalsIgnoreCase(name)) {
-        return option;
-      }
-    }
-    throw unknown(name, alsoValid);
+    return (CleanupOption) CATALOGUE.named(name, alsoValid);
   }
 
   /** The error for a name that is neither an option nor one of the entry point's own arguments. */
   public static IllegalArgumentException unknown(String name, Collection<String> alsoValid) {
-    List<String> valid = new ArrayList<>(alsoValid);
-    valid.addAll(sqlNames());
-    return new IllegalArgumentException(
-        "Unknown cleanup argument '" + name + "'; valid arguments: " + String.join(", ", valid));
+    return CATALOGUE.unknown(name, alsoValid);
   }
 
   /** Rejects a name given twice (case-insensitive): which one should win is a guess. */
   public static void requireDistinct(Collection<String> names) {
-    Set<String> seen = new HashSet<>();
-    for (String name : names) {
-      if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException("Cleanup argument '" + name + "' is given more than once");
-      }
-    }
-  }
-
-  /** The error for a NULL given to an option that decides what is deleted. */
-  public IllegalArgumentException nullValue() {
-    return new IllegalArgumentException(
-        "Cleanup argument '" + sqlName + "' is NULL: give a value or leave the argument out"
-            + (defaultValue == null ? "" : " (default " + defaultValue + ")")
-            + "; a NULL never means the default for an argument that decides what is deleted");
+    CATALOGUE.requireDistinct(names);
   }
 
   /**
@@ -169,50 +125,15 @@ public enum CleanupOption {
    * against the catalogue: for option maps and the command line.
    */
   public static Map<CleanupOption, Object> parseAll(Map<String, String> textByName) {
-    requireDistinct(textByName.keySet());
     Map<CleanupOption, Object> values = new EnumMap<>(CleanupOption.class);
-    textByName.forEach((name, text) -> {
-      CleanupOption option = named(name, List.of());
-      if (text == null) {
-        if (option.changesWhatIsDeleted) {
-          throw option.nullValue();
-        }
-        return;
-      }
-      values.put(option, option.parse(text));
-    });
+    values.putAll(OptionCatalogue.only(CleanupOption.class, CATALOGUE.parseAll(textByName)));
     return values;
-  }
-
-  /** The value {@code text} gives this option; the error names the option. */
-  public Object parse(String text) {
-    String trimmed = text.trim();
-    try {
-      return switch (type) {
-        case CUTOFF, STRING -> text;
-        case LONG -> Long.parseLong(trimmed);
-        case INT -> Integer.parseInt(trimmed);
-        case BOOLEAN -> {
-          if (trimmed.equalsIgnoreCase("true")) {
-            yield Boolean.TRUE;
-          }
-          if (trimmed.equalsIgnoreCase("false")) {
-            yield Boolean.FALSE;
-          }
-          throw new IllegalArgumentException("Cleanup argument '" + sqlName + "' takes true or false, not '" + text + "'");
-        }
-      };
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "Cleanup argument '" + sqlName + "' takes a whole number"
-              + (type == Type.INT ? " up to " + Integer.MAX_VALUE : "") + ", not '" + text + "'");
-    }
   }
 
   /**
    * Applies the given values to {@code action}; options not given keep the action's (Lance's)
-   * defaults. A CUTOFF is a {@link String} ({@link OlderThan}, relative to {@code now}) or an {@link
-   * Instant}. The one place where an entry point's arguments become settings.
+   * defaults. A CUTOFF is a {@link String} ({@link OlderThan}, relative to {@code now}), an {@link
+   * Instant}, or a {@link Duration}: a window the action measures back from when it starts. The one place where an entry point's arguments become settings.
    */
   public static <A extends CleanupAction> A applyTo(A action, Map<CleanupOption, ?> values, Instant now) {
     values.forEach((option, value) -> option.apply(action, value, now));
@@ -227,8 +148,14 @@ public enum CleanupOption {
       return;
     }
     switch (this) {
-      case OLDER_THAN -> action.beforeTimestamp(
-          value instanceof Instant instant ? instant : OlderThan.beforeTimestamp((String) value, now));
+      case OLDER_THAN -> {
+        if (value instanceof Duration window) {
+          action.olderThan(window);
+        } else {
+          action.beforeTimestamp(
+              value instanceof Instant instant ? instant : OlderThan.beforeTimestamp((String) value, now));
+        }
+      }
       case BEFORE_VERSION -> action.beforeVersion(((Number) value).longValue());
       case DELETE_UNVERIFIED -> action.deleteUnverified((Boolean) value);
       case ALLOW_SHORT_RETENTION -> action.allowShortRetention((Boolean) value);

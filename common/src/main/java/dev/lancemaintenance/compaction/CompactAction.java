@@ -40,6 +40,14 @@ public interface CompactAction {
    */
   CompactAction partialProgress(int tasksPerCommit);
 
+  /**
+   * Sets options by their SQL names ({@code target_rows_per_fragment}, ...; see {@link
+   * CompactionOption}); an unknown or repeated name is an error naming it, before anything is read.
+   */
+  default CompactAction options(java.util.Map<String, String> options) {
+    return CompactionOption.applyTo(this, CompactionOption.parseAll(options));
+  }
+
   /** Replaces every setting above at once. */
   CompactAction policy(CompactionPolicy policy);
 

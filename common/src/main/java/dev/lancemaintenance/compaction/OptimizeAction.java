@@ -1,11 +1,13 @@
 package dev.lancemaintenance.compaction;
 
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.OlderThan;
-import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -13,6 +15,9 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -35,23 +40,35 @@ import org.slf4j.LoggerFactory;
  * commits still named. The pre-flight uses the cutoff of its own moment; a tagged version that only
  * the later cutoff reaches is refused by the cleanup itself, after compacting, as in LanceDB.
  *
- * <p>Retention settings are set here, because the pre-flight needs them; engine settings (delete
- * rate, parallelism, compaction options) on the actions handed in.
+ * <p>The options are the two catalogues' ({@link #OPTIONS}): compaction options go to {@link
+ * #compaction()}, cleanup options are kept as given and applied to the cleanup action (once for the
+ * pre-flight, again when the cleanup starts), so the policy is always the cleanup's own. Engine
+ * settings (parallelism, storage) go on the actions handed in.
  */
 public final class OptimizeAction {
   private static final Logger LOG = LoggerFactory.getLogger(OptimizeAction.class);
+
+  /**
+   * The cleanup options optimize takes, in the order it first took them (positional SQL calls keep
+   * their meaning): all but {@code branch}, since the compaction rewrites the main line.
+   */
+  public static final List<CleanupOption> CLEANUP_OPTIONS =
+      List.of(
+          CleanupOption.OLDER_THAN, CleanupOption.DELETE_UNVERIFIED, CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS,
+          CleanupOption.DRY_RUN, CleanupOption.ALLOW_SHORT_RETENTION, CleanupOption.BEFORE_VERSION,
+          CleanupOption.CLEAN_REFERENCED_BRANCHES, CleanupOption.MAX_CONCURRENT_DELETES,
+          CleanupOption.DELETE_RATE_LIMIT);
+
+  /** Every option of optimize: the compaction options, then {@link #CLEANUP_OPTIONS}. */
+  public static final OptionCatalogue OPTIONS =
+      OptionCatalogue.of("optimize", List.of(CompactionOption.values()), CLEANUP_OPTIONS);
 
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final CompactAction compact;
   private final CleanupAction cleanup;
   private final Clock clock;
-  private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
-  private Instant beforeTimestamp;
-  private boolean deleteUnverified = false;
-  private boolean allowShortRetention = false;
-  private boolean errorIfTaggedOldVersions = true;
-  private CleanupMode mode = CleanupMode.EXECUTE;
+  private final Map<CleanupOption, Object> cleanupOptions = new EnumMap<>(CleanupOption.class);
 
   public OptimizeAction(
       TableLocation table, TableStorageFactory storageFactory, CompactAction compact, CleanupAction cleanup, Clock clock) {
@@ -68,14 +85,45 @@ public final class OptimizeAction {
     return compact;
   }
 
+  /**
+   * Sets options by their SQL names, compaction and cleanup alike ({@code target_rows_per_fragment},
+   * {@code older_than}, ...; see {@link #OPTIONS}); an unknown, repeated or NULL-valued name is an
+   * error naming it, before anything is read.
+   */
+  public OptimizeAction options(Map<String, String> options) {
+    return optionValues(OPTIONS.parseAll(options));
+  }
+
+  /** Sets options of either catalogue by option; a NULL for one that decides what is deleted is an error. */
+  public OptimizeAction optionValues(Map<? extends MaintenanceOption, ?> values) {
+    CompactionOption.applyTo(compact, OptionCatalogue.only(CompactionOption.class, values));
+    OptionCatalogue.only(CleanupOption.class, values).forEach(this::cleanupOption);
+    return this;
+  }
+
+  private OptimizeAction cleanupOption(CleanupOption option, Object value) {
+    if (!CLEANUP_OPTIONS.contains(option)) {
+      throw OPTIONS.unknown(option.sqlName(), List.of());
+    }
+    if (value == null) {
+      if (option.changesWhatIsDeleted()) {
+        throw option.nullValue();
+      }
+      cleanupOptions.remove(option);
+      return this;
+    }
+    // Applied at once too, so that a bad value fails at its setter, naming it, before anything runs.
+    CleanupOption.applyTo(cleanup, Map.of(option, value), clock.instant());
+    cleanupOptions.put(option, value);
+    return this;
+  }
+
   /** The cleanup removes versions older than now minus this (default 7 days). */
   public OptimizeAction olderThan(Duration value) {
     if (value.isNegative()) {
       throw new IllegalArgumentException("older_than must not be negative: " + value);
     }
-    this.olderThan = value;
-    this.beforeTimestamp = null;
-    return this;
+    return cleanupOption(CleanupOption.OLDER_THAN, value);
   }
 
   /**
@@ -83,27 +131,23 @@ public final class OptimizeAction {
    * {@code PT2H}), measured back from when the cleanup starts, or an ISO instant.
    */
   public OptimizeAction olderThan(String value) {
-    OlderThan.window(value)
-        .ifPresentOrElse(this::olderThan, () -> beforeTimestamp(OlderThan.beforeTimestamp(value, clock.instant())));
-    return this;
+    OlderThan.beforeTimestamp(value, clock.instant()); // fails now, naming older_than, on a bad value
+    return cleanupOption(CleanupOption.OLDER_THAN, value);
   }
 
   /** The cleanup removes versions whose manifest timestamp is before this instant. */
   public OptimizeAction beforeTimestamp(Instant instant) {
-    this.beforeTimestamp = Objects.requireNonNull(instant, "beforeTimestamp");
-    return this;
+    return cleanupOption(CleanupOption.OLDER_THAN, Objects.requireNonNull(instant, "beforeTimestamp"));
   }
 
   /** As {@link CleanupAction#deleteUnverified}: never while anything writes to the table. */
   public OptimizeAction deleteUnverified(boolean value) {
-    this.deleteUnverified = value;
-    return this;
+    return cleanupOption(CleanupOption.DELETE_UNVERIFIED, value);
   }
 
   /** As {@link CleanupAction#allowShortRetention}: lifts the retention guard of delete_unverified. */
   public OptimizeAction allowShortRetention(boolean value) {
-    this.allowShortRetention = value;
-    return this;
+    return cleanupOption(CleanupOption.ALLOW_SHORT_RETENTION, value);
   }
 
   /**
@@ -111,14 +155,16 @@ public final class OptimizeAction {
    * When false, the compaction runs and the cleanup keeps tagged versions and their files.
    */
   public OptimizeAction errorIfTaggedOldVersions(boolean value) {
-    this.errorIfTaggedOldVersions = value;
-    return this;
+    return cleanupOption(CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS, value);
   }
 
   /** Plan both halves and report, writing and deleting nothing. */
   public OptimizeAction dryRun(boolean dryRun) {
-    this.mode = dryRun ? CleanupMode.DRY_RUN : CleanupMode.EXECUTE;
-    return this;
+    return cleanupOption(CleanupOption.DRY_RUN, dryRun);
+  }
+
+  private CleanupMode mode() {
+    return Boolean.TRUE.equals(cleanupOptions.get(CleanupOption.DRY_RUN)) ? CleanupMode.DRY_RUN : CleanupMode.EXECUTE;
   }
 
   /**
@@ -126,7 +172,7 @@ public final class OptimizeAction {
    * compaction's commits and the cleanup (which take it too, nested) run as one turn on the table.
    */
   public OptimizeResult execute() {
-    if (mode == CleanupMode.DRY_RUN) {
+    if (mode() == CleanupMode.DRY_RUN) {
       return run();
     }
     try (TableStorage leaseStorage = storageFactory.open(table);
@@ -137,11 +183,11 @@ public final class OptimizeAction {
 
   private OptimizeResult run() {
     long startNanos = System.nanoTime();
+    CleanupMode mode = mode();
     // Before compacting: the cleanup half would refuse only after the rewrite.
-    Instant planned = clock.instant();
-    RetentionGuard.check(table.toString(), policyAt(planned), planned, allowShortRetention);
+    CleanupPolicy planned = policyAt(clock.instant());
     CompactionPlan plan = compact.plan();
-    if (errorIfTaggedOldVersions) {
+    if (planned.errorIfTaggedOldVersions()) {
       Instant now = clock.instant();
       refuseIfTagTrap(plan, policyAt(now), now);
     }
@@ -149,14 +195,9 @@ public final class OptimizeAction {
     if (mode == CleanupMode.EXECUTE) {
       compacted = Optional.of(compact.execute(plan));
     }
-    CleanupResult cleaned =
-        cleanup
-            .beforeTimestamp(cutoffAt(clock.instant()))
-            .deleteUnverified(deleteUnverified)
-            .allowShortRetention(allowShortRetention)
-            .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
-            .dryRun(mode == CleanupMode.DRY_RUN)
-            .execute();
+    // The window is measured from now, after compacting (see the class comment).
+    CleanupOption.applyTo(cleanup, cleanupOptions, clock.instant());
+    CleanupResult cleaned = cleanup.execute();
     OptimizeResult result =
         new OptimizeResult(
             table.toString(), mode, plan.tasks().size(), plan.fragmentsToMerge(), compacted, cleaned,
@@ -165,17 +206,9 @@ public final class OptimizeAction {
     return result;
   }
 
-  /** The cleanup's cutoff if it started at {@code now}: the instant given, or now minus the window. */
-  private Instant cutoffAt(Instant now) {
-    return beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan);
-  }
-
+  /** The cleanup's policy if it started at {@code now}, checked as the cleanup checks it. */
   private CleanupPolicy policyAt(Instant now) {
-    return CleanupPolicy.builder()
-        .beforeTimestamp(cutoffAt(now))
-        .deleteUnverified(deleteUnverified)
-        .errorIfTaggedOldVersions(errorIfTaggedOldVersions)
-        .build();
+    return CleanupOption.applyTo(cleanup, cleanupOptions, now).checkedPolicyAt(now);
   }
 
   private void refuseIfTagTrap(CompactionPlan plan, CleanupPolicy policy, Instant now) {

@@ -146,6 +146,24 @@ class LocalOptimizeIT {
     assertThat(table.listFiles()).as("files after the refusal").isEqualTo(filesBefore);
   }
 
+  /** Options by SQL name go to their half through the catalogues; a mistake fails before anything runs. */
+  @Test
+  void optionsByNameReachBothHalvesAndAMistakeFailsBeforeAnythingRuns() {
+    LanceTableFixture table = copy();
+    List<String> filesBefore = table.listFiles();
+
+    assertThatThrownBy(() -> optimizeOf(table).options(Map.of("older_than", "0s", "dryrun", "false")))
+        .hasMessageContaining("Unknown optimize argument 'dryrun'").hasMessageContaining("dry_run");
+    OptimizeAction optimize = optimizeOf(table).options(Map.of("older_than", "0s", "dry_run", "true", "partial_progress", "1"));
+    OptimizeResult result = optimize.execute();
+
+    assertThat(optimize.compaction().policy().partialProgress()).as("partial_progress on the compaction").isEqualTo(1);
+    assertThat(result.mode()).as("dry_run on the cleanup").isEqualTo(CleanupMode.DRY_RUN);
+    assertThat(result.cleanup().counters().oldVersions()).as("older_than 0s: every version but the latest would go")
+        .isEqualTo(table.versions().size() - 1L);
+    assertThat(table.listFiles()).as("files after the dry run").isEqualTo(filesBefore);
+  }
+
   @Test
   void refusesForATagOnTheLatestVersionThatAPlainCleanupAccepts() {
     LanceTableFixture table = copy();

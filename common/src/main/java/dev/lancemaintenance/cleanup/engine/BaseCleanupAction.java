@@ -130,9 +130,14 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();
+    return new DatasetCleanup(dataset, checkedPolicyAt(now), now);
+  }
+
+  @Override
+  public CleanupPolicy checkedPolicyAt(Instant now) {
     CleanupPolicy requested = policy(now);
     RetentionGuard.check(describe(), requested, now, allowShortRetention);
-    return new DatasetCleanup(dataset, requested, now);
+    return requested;
   }
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */

@@ -1,7 +1,11 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
+import java.util.Arrays;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -11,7 +15,9 @@ import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
- * {@code CALL <catalog>.sys.compact(`table` => '...', target_rows_per_fragment => ..., ...)}: runs
+ * {@code CALL <catalog>.sys.compact(`table` => '...', target_rows_per_fragment => ..., ...)}, the
+ * arguments being the compaction options ({@link CompactionOption}, in catalogue order; a test
+ * checks the annotation against it): runs
  * the Flink compaction job through the procedure context's environment, commits in this client and
  * returns one row of {@code CompactResult.namedCounters()}. The Lance SDK's storage options are the
  * catalog's {@code sdk.*} options.
@@ -51,13 +57,13 @@ public final class FlinkCompactProcedure implements Procedure {
       Integer maxConcurrentTasks,
       Integer partialProgress) {
     ProcedureArgs.requireTable(table);
-    CompactionArgs args =
-        new CompactionArgs(
-            targetRowsPerFragment, maxRowsPerGroup, maxBytesPerFile, materializeDeletions,
-            materializeDeletionsThreshold, numThreads, batchSize, maxConcurrentTasks, partialProgress);
-    CompactResult result =
-        args.applyTo(LanceFlinkMaintenance.compact(context.getExecutionEnvironment(), table, sdkStorageOptions))
-            .execute();
+    Map<MaintenanceOption, Object> given = ProcedureArgs.given(Arrays.asList(
+        targetRowsPerFragment, maxRowsPerGroup, maxBytesPerFile, materializeDeletions, materializeDeletionsThreshold,
+        numThreads, batchSize, maxConcurrentTasks, partialProgress), CompactionOption.CATALOGUE.options());
+    CompactResult result = CompactionOption.applyTo(
+            LanceFlinkMaintenance.compact(context.getExecutionEnvironment(), table, sdkStorageOptions),
+            OptionCatalogue.only(CompactionOption.class, given))
+        .execute();
     return new Row[] {ResultRows.named(result.namedCounters())};
   }
 }

@@ -1,11 +1,10 @@
 package dev.lancemaintenance.flink.procedures;
 
-import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -16,7 +15,8 @@ import org.apache.flink.types.Row;
 
 /**
  * {@code CALL <catalog>.sys.optimize(`table` => '...', <the arguments of sys.compact>, older_than =>
- * '7d', delete_unverified, error_if_tagged_old_versions, dry_run)}: the tag pre-flight, the Flink
+ * '7d', <the other cleanup options of optimize>)}, the arguments being {@link
+ * OptimizeAction#OPTIONS} in order (a test checks the annotation against it): the tag pre-flight, the Flink
  * compaction job, then the Flink cleanup job; one row of {@code OptimizeResult.namedCounters()}.
  * The compaction opens the table with the catalog's {@code sdk.*} options, the cleanup with its
  * {@code storage.*} (Hadoop) options.
@@ -50,7 +50,11 @@ public final class FlinkOptimizeProcedure implements Procedure {
         @ArgumentHint(name = "delete_unverified", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "dry_run", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "before_version", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "max_concurrent_deletes", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.OPTIMIZE_ROW) Row[] call(
       ProcedureContext context,
@@ -68,35 +72,22 @@ public final class FlinkOptimizeProcedure implements Procedure {
       Boolean deleteUnverified,
       Boolean errorIfTaggedOldVersions,
       Boolean dryRun,
-      Boolean allowShortRetention) {
+      Boolean allowShortRetention,
+      Long beforeVersion,
+      Boolean cleanReferencedBranches,
+      Integer maxConcurrentDeletes,
+      Long deleteRateLimit) {
     ProcedureArgs.requireTable(table);
+    Map<MaintenanceOption, Object> given = ProcedureArgs.given(Arrays.asList(
+        targetRowsPerFragment, maxRowsPerGroup, maxBytesPerFile, materializeDeletions, materializeDeletionsThreshold,
+        numThreads, batchSize, maxConcurrentTasks, partialProgress,
+        olderThan, deleteUnverified, errorIfTaggedOldVersions, dryRun, allowShortRetention, beforeVersion,
+        cleanReferencedBranches, maxConcurrentDeletes, deleteRateLimit), OptimizeAction.OPTIONS.options());
     // Required, as in sys.cleanup: Flink drops a misspelt name and passes NULL as absent.
-    Map<CleanupOption, Object> given = ProcedureArgs.given(
-        Arrays.asList(olderThan, deleteUnverified, errorIfTaggedOldVersions, dryRun, allowShortRetention),
-        CleanupOption.OLDER_THAN, CleanupOption.DELETE_UNVERIFIED, CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS,
-        CleanupOption.DRY_RUN, CleanupOption.ALLOW_SHORT_RETENTION);
-    ProcedureArgs.requireGiven(NAME, given, List.of(
-        CleanupOption.OLDER_THAN, CleanupOption.DELETE_UNVERIFIED, CleanupOption.ERROR_IF_TAGGED_OLD_VERSIONS,
-        CleanupOption.DRY_RUN, CleanupOption.ALLOW_SHORT_RETENTION));
+    ProcedureArgs.requireGiven(NAME, given, OptimizeAction.OPTIONS.options());
     OptimizeAction action =
-        LanceFlinkMaintenance.optimize(context.getExecutionEnvironment(), table, sdkStorageOptions, hadoopOptions);
-    new CompactionArgs(
-            targetRowsPerFragment, maxRowsPerGroup, maxBytesPerFile, materializeDeletions,
-            materializeDeletionsThreshold, numThreads, batchSize, maxConcurrentTasks, partialProgress)
-        .applyTo(action.compaction());
-    if (olderThan != null) {
-      action.olderThan(olderThan);
-    }
-    if (deleteUnverified != null) {
-      action.deleteUnverified(deleteUnverified);
-    }
-    if (errorIfTaggedOldVersions != null) {
-      action.errorIfTaggedOldVersions(errorIfTaggedOldVersions);
-    }
-    if (allowShortRetention != null) {
-      action.allowShortRetention(allowShortRetention);
-    }
-    action.dryRun(dryRun);
+        LanceFlinkMaintenance.optimize(context.getExecutionEnvironment(), table, sdkStorageOptions, hadoopOptions)
+            .optionValues(given);
     return new Row[] {ResultRows.named(action.execute().namedCounters())};
   }
 }

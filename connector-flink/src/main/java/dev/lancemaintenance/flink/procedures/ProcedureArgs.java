@@ -1,7 +1,9 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +22,24 @@ final class ProcedureArgs {
     }
   }
 
-  /** The options given, by the catalogue option each value is for; nulls are left out. */
+  /**
+   * The options given, by the option each value is for (in the order of {@code options}, any
+   * catalogue's); nulls are left out.
+   */
+  static Map<MaintenanceOption, Object> given(List<?> values, List<? extends MaintenanceOption> options) {
+    if (values.size() != options.size()) {
+      throw new IllegalStateException("arguments " + values.size() + " vs options " + options.size());
+    }
+    Map<MaintenanceOption, Object> given = new LinkedHashMap<>();
+    for (int i = 0; i < options.size(); i++) {
+      if (values.get(i) != null) {
+        given.put(options.get(i), values.get(i));
+      }
+    }
+    return given;
+  }
+
+  /** The cleanup options given, by the catalogue option each value is for; nulls are left out. */
   static Map<CleanupOption, Object> given(List<?> values, CleanupOption... options) {
     if (values.size() != options.length) {
       throw new IllegalStateException("arguments " + values.size() + " vs options " + options.length);
@@ -40,14 +59,15 @@ final class ProcedureArgs {
    * arguments whose loss would turn a look into a delete must be given: {@code older_than} and
    * {@code dry_run}. The error names the missing one and the valid names.
    */
-  static void requireGiven(String procedure, Map<CleanupOption, Object> given, List<CleanupOption> valid) {
+  static void requireGiven(
+      String procedure, Map<? extends MaintenanceOption, Object> given, List<? extends MaintenanceOption> valid) {
     for (CleanupOption required : List.of(CleanupOption.OLDER_THAN, CleanupOption.DRY_RUN)) {
       if (!given.containsKey(required)) {
         throw new IllegalArgumentException(
             "sys." + procedure + " needs " + required.sqlName() + " => ..., given and not NULL: Flink SQL ignores a"
                 + " misspelt argument name and passes NULL as absent, so a lost " + required.sqlName()
                 + " could delete what you did not ask for. Valid arguments: table, "
-                + valid.stream().map(CleanupOption::sqlName).collect(java.util.stream.Collectors.joining(", ")));
+                + valid.stream().map(MaintenanceOption::sqlName).collect(java.util.stream.Collectors.joining(", ")));
       }
     }
   }

@@ -25,8 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.flink.table.annotation.ArgumentHint;
-import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -135,8 +133,8 @@ class FlinkCleanupProcedureIT {
     files.add("table");
     CleanupOption.policyOptions().forEach(option -> files.add(option.sqlName()));
 
-    assertThat(argumentNames(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
-    assertThat(argumentNames(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
+    assertThat(ProcedureHints.names(FlinkCleanupProcedure.class)).isEqualTo(cleanup);
+    assertThat(ProcedureHints.names(FlinkCleanupFilesProcedure.class)).isEqualTo(files);
   }
 
   /** Flink drops an unknown name before the procedure sees it: dry_run is required, so it cannot be lost. */
@@ -178,19 +176,6 @@ class FlinkCleanupProcedureIT {
     assertThatThrownBy(() -> rows(sql.executeSql(call))).as(call)
         .satisfies(e -> assertThat(UserErrors.message(e) + " " + e.getMessage()).contains(named));
     assertThat(table.currentFiles()).as("%s deletes nothing", call).isEqualTo(table.files());
-  }
-
-  private static List<String> argumentNames(Class<?> procedure) {
-    List<String> names = new ArrayList<>();
-    for (java.lang.reflect.Method method : procedure.getMethods()) {
-      ProcedureHint hint = method.getAnnotation(ProcedureHint.class);
-      if (method.getName().equals("call") && hint != null) {
-        for (ArgumentHint argument : hint.argument()) {
-          names.add(argument.name());
-        }
-      }
-    }
-    return names;
   }
 
   private static CleanupResult dummyResult() {

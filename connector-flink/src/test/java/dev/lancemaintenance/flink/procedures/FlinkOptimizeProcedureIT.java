@@ -3,6 +3,9 @@ package dev.lancemaintenance.flink.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.compaction.CompactionOption;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.SmallFragmentsTable;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -132,5 +135,39 @@ class FlinkOptimizeProcedureIT {
     assertThat(row.get("commits")).as("commits with the opt-out").isEqualTo(1L);
     assertThat(table.versions()).as("versions left").contains(latest);
     assertThat(ReadBack.read(table.root(), Ref.ofTag("current"))).as("tag current").isEqualTo(tagged);
+  }
+
+  /** The annotations cannot be generated: this checks them, name and type, against the catalogues. */
+  @Test
+  void theArgumentsAreTheOptionCatalogues() {
+    List<String> compact = new ArrayList<>(List.of("table STRING"));
+    CompactionOption.CATALOGUE.options().forEach(option -> compact.add(option.sqlName() + " " + sqlType(option)));
+    List<String> optimize = new ArrayList<>(List.of("table STRING"));
+    OptimizeAction.OPTIONS.options().forEach(option -> optimize.add(option.sqlName() + " " + sqlType(option)));
+
+    assertThat(ProcedureHints.namesAndTypes(FlinkCompactProcedure.class)).as("sys.compact").isEqualTo(compact);
+    assertThat(ProcedureHints.namesAndTypes(FlinkOptimizeProcedure.class)).as("sys.optimize").isEqualTo(optimize);
+  }
+
+  @Test
+  void aMisspeltOrNullOlderThanOrDryRunIsAnErrorAndChangesNothing() {
+    LanceTableFixture table = copy("t");
+    List<String> filesBefore = table.listFiles();
+    String call = "CALL lance.sys.optimize(`table` => '" + table.uri() + "', ";
+
+    assertThatThrownBy(() -> single(call + "older_than => '0s', dryrun => false)")).hasStackTraceContaining("dry_run");
+    assertThatThrownBy(() -> single(call + "older_thn => '0s', dry_run => false)")).hasStackTraceContaining("older_than");
+    assertThatThrownBy(() -> single(call + "older_than => NULL, dry_run => false)")).hasStackTraceContaining("older_than");
+    assertThat(table.listFiles()).as("files after the refusals").isEqualTo(filesBefore);
+  }
+
+  private static String sqlType(MaintenanceOption option) {
+    return switch (option.type()) {
+      case CUTOFF, STRING -> "STRING";
+      case LONG -> "BIGINT";
+      case INT -> "INT";
+      case DOUBLE -> "DOUBLE";
+      case BOOLEAN -> "BOOLEAN";
+    };
   }
 }

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.cleanup.CleanupOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -85,14 +84,12 @@ public final class CallArguments {
     return -1;
   }
 
-  /** The cleanup names the option catalogue's error; the others list their parameters. */
+  /** A procedure with an option catalogue gives the catalogue's error; the others list their parameters. */
   private static IllegalArgumentException unknown(LanceProcedure procedure, List<Parameter> declared, String name) {
-    if (procedure.name().equals(SparkCleanupProcedure.NAME)) {
-      return CleanupOption.unknown(
-          name, List.of(SparkCleanupProcedure.TABLE.name(), SparkCleanupProcedure.OPTIONS.name()));
-    }
-    return new IllegalArgumentException(
-        "lance." + procedure.name() + " has no parameter '" + name.toLowerCase(Locale.ROOT) + "'; parameters: "
-            + String.join(", ", declared.stream().map(Parameter::name).toList()));
+    return procedure.catalogue()
+        .map(catalogue -> OptionParameters.unknown(catalogue, declared, name))
+        .orElseGet(() -> new IllegalArgumentException(
+            "lance." + procedure.name() + " has no parameter '" + name.toLowerCase(Locale.ROOT) + "'; parameters: "
+                + String.join(", ", declared.stream().map(Parameter::name).toList())));
   }
 }

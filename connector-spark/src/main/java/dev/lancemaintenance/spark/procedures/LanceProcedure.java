@@ -1,7 +1,9 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.OptionCatalogue;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -24,6 +26,14 @@ public interface LanceProcedure {
    *     parameter may take its type from its argument ({@code older_than} TIMESTAMP or STRING)
    */
   List<Parameter> parameters(Map<String, DataType> givenTypes);
+
+  /**
+   * The option catalogue the procedure's arguments come from, if any: an unknown argument name is
+   * then the catalogue's error, naming it and listing the valid names.
+   */
+  default Optional<OptionCatalogue> catalogue() {
+    return Optional.empty();
+  }
 
   /** The columns {@link #call} returns for this call. */
   StructType schema(BoundCall call);

@@ -1,25 +1,22 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.types.TimestampNTZType;
-import org.apache.spark.sql.types.TimestampType;
 
 /**
  * {@code CALL lance.cleanup(table, older_than, before_version, delete_unverified,
@@ -69,35 +66,13 @@ final class SparkCleanupProcedure implements LanceProcedure {
   static List<Parameter> parameters(DataType olderThanType) {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
-    parameters.addAll(optionParameters(olderThanType, List.of(CleanupOption.values())));
+    parameters.addAll(OptionParameters.parameters(CleanupOption.CATALOGUE.options(), olderThanType));
+    parameters.add(parameters.indexOf(parameter(CleanupOption.BRANCH)), OPTIONS);
     return parameters;
   }
 
-  /** The parameters of {@code catalogue}'s options, in its order, with {@code options} before {@code branch}. */
-  static List<Parameter> optionParameters(DataType olderThanType, List<CleanupOption> catalogue) {
-    List<Parameter> parameters = new ArrayList<>();
-    for (CleanupOption option : catalogue) {
-      if (option == CleanupOption.BRANCH) {
-        parameters.add(OPTIONS);
-      }
-      parameters.add(parameter(option, olderThanType));
-    }
-    return parameters;
-  }
-
-  private static Parameter parameter(CleanupOption option, DataType olderThanType) {
-    DataType type = switch (option.type()) {
-      case CUTOFF -> olderThanType;
-      case LONG -> DataTypes.LongType;
-      case INT -> DataTypes.IntegerType;
-      case BOOLEAN -> DataTypes.BooleanType;
-      case STRING -> DataTypes.StringType;
-    };
-    // A NULL default where the default is a duration (older_than, typed TIMESTAMP or STRING) or "none".
-    String defaultSql = option.type() == CleanupOption.Type.CUTOFF || option.defaultValue().isEmpty()
-        ? "NULL"
-        : option.defaultValue().get();
-    return Parameter.optional(option.sqlName(), type, defaultSql, option.doc());
+  private static Parameter parameter(CleanupOption option) {
+    return OptionParameters.parameter(option, DataTypes.StringType);
   }
 
   @Override
@@ -113,20 +88,18 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    return parameters(olderThanType(givenTypes));
+    return parameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
   }
 
-  /** {@code older_than} is a TIMESTAMP when the call gives a temporal value for it, else a STRING. */
-  static DataType olderThanType(Map<String, DataType> givenTypes) {
-    DataType given = givenTypes.get(CleanupOption.OLDER_THAN.sqlName());
-    boolean temporal = given instanceof TimestampType || given instanceof TimestampNTZType || given instanceof DateType;
-    return temporal ? DataTypes.TimestampType : DataTypes.StringType;
+  @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(CleanupOption.CATALOGUE);
   }
 
   /** A dry run's rows are its files; every other run returns one row of counters. */
   @Override
   public StructType schema(BoundCall call) {
-    Parameter dryRun = parameter(CleanupOption.DRY_RUN, DataTypes.StringType);
+    Parameter dryRun = parameter(CleanupOption.DRY_RUN);
     return call.isGiven(dryRun) && call.args().bool(dryRun).orElse(false) ? ResultRows.FILE_SCHEMA : ResultRows.COUNTER_SCHEMA;
   }
 
@@ -151,41 +124,8 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   /** Every catalogue option the call gives; a NULL given for one that decides what is deleted is an error. */
   private static Map<CleanupOption, Object> options(BoundCall call) {
-    return options(call, List.of(TABLE, OPTIONS));
-  }
-
-  /** The same, for a procedure whose own parameters ({@code own}: table, options, ...) are not catalogue options. */
-  static Map<CleanupOption, Object> options(BoundCall call, List<Parameter> own) {
-    ProcedureArgs args = call.args();
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    for (Parameter parameter : call.parameters()) {
-      if (own.stream().anyMatch(p -> p.name().equals(parameter.name()))) {
-        continue;
-      }
-      CleanupOption option = CleanupOption.named(parameter.name(), List.of());
-      // Only what the call gives: the rest keep the action's defaults (and the session's settings).
-      if (!call.isGiven(parameter)) {
-        continue;
-      }
-      if (!args.isSet(parameter)) {
-        if (option.changesWhatIsDeleted()) {
-          throw option.nullValue();
-        }
-        continue;
-      }
-      options.put(option, value(args, parameter, option));
-    }
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
     return options;
-  }
-
-  private static Object value(ProcedureArgs args, Parameter parameter, CleanupOption option) {
-    return switch (option.type()) {
-      case CUTOFF -> args.typeOf(parameter).equals(DataTypes.TimestampType)
-          ? Instant.EPOCH.plus(args.timestampMicros(parameter).getAsLong(), ChronoUnit.MICROS)
-          : args.string(parameter).orElseThrow();
-      case LONG, INT -> args.longValue(parameter).getAsLong();
-      case BOOLEAN -> args.bool(parameter).orElseThrow();
-      case STRING -> args.string(parameter).orElseThrow();
-    };
   }
 }

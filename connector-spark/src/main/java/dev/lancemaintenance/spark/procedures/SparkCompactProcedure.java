@@ -1,18 +1,19 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.compaction.CompactAction;
+import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code CALL lance.compact(table, target_rows_per_fragment, max_rows_per_group,
- * max_bytes_per_file, materialize_deletions, materialize_deletions_threshold, num_threads,
- * batch_size, max_concurrent_tasks, partial_progress, options)}: merges small fragments with
+ * {@code CALL lance.compact(table, <the compaction options, CompactionOption>, options)}: merges small fragments with
  * Lance's planner, tasks on the executors ({@link dev.lancemaintenance.spark.SparkCompactAction}),
  * and returns one row of {@code CompactResult.namedCounters()}.
  */
@@ -36,6 +37,11 @@ final class SparkCompactProcedure implements LanceProcedure {
   }
 
   @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(CompactionOption.CATALOGUE);
+  }
+
+  @Override
   public StructType schema(BoundCall call) {
     return ResultRows.COMPACT_SCHEMA;
   }
@@ -48,6 +54,6 @@ final class SparkCompactProcedure implements LanceProcedure {
         LanceMaintenance.of(SparkSession.active()).compact(table, CompactionParameters.storageOptions(args));
     return Result.of(
         ResultRows.COMPACT_SCHEMA,
-        ResultRows.internalRow(CompactionParameters.applyTo(args, action).execute().namedCounters()));
+        ResultRows.internalRow(CompactionParameters.applyTo(call, action).execute().namedCounters()));
   }
 }

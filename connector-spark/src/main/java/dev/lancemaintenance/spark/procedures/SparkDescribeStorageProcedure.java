@@ -1,11 +1,13 @@
 package dev.lancemaintenance.spark.procedures;
 
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,9 +53,16 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(SparkCleanupProcedure.TABLE);
     parameters.add(WINDOWS);
-    parameters.addAll(SparkCleanupProcedure.optionParameters(
-        SparkCleanupProcedure.olderThanType(givenTypes), CleanupOption.policyOptions()));
+    DataType cutoffType = OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN);
+    parameters.addAll(OptionParameters.parameters(CleanupOption.policyOptions(), cutoffType));
+    parameters.add(parameters.indexOf(OptionParameters.parameter(CleanupOption.BRANCH, cutoffType)), SparkCleanupProcedure.OPTIONS);
     return parameters;
+  }
+
+  /** A misspelt argument is the cleanup catalogue's error, naming it. */
+  @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(CleanupOption.CATALOGUE);
   }
 
   @Override
@@ -64,8 +73,8 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();
-    Map<CleanupOption, Object> options =
-        SparkCleanupProcedure.options(call, List.of(SparkCleanupProcedure.TABLE, SparkCleanupProcedure.OPTIONS, WINDOWS));
+    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
     if (call.isGiven(WINDOWS) && !args.isSet(WINDOWS)) {
       throw new IllegalArgumentException("Parameter 'windows' is NULL: give windows such as '0s,1d,7d' or leave it out");
     }

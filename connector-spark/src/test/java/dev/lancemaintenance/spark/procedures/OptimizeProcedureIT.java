@@ -3,6 +3,8 @@ package dev.lancemaintenance.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.compaction.CompactionOption;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.SmallFragmentsTable;
 import dev.lancemaintenance.compaction.TagTrapException;
 import dev.lancemaintenance.spark.ResultRows;
@@ -17,11 +19,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Ref;
+
 
 /**
  * {@code CALL lance.compact} and {@code CALL lance.optimize} on a table of many small fragments,
@@ -141,6 +145,42 @@ class OptimizeProcedureIT {
     assertThat(table.versions()).as("versions left").contains(latest);
     assertThat(ReadBack.read(table.root(), Ref.ofTag("current"))).as("tag current").isEqualTo(tagged);
     assertThat(SmallFragmentsTable.latestContent(table)).as("content at the latest version").isEqualTo(tagged);
+  }
+
+  @Test
+  void theParametersAreTheOptionCatalogues() {
+    List<String> compact = new java.util.ArrayList<>(List.of("table"));
+    compact.addAll(CompactionOption.CATALOGUE.sqlNames());
+    compact.add("options");
+    List<String> optimize = new java.util.ArrayList<>(compact);
+    OptimizeAction.CLEANUP_OPTIONS.forEach(option -> optimize.add(option.sqlName()));
+    optimize.add(optimize.indexOf("allow_short_retention"), "hadoop_options");
+
+    assertThat(names(CompactionParameters.ALL)).as("lance.compact").isEqualTo(compact);
+    assertThat(names(SparkOptimizeProcedure.parameters(DataTypes.StringType))).as("lance.optimize").isEqualTo(optimize);
+    assertThat(optimize.subList(compact.size(), compact.size() + 6)).as("positional calls written before keep their meaning")
+        .containsExactly("older_than", "delete_unverified", "error_if_tagged_old_versions", "dry_run", "hadoop_options",
+            "allow_short_retention");
+  }
+
+  @Test
+  void aMisspeltOrNullArgumentToOptimizeIsAnErrorAndChangesNothing() {
+    LanceTableFixture table = copy("t");
+    List<String> filesBefore = table.listFiles();
+    String call = "CALL lance.optimize(table => '" + table.uri() + "', ";
+
+    assertThatThrownBy(() -> spark.sql(call + "older_thn => '0s')").collect()).hasMessageContaining("older_thn");
+    assertThatThrownBy(() -> spark.sql(call + "older_than => NULL)").collect())
+        .hasMessageContaining("'older_than' is NULL");
+    assertThatThrownBy(() -> spark.sql(call + "older_than => '0s', dry_run => NULL)").collect())
+        .hasMessageContaining("'dry_run' is NULL");
+    assertThatThrownBy(() -> spark.sql(call + "older_than => '0s', max_concurrent_deletes => 0)").collect())
+        .hasMessageContaining("max_concurrent_deletes");
+    assertThat(table.listFiles()).as("files after the refusals").isEqualTo(filesBefore);
+  }
+
+  private static List<String> names(List<Parameter> parameters) {
+    return parameters.stream().map(Parameter::name).toList();
   }
 
   private static List<Throwable> causes(Throwable e) {

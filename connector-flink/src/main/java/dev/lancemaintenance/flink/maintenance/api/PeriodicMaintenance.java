@@ -1,8 +1,12 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
+import dev.lancemaintenance.MaintenanceOption;
+import dev.lancemaintenance.OptionCatalogue;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.compaction.CompactionPolicy;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.flink.maintenance.operator.Keys;
@@ -13,6 +17,10 @@ import dev.lancemaintenance.flink.maintenance.operator.TriggerMaintenance;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -59,6 +67,7 @@ public final class PeriodicMaintenance<R> {
   private long fragmentsToCompact;
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
   private CompactionPolicy compaction = CompactionPolicy.DEFAULT;
+  private Map<String, String> options = Map.of();
   private Duration checkEvery = Duration.ofMinutes(1);
   private Duration lease = Duration.ofHours(1);
   private String uidSuffix = "";
@@ -113,6 +122,20 @@ public final class PeriodicMaintenance<R> {
     return this;
   }
 
+  /**
+   * Options of each run by SQL name, as the SQL procedures take them: the cleanup options for
+   * {@link #cleanup}, the compaction options for {@link #compact}, both for {@link #optimize} (see
+   * {@code CleanupOption}, {@code CompactionOption}, {@code OptimizeAction.OPTIONS}). Checked here:
+   * an unknown, repeated or malformed name, or a NULL for an option that decides what is deleted, is
+   * an error naming it, before the job is built. They are applied after {@link #olderThan} and
+   * {@link #compaction}, so an {@code older_than} here wins.
+   */
+  public PeriodicMaintenance<R> options(Map<String, String> values) {
+    task.catalogue().parseAll(values);
+    this.options = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    return this;
+  }
+
   /** Run when this much processing time passed since the last run. */
   public PeriodicMaintenance<R> every(Duration value) {
     this.interval = positive("every", value);
@@ -161,8 +184,17 @@ public final class PeriodicMaintenance<R> {
   /** Adds the ticks and the trigger to {@code env}; returns the stream of run results. */
   public DataStream<R> append(StreamExecutionEnvironment env) {
     TableLocation table = TableLocation.of(tableUri);
+    // Cleanup options ship as text, compaction options inside the policy they make.
+    Map<String, String> cleanupOptions = new HashMap<>();
+    options.forEach((name, text) -> {
+      if (text != null && task.catalogue().named(name, List.of()) instanceof CleanupOption) {
+        cleanupOptions.put(name, text);
+      }
+    });
+    Map<MaintenanceOption, Object> values = task.catalogue().parseAll(options);
     PeriodicSpec spec = new PeriodicSpec(table, StorageConf.of(storageOptions), sdkStorageOptions, interval,
-        newVersions, fragmentsToCompact, olderThan, compaction, lease);
+        newVersions, fragmentsToCompact, olderThan, cleanupOptions,
+        CompactionOption.applyTo(compaction, OptionCatalogue.only(CompactionOption.class, values)), lease);
     DataGeneratorSource<Long> ticks =
         new DataGeneratorSource<>(
             new Ticks(), Long.MAX_VALUE, RateLimiterStrategy.perSecond(1000.0 / checkEvery.toMillis()), Types.LONG);

@@ -22,6 +22,8 @@ import java.util.function.LongSupplier;
  * @param fragmentsToCompact run when the compaction planner would merge at least this many
  *     fragments (0: never by fragments)
  * @param olderThan each cleanup removes versions older than this, as {@code older_than}
+ * @param cleanupOptions the other cleanup options of each run by SQL name, checked against the
+ *     catalogue when the job was built and applied after {@code olderThan} (text, so that it ships)
  * @param compaction how compaction and optimize merge fragments
  * @param lease how long a run may hold the table's lock; longer than any run
  */
@@ -33,6 +35,7 @@ public record PeriodicSpec(
     long newVersions,
     long fragmentsToCompact,
     Duration olderThan,
+    Map<String, String> cleanupOptions,
     CompactionPolicy compaction,
     Duration lease)
     implements Serializable {
@@ -41,6 +44,7 @@ public record PeriodicSpec(
     Objects.requireNonNull(storage, "storage");
     sdkOptions = Map.copyOf(sdkOptions);
     Objects.requireNonNull(olderThan, "olderThan");
+    cleanupOptions = Map.copyOf(cleanupOptions);
     Objects.requireNonNull(compaction, "compaction");
     if (interval.isNegative() || newVersions < 0 || fragmentsToCompact < 0
         || (interval.isZero() && newVersions == 0 && fragmentsToCompact == 0)) {

@@ -1,8 +1,11 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
+import dev.lancemaintenance.OptionCatalogue;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactResult;
+import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
@@ -22,6 +25,9 @@ import java.time.Clock;
  */
 public interface PeriodicTask<R> extends Serializable {
   String name();
+
+  /** The options a run of this kind takes: what {@code PeriodicMaintenance.options} is checked against. */
+  OptionCatalogue catalogue();
 
   R run(PeriodicSpec spec);
 
@@ -57,9 +63,15 @@ public interface PeriodicTask<R> extends Serializable {
     }
 
     @Override
+    public OptionCatalogue catalogue() {
+      return CleanupOption.CATALOGUE;
+    }
+
+    @Override
     public CleanupResult run(PeriodicSpec spec) {
       LocalCleanupAction action = cleanupOf(spec, HadoopTableStorage.factory(spec.storage()));
       action.olderThan(spec.olderThan());
+      action.options(spec.cleanupOptions());
       return action.execute();
     }
 
@@ -78,6 +90,11 @@ public interface PeriodicTask<R> extends Serializable {
     @Override
     public String name() {
       return "compact";
+    }
+
+    @Override
+    public OptionCatalogue catalogue() {
+      return CompactionOption.CATALOGUE;
     }
 
     @Override
@@ -103,10 +120,16 @@ public interface PeriodicTask<R> extends Serializable {
     }
 
     @Override
+    public OptionCatalogue catalogue() {
+      return OptimizeAction.OPTIONS;
+    }
+
+    @Override
     public OptimizeResult run(PeriodicSpec spec) {
       TableStorageFactory storage = HadoopTableStorage.factory(spec.storage());
       return new OptimizeAction(spec.table(), storage, compactionOf(spec), cleanupOf(spec, storage), Clock.systemUTC())
           .olderThan(spec.olderThan())
+          .options(spec.cleanupOptions())
           .execute();
     }
 

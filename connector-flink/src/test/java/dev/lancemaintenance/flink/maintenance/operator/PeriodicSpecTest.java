@@ -22,7 +22,7 @@ class PeriodicSpecTest {
 
   private static PeriodicSpec spec(Duration interval, long newVersions, long fragments) {
     return new PeriodicSpec(TableLocation.of("file:/tmp/t.lance"), StorageConf.defaults(), Map.of(), interval,
-        newVersions, fragments, Duration.ofDays(7), CompactionPolicy.builder().targetRowsPerFragment(100).build(), LEASE);
+        newVersions, fragments, Duration.ofDays(7), Map.of(), CompactionPolicy.builder().targetRowsPerFragment(100).build(), LEASE);
   }
 
   @Test
