@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
@@ -136,12 +137,16 @@ final class CleanupCommand {
 
   /** The catalogue options given on the command line, each at most once. */
   static Map<CleanupOption, Object> options(CliArguments parsed) {
+    return options(parsed, CleanupOption.CATALOGUE.options());
+  }
+
+  /** The options among {@code accepted} given on the command line, each at most once (describe takes the policy's). */
+  static Map<CleanupOption, Object> options(CliArguments parsed, List<? extends MaintenanceOption> accepted) {
     if (parsed.value("older-than") != null && parsed.value("before-timestamp-millis") != null) {
       throw new UsageException("Give either --older-than or --before-timestamp-millis, not both");
     }
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    options.putAll(OptionCatalogue.only(
-        CleanupOption.class, OptionArguments.values(parsed, CleanupOption.CATALOGUE.options())));
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionArguments.values(parsed, accepted)));
     return options;
   }
 

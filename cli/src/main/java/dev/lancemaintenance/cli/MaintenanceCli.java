@@ -25,6 +25,8 @@ public final class MaintenanceCli {
       "usage: lance-maintenance <command> ...\n\n"
           + "  " + InspectCommand.USAGE + "\n"
           + "      versions, tags, branches and the files each version references\n\n"
+          + "  " + DescribeCommand.USAGE + "\n"
+          + "      what the files are for, and what a cleanup would free now and under other windows\n\n"
           + "  " + CleanupCommand.USAGE + "\n"
           + "      remove versions older than the window and the files only they referenced\n\n"
           + "  " + CleanupAllCommand.USAGE + "\n"
@@ -132,6 +134,7 @@ public final class MaintenanceCli {
     try {
       return switch (command) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
+        case "describe" -> new DescribeCommand(clock).run(rest, out);
         case "cleanup" -> new CleanupCommand(clock, engines, verbose).run(rest, out, err);
         case "cleanup-all" -> new CleanupAllCommand(clock, engines).run(rest, out, err);
         case "compact" -> new CompactCommand(engines).run(rest, out, err);

@@ -23,6 +23,11 @@ class ReadmeSynopsisTest {
   }
 
   @Test
+  void theReadmeShowsTheDescribeSynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeCommand.USAGE);
+  }
+
+  @Test
   void theReadmeShowsTheCompactAndOptimizeSynopsesAsTheCliPrintsThem() throws IOException {
     String readme = Files.readString(readme());
 

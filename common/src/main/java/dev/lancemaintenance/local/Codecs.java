@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.report.ReferenceAge;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import java.io.DataInputStream;
@@ -63,6 +64,39 @@ final class Codecs {
         @Override
         public CandidateFile read(DataInputStream in) throws IOException {
           return new CandidateFile(in.readUTF(), KINDS[in.readByte()], in.readLong(), REASONS[in.readByte()]);
+        }
+      };
+
+  static final SpillFile.Codec<ReferenceAge> AGE =
+      new SpillFile.Codec<>() {
+        @Override
+        public void write(DataOutputStream out, ReferenceAge age) throws IOException {
+          out.writeUTF(age.key());
+          out.writeByte(age.kind().ordinal());
+          out.writeBoolean(age.referencedByLatest());
+          out.writeBoolean(age.pinned());
+          out.writeLong(age.newestVersion());
+          out.writeLong(age.newestNanos());
+          out.writeShort(age.pins().size());
+          for (String pin : age.pins()) {
+            out.writeUTF(pin);
+          }
+        }
+
+        @Override
+        public ReferenceAge read(DataInputStream in) throws IOException {
+          String key = in.readUTF();
+          FileKind kind = KINDS[in.readByte()];
+          boolean latest = in.readBoolean();
+          boolean pinned = in.readBoolean();
+          long version = in.readLong();
+          long nanos = in.readLong();
+          int count = in.readUnsignedShort();
+          java.util.Set<String> pins = new java.util.HashSet<>();
+          for (int i = 0; i < count; i++) {
+            pins.add(in.readUTF());
+          }
+          return new ReferenceAge(key, kind, latest, pinned, version, nanos, pins);
         }
       };
 }

@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.report.ReferenceAge;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.LeaseHolder;
 import java.io.IOException;
@@ -33,6 +34,8 @@ final class Spills implements AutoCloseable {
   private final List<SpillFile<ReferenceMark>> marks = new ArrayList<>();
   private final List<SpillFile<FileEntry>> files = new ArrayList<>();
   private final List<SpillFile<CandidateFile>> decided = new ArrayList<>();
+  /** The storage report's marks (its mark stage records ages, not states); empty in a cleanup. */
+  private final List<SpillFile<ReferenceAge>> ages = new ArrayList<>();
   private final SpillFile<CandidateFile> expiredManifests;
 
   static final String PREFIX = "lance-cleanup-";
@@ -53,6 +56,7 @@ final class Spills implements AutoCloseable {
       marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK));
       files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE));
       decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE));
+      ages.add(new SpillFile<>(directory.resolve("ages-" + p), Codecs.AGE));
     }
     expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE);
   }
@@ -105,6 +109,14 @@ final class Spills implements AutoCloseable {
     marks.get(ReferenceKeys.partitionOf(mark.key(), partitions())).append(mark);
   }
 
+  void addAge(ReferenceAge age) {
+    ages.get(ReferenceKeys.partitionOf(age.key(), partitions())).append(age);
+  }
+
+  SpillFile<ReferenceAge> ages(int partition) {
+    return ages.get(partition);
+  }
+
   /** Files go to the partition of their reference key in the dataset being cleaned. */
   void addFile(FileEntry file, DatasetRef dataset) {
     files.get(ReferenceKeys.partitionOf(ReferenceKeys.keyOf(dataset, file.path()), partitions())).append(file);
@@ -136,6 +148,7 @@ final class Spills implements AutoCloseable {
     marks.forEach(SpillFile::close);
     files.forEach(SpillFile::close);
     decided.forEach(SpillFile::close);
+    ages.forEach(SpillFile::close);
     expiredManifests.close();
     try {
       Files.deleteIfExists(directory.resolve(OWNER_FILE));

@@ -1,7 +1,10 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.OptimizeAction;
+import dev.lancemaintenance.report.ReportWindows;
+import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -18,8 +21,11 @@ import org.apache.spark.sql.Row;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -161,5 +167,54 @@ public final class LanceMaintenance {
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.of(conf)).open(TableLocation.of(tableUri))) {
       return work.apply(TableTags.of(storage, clock));
     }
+  }
+
+  /**
+   * The storage report of the table as a DataFrame (section, name, versions, files, bytes,
+   * detail): what its files are for, what a cleanup with the default policy (older_than 7 days)
+   * frees now, and what windows of 0 s, 1 h, 1 d, 7 d and 30 d would free. Computed on the executors.
+   */
+  public Dataset<Row> describeStorage(String tableUri) {
+    return describeStorage(tableUri, Map.of());
+  }
+
+  /**
+   * The same with cleanup policy options by SQL name ({@code older_than}, {@code before_version},
+   * ...; the catalogue {@link CleanupOption}, without its run settings) and {@code windows} ({@code
+   * "0s,1d,7d"}).
+   */
+  public Dataset<Row> describeStorage(String tableUri, Map<String, String> options) {
+    Map<String, String> policy = new java.util.HashMap<>();
+    Optional<String> windows = Optional.empty();
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      if (option.getKey().equalsIgnoreCase("windows")) {
+        windows = Optional.of(Objects.requireNonNull(option.getValue(), "windows"));
+      } else {
+        policy.put(option.getKey(), option.getValue());
+      }
+    }
+    return ResultRows.storageDataset(spark, storageReport(tableUri, CleanupOption.parseAll(policy), windows, Map.of()));
+  }
+
+  /**
+   * The storage report of the table as a value, for the policy {@code options} give (catalogue
+   * options only; a run setting such as {@code dry_run} is an error, naming it), {@code windows} for
+   * the what-if, and the store's Hadoop options over the session's.
+   */
+  public StorageReport storageReport(
+      String tableUri, Map<CleanupOption, Object> options, Optional<String> windows, Map<String, String> hadoopOptions) {
+    for (CleanupOption option : options.keySet()) {
+      if (option.runSetting()) {
+        throw new IllegalArgumentException("describe_storage takes no '" + option.sqlName()
+            + "': it deletes nothing; its options are " + CleanupOption.policyOptions().stream().map(CleanupOption::sqlName).toList()
+            + " and windows");
+      }
+    }
+    SparkCleanupAction policy = CleanupOption.applyTo(cleanup(tableUri, hadoopOptions), options, clock.instant());
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    return new SparkStorageReport(spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock)
+        .windows(windows.map(ReportWindows::parse).orElse(ReportWindows.DEFAULT_WINDOWS))
+        .report(policy.request());
   }
 }

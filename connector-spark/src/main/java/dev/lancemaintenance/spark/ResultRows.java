@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.compaction.CompactResult;
 import dev.lancemaintenance.compaction.CompactionCounters;
 import dev.lancemaintenance.compaction.OptimizeResult;
+import dev.lancemaintenance.report.StorageReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,6 +58,39 @@ public final class ResultRows {
             DataTypes.createStructField("bytes", DataTypes.LongType, false),
             DataTypes.createStructField("reason", DataTypes.StringType, false)
           });
+
+  /** The columns of the storage report's rows, one per component of {@link StorageReport.Row}. */
+  public static final StructType STORAGE_SCHEMA =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("section", DataTypes.StringType, false),
+            DataTypes.createStructField("name", DataTypes.StringType, false),
+            DataTypes.createStructField("versions", DataTypes.LongType, false),
+            DataTypes.createStructField("files", DataTypes.LongType, false),
+            DataTypes.createStructField("bytes", DataTypes.LongType, false),
+            DataTypes.createStructField("detail", DataTypes.StringType, false)
+          });
+
+  public static Row storageRow(StorageReport.Row row) {
+    return RowFactory.create(row.section(), row.name(), row.versions(), row.files(), row.bytes(), row.detail());
+  }
+
+  public static InternalRow storageInternalRow(StorageReport.Row row) {
+    return new GenericInternalRow(
+        new Object[] {
+          UTF8String.fromString(row.section()),
+          UTF8String.fromString(row.name()),
+          row.versions(),
+          row.files(),
+          row.bytes(),
+          UTF8String.fromString(row.detail())
+        });
+  }
+
+  /** The storage report as a DataFrame of {@link #STORAGE_SCHEMA}; it is small (counters, no paths). */
+  public static Dataset<Row> storageDataset(SparkSession spark, StorageReport report) {
+    return spark.createDataFrame(report.rows().stream().map(ResultRows::storageRow).toList(), STORAGE_SCHEMA);
+  }
 
   /**
    * The columns of {@code lance.cleanup_all}'s rows: {@code table}, {@code status} ({@link

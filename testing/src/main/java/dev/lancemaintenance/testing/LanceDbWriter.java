@@ -7,18 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * LanceDB (npm {@code @lancedb/lancedb} 0.39.0, Rust Lance 12) as a second real writer of test
@@ -38,7 +34,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LanceDbWriter {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String RESOURCES = "lancedb-writer/";
   private static final List<String> FILES = List.of("package.json", "package-lock.json", "writer.mjs");
   private static final String DB = "./db";
   private static Path installed;
@@ -234,60 +229,15 @@ public final class LanceDbWriter {
   }
 
   private static int waitFor(Process process) {
-    try {
-      if (!process.waitFor(10, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("LanceDB writer did not finish in 10 minutes");
-      }
-      return process.exitValue();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the LanceDB writer", e);
-    }
+    return NodeProject.waitFor(process, "LanceDB writer");
   }
 
   /** Copies the Node project out of the class path and installs its pinned packages, once per JVM. */
   static synchronized Path installation() throws IOException {
-    if (installed != null) {
-      return installed;
+    if (installed == null) {
+      installed = NodeProject.install(
+          "lancedb-writer", FILES, "node_modules/@lancedb/lancedb/package.json", "lancedb.writer.dir");
     }
-    Path dir = Path.of(System.getProperty("lancedb.writer.dir", "target/lancedb-writer")).toAbsolutePath();
-    Files.createDirectories(dir);
-    boolean changed = false;
-    for (String file : FILES) {
-      byte[] content;
-      try (InputStream in = LanceDbWriter.class.getClassLoader().getResourceAsStream(RESOURCES + file)) {
-        if (in == null) {
-          throw new IllegalStateException("test resource " + RESOURCES + file + " is missing");
-        }
-        content = in.readAllBytes();
-      }
-      Path target = dir.resolve(file);
-      if (!Files.exists(target) || !Arrays.equals(Files.readAllBytes(target), content)) {
-        Path temp = Files.createTempFile(dir, file, ".tmp");
-        Files.write(temp, content);
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        changed = true;
-      }
-    }
-    if (changed || !Files.exists(dir.resolve("node_modules/@lancedb/lancedb/package.json"))) {
-      npmInstall(dir);
-    }
-    installed = dir;
-    return dir;
-  }
-
-  private static void npmInstall(Path dir) throws IOException {
-    Path log = dir.resolve("npm-install.log");
-    Process npm = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--no-save")
-        .directory(dir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
-    int exit = waitFor(npm);
-    if (exit != 0) {
-      throw new IllegalStateException("npm install of the LanceDB writer failed in " + dir + " (exit " + exit + "):\n"
-          + Files.readString(log, StandardCharsets.UTF_8));
-    }
+    return installed;
   }
 }

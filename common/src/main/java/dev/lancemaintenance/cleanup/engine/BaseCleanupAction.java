@@ -121,6 +121,15 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters(), durationMillis);
   }
 
+  /**
+   * The dataset and policy {@link #execute()} would clean now, with "now" read from the clock and
+   * the retention guard checked; deletes nothing. The storage report takes it, so that its
+   * prediction is about exactly this cleanup.
+   */
+  public final DatasetCleanup request() {
+    return requestedCleanup();
+  }
+
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();

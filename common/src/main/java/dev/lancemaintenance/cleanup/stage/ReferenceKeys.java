@@ -53,6 +53,14 @@ public final class ReferenceKeys {
     return slash > 0 && ManagedLayout.isManagedDirectory(inDataset.substring(0, slash));
   }
 
+  /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
+  public static String relativeTo(String datasetDir, String path) {
+    if (datasetDir.isEmpty()) {
+      return path;
+    }
+    return path.startsWith(datasetDir + "/") ? path.substring(datasetDir.length() + 1) : null;
+  }
+
   /** A stable partition of a key among {@code partitions}, the same in every engine. */
   public static int partitionOf(String key, int partitions) {
     return Math.floorMod(key.hashCode(), partitions);

@@ -22,6 +22,7 @@ public final class LanceProcedures {
           SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new,
           SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
           SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new,
+          SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new,
           SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
           SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
           SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock));

@@ -1,0 +1,87 @@
+package dev.lancemaintenance.spark.procedures;
+
+import dev.lancemaintenance.OptionCatalogue;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.ResultRows;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL lance.describe_storage(table, windows, older_than, before_version, delete_unverified,
+ * error_if_tagged_old_versions, clean_referenced_branches, options, branch, allow_short_retention)}:
+ * the storage report as rows ({@link ResultRows#STORAGE_SCHEMA}: section, name, versions, files,
+ * bytes, detail). The policy parameters are the cleanup's, generated from {@link CleanupOption}
+ * (without its run settings), so the report is about exactly the cleanup the same arguments would
+ * run; {@code windows} ({@code '0s,1h,1d,7d,30d'} by default) are the what-if's. Deletes nothing.
+ */
+final class SparkDescribeStorageProcedure implements LanceProcedure {
+  static final String NAME = "describe_storage";
+
+  static final Parameter WINDOWS = Parameter.optional(
+      "windows", DataTypes.StringType, "the what-if's windows, comma-separated durations (default 0s,1h,1d,7d,30d)");
+
+  private final Clock clock;
+
+  SparkDescribeStorageProcedure(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"
+        + " and what each retention window would free, computed by the cleanup's own stages on the executors.";
+  }
+
+  @Override
+  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    List<Parameter> parameters = new ArrayList<>();
+    parameters.add(SparkCleanupProcedure.TABLE);
+    parameters.add(WINDOWS);
+    DataType cutoffType = OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN);
+    parameters.addAll(OptionParameters.parameters(CleanupOption.policyOptions(), cutoffType));
+    parameters.add(parameters.indexOf(OptionParameters.parameter(CleanupOption.BRANCH, cutoffType)), SparkCleanupProcedure.OPTIONS);
+    return parameters;
+  }
+
+  /** A misspelt argument is the cleanup catalogue's error, naming it. */
+  @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(CleanupOption.CATALOGUE);
+  }
+
+  @Override
+  public StructType schema(BoundCall call) {
+    return ResultRows.STORAGE_SCHEMA;
+  }
+
+  @Override
+  public Result call(BoundCall call) {
+    ProcedureArgs args = call.args();
+    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
+    if (call.isGiven(WINDOWS) && !args.isSet(WINDOWS)) {
+      throw new IllegalArgumentException("Parameter 'windows' is NULL: give windows such as '0s,1d,7d' or leave it out");
+    }
+    Optional<String> windows = args.string(WINDOWS);
+    StorageReport report = LanceMaintenance.of(SparkSession.active(), clock)
+        .storageReport(args.requiredString(SparkCleanupProcedure.TABLE), options, windows, args.stringMap(SparkCleanupProcedure.OPTIONS));
+    return new Result(ResultRows.STORAGE_SCHEMA,
+        report.rows().stream().map(ResultRows::storageInternalRow).toArray(InternalRow[]::new));
+  }
+}
