@@ -187,7 +187,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
       CleanupCounters counters =
-          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC))).execute();
+          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)), progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -301,7 +301,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public CleanupCounters sweepExpiredManifests() {
       Sweeper sweeper = new Sweeper();
-      spills.expiredManifests().forEach(sweeper::add);
+      spills.expiredManifests().forEach(manifest -> {
+        progress().candidates(1);
+        sweeper.add(manifest);
+      });
       return sweeper.finish();
     }
 
@@ -319,6 +322,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       MarkResult result = new MarkManifests(storage, plan.facts()).mark(slice);
       result.marks().forEach(spills::addMark);
       result.expiredManifests().forEach(spills::addExpiredManifest);
+      progress().manifestsRead(result.summary().manifestsRead());
       return result.summary();
     }
 
@@ -327,6 +331,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
         stopIfInterrupted();
         spills.addFile(files.next(), datasetDir);
+        progress().filesListed(1);
         count++;
       }
       LOG.debug("lance cleanup {} [{}]: {} files under {}/", table(), CleanupStage.LIST.label(), count, task.dir());
@@ -358,7 +363,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         if (mark != null) {
           listedKeys.add(key);
         }
-        decide.decide(file, Optional.ofNullable(mark)).ifPresent(spills.decided(partition)::append);
+        decide.decide(file, Optional.ofNullable(mark)).ifPresent(decided -> {
+          spills.decided(partition).append(decided);
+          progress().candidates(1);
+        });
       });
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
@@ -389,6 +397,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         synchronized (this) {
           if (settings().mode() == CleanupMode.DRY_RUN) {
             counters = counters.record(file);
+            progress().removed(1, file.bytes());
             return;
           }
           buffer.add(file);
@@ -408,6 +417,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         deleteSlots.acquireUninterruptibly();
         try {
           CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch);
+          progress().removed(deleted.filesRemoved(), deleted.bytesRemoved());
           synchronized (this) {
             counters = counters.plus(deleted);
           }

@@ -146,7 +146,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
     try (JobGroup group = newJobGroup();
         SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run).execute();
+      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -175,7 +175,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
-        .onRemovedFile(removedFileListener());
+        .onRemovedFile(removedFileListener())
+        .onProgress(progress());
     return local.clean(cleanup, plan);
   }
 
@@ -202,7 +203,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       CleanupPlan plan = plan(requestedCleanup());
       SparkRun run = new SparkRun(group);
       try {
-        new CleanupRun(table().toString(), plan, run).decide();
+        new CleanupRun(table().toString(), plan, run, progress()).decide();
       } catch (RuntimeException e) {
         run.close();
         throw e;

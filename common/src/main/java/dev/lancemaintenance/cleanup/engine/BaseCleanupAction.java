@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
@@ -52,6 +53,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean allowShortRetention;
   private Duration retentionGuard = CleanupPolicy.DEFAULT_RETENTION_GUARD;
   private Consumer<CandidateFile> removedFileListener = file -> {};
+  private CleanupProgress progress = new CleanupProgress();
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -213,6 +215,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   }
 
   @Override
+  public SELF onProgress(CleanupProgress progress) {
+    this.progress = Objects.requireNonNull(progress, "progress");
+    return self();
+  }
+
+  @Override
   public SELF maxConcurrentDeletes(int value) {
     settings = settings.withMaxConcurrentDeletes(value);
     return self();
@@ -258,6 +266,11 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   protected Consumer<CandidateFile> removedFileListener() {
     return removedFileListener;
+  }
+
+  /** Where the engine's {@link CleanupRun} and its live task counts report. */
+  protected CleanupProgress progress() {
+    return progress;
   }
 
   /** The policy, with {@code older_than} turned into an instant from {@code now}. */

@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup.engine;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -59,11 +60,22 @@ public final class CleanupRun {
   private final String table;
   private final CleanupPlan plan;
   private final Distribution engine;
+  private final CleanupProgress progress;
 
-  public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
+  /**
+   * A run that reports its {@code progress}: it starts the dataset's counts, enters each stage and
+   * settles what the engine reduced; the engine may add its tasks' counts live in between.
+   */
+  public CleanupRun(String table, CleanupPlan plan, Distribution engine, CleanupProgress progress) {
     this.table = Objects.requireNonNull(table, "table");
     this.plan = Objects.requireNonNull(plan, "plan");
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.progress = Objects.requireNonNull(progress, "progress");
+    progress.startDataset(plan.facts().describe(), manifestsToRead(plan));
+  }
+
+  private static long manifestsToRead(CleanupPlan plan) {
+    return plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
   }
 
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
@@ -87,30 +99,40 @@ public final class CleanupRun {
    * the engine holds the decision and nothing has been deleted.
    */
   public void decide() {
+    progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     MarkSummary summary = engine.mark(plan);
+    progress.settleManifestsRead(summary.manifestsRead());
     LOG.info(
         "lance cleanup {} [{}]: {} manifests read, {} versions expire",
         table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions());
     DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
+    progress.enterStage(CleanupStage.LIST.label(), CleanupStage.LIST.work());
     OptionalLong listed = engine.list(plan);
     if (listed.isPresent()) {
+      progress.settleFilesListed(listed.getAsLong());
       LOG.info(
           "lance cleanup {} [{}]: {} files in {} directories",
           table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size());
     }
+    progress.enterStage(CleanupStage.DECIDE.label(), CleanupStage.DECIDE.work());
     referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
   }
 
   /** Sweep, and the release of the expired manifests when no delete of the sweep failed. */
   public CleanupCounters sweep() {
+    progress.enterStage(CleanupStage.SWEEP.label(), CleanupStage.SWEEP.work());
     CleanupCounters files = engine.sweepDecided();
+    progress.settleRemoved(files);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.SWEEP.label(), files);
     if (!releasesExpiredManifests(table, files)) {
       return files;
     }
+    progress.enterStage(CleanupStage.RELEASE.label(), CleanupStage.RELEASE.work());
     CleanupCounters manifests = engine.sweepExpiredManifests();
+    CleanupCounters all = files.plus(manifests);
+    progress.settleRemoved(all);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.RELEASE.label(), manifests);
-    return files.plus(manifests);
+    return all;
   }
 
   /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupProgress;
+import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -36,7 +38,7 @@ class CleanupRunTest {
   void runsTheStagesInTheirOrderAndReleasesManifestsAfterACleanSweep() {
     Recording engine = new Recording();
 
-    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute();
 
     assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep", "release");
     assertThat(counters.failedDeletes()).isZero();
@@ -47,10 +49,30 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.sweepCounters = CleanupCounters.ZERO.failed(1);
 
-    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute();
 
     assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep");
     assertThat(counters.failedDeletes()).isEqualTo(1);
+  }
+
+  @Test
+  void progressEndsWithTheCountsAnEngineReducedAtEachStage() {
+    Recording engine = new Recording();
+    engine.summary = new MarkSummary(7, 2, Long.MAX_VALUE, Map.of());
+    engine.listed = 40;
+    engine.sweepCounters = new CleanupCounters(0, 900, 5, 1, 0, 2, 0, 0, 0);
+    engine.releaseCounters = new CleanupCounters(2, 100, 0, 0, 0, 0, 2, 0, 0);
+    CleanupProgress progress = new CleanupProgress();
+
+    new CleanupRun(TABLE, PLAN, engine, progress).execute();
+
+    ProgressSnapshot last = progress.snapshot();
+    assertThat(last.stage()).isEqualTo(CleanupStage.RELEASE.label());
+    assertThat(last.manifestsRead()).isEqualTo(7);
+    assertThat(last.filesListed()).isEqualTo(40);
+    assertThat(last.filesRemoved()).isEqualTo(10);
+    assertThat(last.candidates()).isEqualTo(10);
+    assertThat(last.bytesFreed()).isEqualTo(1_000);
   }
 
   @Test
@@ -58,7 +80,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of("release-1", 3L));
 
-    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute())
         .isInstanceOf(TaggedVersionsException.class)
         .hasMessageContaining(TABLE);
     assertThat(engine.calls).containsExactly("mark");
@@ -69,7 +91,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.unlisted = UnlistedReferences.of("data/gone.lance");
 
-    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute())
         .isInstanceOf(MissingFilesException.class)
         .hasMessageContaining("data/gone.lance");
     assertThat(engine.calls).containsExactly("mark", "list", "decide");
@@ -89,6 +111,8 @@ class CleanupRunTest {
     MarkSummary summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of());
     UnlistedReferences unlisted = UnlistedReferences.NONE;
     CleanupCounters sweepCounters = CleanupCounters.ZERO;
+    CleanupCounters releaseCounters = CleanupCounters.ZERO;
+    long listed;
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
@@ -99,7 +123,7 @@ class CleanupRunTest {
     @Override
     public OptionalLong list(CleanupPlan plan) {
       calls.add("list");
-      return OptionalLong.of(0);
+      return OptionalLong.of(listed);
     }
 
     @Override
@@ -117,7 +141,7 @@ class CleanupRunTest {
     @Override
     public CleanupCounters sweepExpiredManifests() {
       calls.add("release");
-      return CleanupCounters.ZERO;
+      return releaseCounters;
     }
   }
 }
