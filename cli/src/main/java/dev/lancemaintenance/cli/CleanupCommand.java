@@ -147,10 +147,21 @@ final class CleanupCommand {
     if (parsed.flag("no-progress")) {
       return Optional.empty();
     }
-    if (System.console() != null && !parsed.flag("json")) {
+    if (drawsBar(parsed.flag("json"))) {
       return Optional.of(ProgressDisplay.bar(progress, err));
     }
     return Optional.of(ProgressDisplay.lines(progress, err, interval));
+  }
+
+  /** Whether this command line, run by {@code main}, draws the progress bar rather than lines. */
+  static boolean drawsBar(List<String> commandLine) {
+    return !commandLine.isEmpty() && commandLine.get(0).equals("cleanup") && !commandLine.contains("--no-progress")
+        && drawsBar(commandLine.contains("--json"));
+  }
+
+  /** On a terminal, unless stdout is {@code --json}, which a terminal user pipes somewhere. */
+  private static boolean drawsBar(boolean json) {
+    return System.console() != null && !json;
   }
 
   /** {@code --progress-interval}, checked before anything runs. */
