@@ -249,7 +249,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
-      long manifests = plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
+      long manifests = plan.manifestCount();
       group.stage(
           CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d slices", manifests, plan.slices().size()));
       marked = jsc.parallelize(plan.slices(), Math.max(1, plan.slices().size()))

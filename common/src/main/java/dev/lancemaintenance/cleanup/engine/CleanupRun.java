@@ -71,11 +71,7 @@ public final class CleanupRun {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.progress = Objects.requireNonNull(progress, "progress");
-    progress.startDataset(plan.facts().describe(), manifestsToRead(plan));
-  }
-
-  private static long manifestsToRead(CleanupPlan plan) {
-    return plan.slices().stream().mapToLong(slice -> slice.manifests().size()).sum();
+    progress.startDataset(plan.facts().describe(), plan.manifestCount());
   }
 
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
