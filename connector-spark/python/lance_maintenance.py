@@ -1,4 +1,4 @@
-"""Lance table maintenance from PySpark, through the JVM gateway.
+"""Lance table maintenance from PySpark: through the JVM gateway, or through SQL on Spark Connect.
 
 Needs the connector's bundle jar on the driver and executors, e.g.
 ``spark-submit --jars lance-maintenance-spark-<line>_<scala>-<version>.jar`` or a cluster library; no SQL
@@ -13,6 +13,12 @@ extension or catalog configuration is needed::
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
 instant ('2026-01-31T00:00:00Z'). The dry run's DataFrame (path, kind, bytes, reason) is computed on
 the executors as it is read, so it can be written out or filtered without collecting it.
+
+A Spark Connect session (``sc://``, Databricks shared and serverless compute) has no JVM gateway:
+there the same calls run ``CALL lance.cleanup(...)`` with the same arguments through ``spark.sql``,
+so the server needs the bundle and the ``lance`` catalog (``spark.sql.catalog.lance`` on Spark 4, the
+session extension on 3.5). The results have the same shape; the dry run's rows then come back
+through the server's driver, as every procedure's do.
 """
 
 from pyspark.sql import DataFrame, SparkSession
@@ -21,22 +27,16 @@ __all__ = ["LanceMaintenance"]
 
 
 class LanceMaintenance:
-    """Wraps ``dev.lancemaintenance.spark.LanceMaintenance`` of the session's JVM."""
+    """Wraps ``dev.lancemaintenance.spark.LanceMaintenance`` of the session's JVM, or ``CALL lance.*``."""
 
     def __init__(self, spark: SparkSession):
         self._spark = spark
-        jvm = spark.sparkContext._jvm
-        self._jvm = jvm
-        self._entry = jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
+        self._jvm = _jvm_gateway(spark)
+        if self._jvm is not None:
+            self._entry = self._jvm.dev.lancemaintenance.spark.LanceMaintenance.of(spark._jsparkSession)
 
     def _action(self, table, older_than, before_version, delete_unverified,
                 error_if_tagged_old_versions, options, allow_short_retention):
-        # A None for an argument that decides what is deleted is an error, never the default.
-        for name, value in (("delete_unverified", delete_unverified),
-                            ("error_if_tagged_old_versions", error_if_tagged_old_versions),
-                            ("allow_short_retention", allow_short_retention)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} takes True or False, not {value!r}")
         options_map = self._jvm.java.util.HashMap()
         for key, value in (options or {}).items():
             options_map.put(key, value)
@@ -46,7 +46,7 @@ class LanceMaintenance:
             action.beforeTimestamp(
                 self._jvm.dev.lancemaintenance.cleanup.OlderThan.beforeTimestamp(older_than, now))
         if before_version is not None:
-            action.beforeVersion(int(before_version))
+            action.beforeVersion(before_version)
         action.deleteUnverified(bool(delete_unverified))
         action.errorIfTaggedOldVersions(bool(error_if_tagged_old_versions))
         # delete_unverified races concurrent writers: a window under the retention guard (1 day)
@@ -57,15 +57,87 @@ class LanceMaintenance:
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
                 error_if_tagged_old_versions=True, options=None, allow_short_retention=False):
         """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
-        action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
-        counters = action.execute().namedCounters()
+        arguments = (table, older_than, before_version, delete_unverified,
+                     error_if_tagged_old_versions, options, allow_short_retention)
+        _check(*arguments)
+        if self._jvm is None:
+            row = self._spark.sql(cleanup_call(*arguments)).collect()[0]
+            return {key: int(value) for key, value in row.asDict().items()}
+        counters = self._action(*arguments).execute().namedCounters()
         return {key: int(value) for key, value in counters.items()}
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
                         error_if_tagged_old_versions=True, options=None,
                         allow_short_retention=False) -> DataFrame:
         """The files the cleanup would remove, as a DataFrame; nothing is deleted."""
-        action = self._action(table, older_than, before_version, delete_unverified,
-                              error_if_tagged_old_versions, options, allow_short_retention)
-        return DataFrame(action.dryRun(True).toDataset(), self._spark)
+        arguments = (table, older_than, before_version, delete_unverified,
+                     error_if_tagged_old_versions, options, allow_short_retention)
+        _check(*arguments)
+        if self._jvm is None:
+            return self._spark.sql(cleanup_call(*arguments, dry_run=True))
+        return DataFrame(self._action(*arguments).dryRun(True).toDataset(), self._spark)
+
+
+def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,
+                 error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
+                 dry_run=False):
+    """The ``CALL lance.cleanup(...)`` statement of these arguments, every one named and a literal.
+
+    Arguments left at None are left out, so the procedure applies its own default (older_than: 7
+    days), as the JVM path does. Flags are always written out, so a run never depends on a default.
+    """
+    _check(table, older_than, before_version, delete_unverified, error_if_tagged_old_versions, options,
+           allow_short_retention, dry_run)
+    named = [("table", _string(table))]
+    if older_than is not None:
+        named.append(("older_than", _string(older_than)))
+    if before_version is not None:
+        named.append(("before_version", str(before_version)))
+    named += [("delete_unverified", _boolean(delete_unverified)),
+              ("error_if_tagged_old_versions", _boolean(error_if_tagged_old_versions)),
+              ("dry_run", _boolean(dry_run))]
+    if options:
+        pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
+        named.append(("options", f"map({pairs})"))
+    named.append(("allow_short_retention", _boolean(allow_short_retention)))
+    return "CALL lance.cleanup(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
+
+
+def _check(table, older_than, before_version, delete_unverified, error_if_tagged_old_versions, options,
+           allow_short_retention, dry_run=False):
+    """Refuses, before anything runs, a value the procedure would not take as meant."""
+    for name, value in (("table", table), ("older_than", older_than)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{name} takes a string, not {value!r}")
+    if table is None:
+        raise ValueError("table is required")
+    # bool is an int in Python; a flag where a version belongs is a mistake, not version 0 or 1.
+    if before_version is not None and (isinstance(before_version, bool) or not isinstance(before_version, int)):
+        raise ValueError(f"before_version takes an integer, not {before_version!r}")
+    # A None for an argument that decides what is deleted is an error, never the default.
+    for name, value in (("delete_unverified", delete_unverified),
+                        ("error_if_tagged_old_versions", error_if_tagged_old_versions),
+                        ("allow_short_retention", allow_short_retention),
+                        ("dry_run", dry_run)):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} takes True or False, not {value!r}")
+    for key, value in (options or {}).items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise ValueError(f"options take string keys and values, not {key!r}: {value!r}")
+
+
+def _jvm_gateway(spark):
+    """The session's Py4J JVM view, or None on Spark Connect, whose session has none."""
+    try:
+        return spark._jvm
+    except Exception:  # pyspark.sql.connect's session raises its own error for JVM attributes
+        return None
+
+
+def _string(value):
+    """A Spark SQL string literal: quotes and backslashes escaped, as the SQL parser reads them."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _boolean(value):
+    return "true" if value else "false"

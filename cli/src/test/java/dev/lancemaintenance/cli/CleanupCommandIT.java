@@ -123,7 +123,7 @@ class CleanupCommandIT {
         .containsExactly(
             "table", "mode", "old_versions", "bytes_removed", "data_files_removed", "deletion_files_removed",
             "index_files_removed", "transaction_files_removed", "manifest_files_removed", "other_files_removed",
-            "failed_deletes", "read_version", "duration_ms");
+            "failed_deletes", "deferred_deletes", "read_version", "duration_ms");
     assertThat(json.get("mode").asText()).isEqualTo("execute");
     assertThat(json.get("old_versions").asLong()).as("v1..v4 removed").isEqualTo(4);
     assertThat(json.get("transaction_files_removed").asLong()).isEqualTo(4);
@@ -210,6 +210,16 @@ class CleanupCommandIT {
 
     assertThat(run.exitCode()).as("%s", run).isZero();
     assertThat(run.json().get("old_versions").asLong()).as("v1 and v2").isEqualTo(2);
+  }
+
+  @Test
+  void retainLastKeepsTheNewestAndMaxDeletesDefersTheRest() {
+    CliRun kept = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "0s", "--retain-last", "3", "--dry-run", "--json");
+    CliRun capped = CliRun.of("cleanup", pristine.root().toString(), "--older-than", "0s", "--max-deletes", "1", "--dry-run", "--json");
+
+    assertThat(kept.json().get("old_versions").asLong()).as("%s: all but the 3 newest", kept).isEqualTo(2);
+    assertThat(capped.json().get("deferred_deletes").asLong()).as("%s: deferred_deletes", capped).isPositive();
+    assertThat(capped.json().get("old_versions").asLong()).as("manifests of a capped run").isZero();
   }
 
   @Test

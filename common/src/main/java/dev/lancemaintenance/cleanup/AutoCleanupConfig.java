@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.rules.RetainLast;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
 import java.time.Duration;
@@ -72,10 +73,7 @@ public final class AutoCleanupConfig {
       // Lance indexes past the end of its version list here and fails; so do we, with a message.
       throw new MaintenanceException("Cannot clean up " + dataset + ": " + RETAIN_VERSIONS + " is 0");
     }
-    if (versions.size() <= keep) {
-      return versions.get(0).version();
-    }
-    return versions.get(versions.size() - (int) keep).version();
+    return RetainLast.oldestKept(versions.stream().map(ManifestLocation::version).toList(), keep);
   }
 
   /** {@code now - olderThan}; a window reaching before 1970 keeps everything, as in Lance. */

@@ -87,6 +87,21 @@ public interface CleanupAction {
   CleanupAction deleteRateLimit(long filesPerSecond);
 
   /**
+   * Keep the {@code count} newest versions whatever their age (at least 1), as Iceberg's {@code
+   * retain_last}: a version goes only when it is also outside them, so this only ever keeps more.
+   * Tagged versions count among them; a branch cleanup counts the branch's own versions.
+   */
+  CleanupAction retainLast(int count);
+
+  /**
+   * Stop after {@code count} file deletes (at least 1), leaving the rest for the next run, as
+   * Paimon's {@code max_deletes}. The manifests of expired versions go only in a run that deleted
+   * every other file it decided: a manifest stays while a file it names is still there, so that the
+   * next run sees that file as verified. The result's {@code deferred_deletes} counts what was left.
+   */
+  CleanupAction maxDeletes(long count);
+
+  /**
    * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
    * first (the retention guard): for callers that must refuse before other work, as optimize does
    * before compacting. Reads nothing.

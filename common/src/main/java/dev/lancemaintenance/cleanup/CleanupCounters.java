@@ -19,6 +19,8 @@ import java.util.Map;
  * @param manifestFilesRemoved manifests under {@code _versions/}
  * @param otherFilesRemoved anything else removed, such as abandoned {@code _versions/.tmp*} files
  * @param failedDeletes deletes that failed; their files stay, and so do the run's expired manifests
+ * @param deferredDeletes files the run decided to remove but left for the next run because {@code
+ *     max_deletes} was reached; when any are, the run's expired manifests stay too (a capped run)
  */
 public record CleanupCounters(
     long oldVersions,
@@ -29,10 +31,11 @@ public record CleanupCounters(
     long transactionFilesRemoved,
     long manifestFilesRemoved,
     long otherFilesRemoved,
-    long failedDeletes)
+    long failedDeletes,
+    long deferredDeletes)
     implements Serializable {
 
-  public static final CleanupCounters ZERO = new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final CleanupCounters ZERO = new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   /** The counters after one more removed file. */
   public CleanupCounters record(CandidateFile file) {
@@ -50,7 +53,7 @@ public record CleanupCounters(
       case MANIFEST -> manifest = 1;
       case ROW_ID, OTHER -> other = 1;
     }
-    return plus(new CleanupCounters(manifest, file.bytes(), data, deletion, index, transaction, manifest, other, 0));
+    return plus(new CleanupCounters(manifest, file.bytes(), data, deletion, index, transaction, manifest, other, 0, 0));
   }
 
   /** Files removed of every kind, manifests included. */
@@ -61,7 +64,18 @@ public record CleanupCounters(
 
   /** The counters after {@code count} more failed deletes. */
   public CleanupCounters failed(long count) {
-    return plus(new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, count));
+    return plus(new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, count, 0));
+  }
+
+  /** The counters after {@code count} more files left for the next run by {@code max_deletes}. */
+  public CleanupCounters deferred(long count) {
+    return plus(new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, count));
+  }
+
+  /** Deletes sent, whether they succeeded or failed: what {@code max_deletes} counts. */
+  public long deletesAttempted() {
+    return dataFilesRemoved + deletionFilesRemoved + indexFilesRemoved + transactionFilesRemoved
+        + manifestFilesRemoved + otherFilesRemoved + failedDeletes;
   }
 
   public CleanupCounters plus(CleanupCounters other) {
@@ -74,7 +88,8 @@ public record CleanupCounters(
         transactionFilesRemoved + other.transactionFilesRemoved,
         manifestFilesRemoved + other.manifestFilesRemoved,
         otherFilesRemoved + other.otherFilesRemoved,
-        failedDeletes + other.failedDeletes);
+        failedDeletes + other.failedDeletes,
+        deferredDeletes + other.deferredDeletes);
   }
 
   /**
@@ -92,6 +107,7 @@ public record CleanupCounters(
     named.put("manifest_files_removed", manifestFilesRemoved);
     named.put("other_files_removed", otherFilesRemoved);
     named.put("failed_deletes", failedDeletes);
+    named.put("deferred_deletes", deferredDeletes);
     return named;
   }
 

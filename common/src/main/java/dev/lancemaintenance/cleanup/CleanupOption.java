@@ -44,11 +44,20 @@ public enum CleanupOption implements MaintenanceOption {
       "delete requests in flight at once"),
   DELETE_RATE_LIMIT("delete_rate_limit", Type.LONG, "0", false, "file deletes per second across the run, 0 for no limit"),
   BRANCH("branch", Type.STRING, null, true, "clean this branch of the table instead of the main line"),
-  /** Last, so that positional SQL calls written before it existed keep their meaning. */
+  /** After the options that existed before it, so that positional SQL calls keep their meaning. */
   ALLOW_SHORT_RETENTION(
       "allow_short_retention", Type.BOOLEAN, "false", true,
       "let delete_unverified run with older_than below the retention guard (1 day) and delete unreferenced"
-          + " files younger than it; only when nothing writes to the table");
+          + " files younger than it; only when nothing writes to the table"),
+  RETAIN_LAST(
+      "retain_last", Type.INT, null, true,
+      "keep this many of the newest versions whatever their age (at least 1); only ever keeps more than"
+          + " older_than and before_version would"),
+  /** New options go last, so that positional SQL calls written before them keep their meaning. */
+  MAX_DELETES(
+      "max_deletes", Type.LONG, null, true,
+      "stop after this many file deletes, the rest for the next run; the expired versions' manifests go"
+          + " only in a run that deleted every other file it decided");
 
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
@@ -92,7 +101,7 @@ public enum CleanupOption implements MaintenanceOption {
 
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
-    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT;
+    return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -165,6 +174,8 @@ public enum CleanupOption implements MaintenanceOption {
       case DRY_RUN -> action.dryRun((Boolean) value);
       case MAX_CONCURRENT_DELETES -> action.maxConcurrentDeletes(((Number) value).intValue());
       case DELETE_RATE_LIMIT -> action.deleteRateLimit(((Number) value).longValue());
+      case RETAIN_LAST -> action.retainLast(((Number) value).intValue());
+      case MAX_DELETES -> action.maxDeletes(((Number) value).longValue());
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

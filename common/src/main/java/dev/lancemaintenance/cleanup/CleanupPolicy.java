@@ -3,8 +3,11 @@ package dev.lancemaintenance.cleanup;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
+import dev.lancemaintenance.cleanup.rules.RetainLast;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -13,7 +16,8 @@ import java.util.OptionalLong;
  * <p>A version is removed when it is older than {@link #beforeTimestamp()} (by the manifest's own
  * timestamp, never the file's mtime) and below {@link #beforeVersion()}, when set; the latest
  * version and tagged versions are never removed. With neither bound set every version but the latest
- * and the tagged ones qualifies, as in Lance.
+ * and the tagged ones qualifies, as in Lance. {@link #retainLast()} keeps the N newest versions on top
+ * of that: resolved against the listing ({@link #forVersions}), it is one more version bound.
  *
  * @param beforeTimestamp versions whose manifest timestamp is strictly before this instant qualify
  * @param beforeVersion versions strictly below this number qualify
@@ -28,6 +32,8 @@ import java.util.OptionalLong;
  *     still kept: a write in progress has unreferenced files until it commits, and Lance's own rule
  *     protects only files newer than the earliest kept version. {@link Duration#ZERO} (the user's
  *     explicit {@code allow_short_retention}) is Lance's behaviour.
+ * @param retainLast keep this many of the newest versions whatever their age (Iceberg's {@code
+ *     retain_last}); a bound on top of the others, so it only ever keeps more ({@link RetainLast})
  */
 public record CleanupPolicy(
     Optional<Instant> beforeTimestamp,
@@ -35,7 +41,8 @@ public record CleanupPolicy(
     boolean deleteUnverified,
     boolean errorIfTaggedOldVersions,
     boolean cleanReferencedBranches,
-    Duration unverifiedGuard)
+    Duration unverifiedGuard,
+    OptionalInt retainLast)
     implements Serializable {
 
   /**
@@ -54,6 +61,10 @@ public record CleanupPolicy(
     Objects.requireNonNull(beforeTimestamp, "beforeTimestamp");
     Objects.requireNonNull(beforeVersion, "beforeVersion");
     Objects.requireNonNull(unverifiedGuard, "unverifiedGuard");
+    Objects.requireNonNull(retainLast, "retainLast");
+    if (retainLast.isPresent() && retainLast.getAsInt() < 1) {
+      throw new IllegalArgumentException("retain_last must be >= 1: " + retainLast.getAsInt());
+    }
     if (unverifiedGuard.isNegative()) {
       throw new IllegalArgumentException("retention guard must not be negative: " + unverifiedGuard);
     }
@@ -74,7 +85,24 @@ public record CleanupPolicy(
         + ", delete_unverified=" + deleteUnverified
         + ", error_if_tagged_old_versions=" + errorIfTaggedOldVersions
         + ", clean_referenced_branches=" + cleanReferencedBranches
-        + (deleteUnverified ? ", retention_guard=" + unverifiedGuard : "");
+        + (deleteUnverified ? ", retention_guard=" + unverifiedGuard : "")
+        + (retainLast.isPresent() ? ", retain_last=" + retainLast.getAsInt() : "");
+  }
+
+  /**
+   * This policy for a dataset that lists {@code ascendingVersions}: with {@link #retainLast()},
+   * {@code before_version} becomes the lower of its own value and the oldest of the N newest, so
+   * that a version goes only when every bound lets it go. Without it, this policy. Resolving twice
+   * against the same listing gives the same policy.
+   */
+  public CleanupPolicy forVersions(List<Long> ascendingVersions) {
+    if (retainLast.isEmpty() || ascendingVersions.isEmpty()) {
+      return this;
+    }
+    long oldestKept = RetainLast.oldestKept(ascendingVersions, retainLast.getAsInt());
+    long bound = beforeVersion.isPresent() ? Math.min(beforeVersion.getAsLong(), oldestKept) : oldestKept;
+    return new CleanupPolicy(beforeTimestamp, OptionalLong.of(bound), deleteUnverified, errorIfTaggedOldVersions,
+        cleanReferencedBranches, unverifiedGuard, retainLast);
   }
 
   /**
@@ -88,7 +116,8 @@ public record CleanupPolicy(
         deleteUnverified,
         errorIfTaggedOldVersions,
         cleanReferencedBranches,
-        unverifiedGuard);
+        unverifiedGuard,
+        retainLast.isPresent() ? retainLast.getAsInt() : null);
   }
 
   private record SerializedForm(
@@ -97,7 +126,8 @@ public record CleanupPolicy(
       boolean deleteUnverified,
       boolean errorIfTaggedOldVersions,
       boolean cleanReferencedBranches,
-      Duration unverifiedGuard)
+      Duration unverifiedGuard,
+      Integer retainLast)
       implements Serializable {
     private Object readResolve() {
       return new CleanupPolicy(
@@ -106,7 +136,8 @@ public record CleanupPolicy(
           deleteUnverified,
           errorIfTaggedOldVersions,
           cleanReferencedBranches,
-          unverifiedGuard);
+          unverifiedGuard,
+          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast));
     }
   }
 
@@ -139,6 +170,7 @@ public record CleanupPolicy(
     private boolean errorIfTaggedOldVersions = true;
     private boolean cleanReferencedBranches = false;
     private Duration unverifiedGuard = DEFAULT_RETENTION_GUARD;
+    private Integer retainLast;
 
     private Builder() {}
 
@@ -184,6 +216,15 @@ public record CleanupPolicy(
       return this;
     }
 
+    /** Keep the {@code count} newest versions whatever their age; at least 1. */
+    public Builder retainLast(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("retain_last must be >= 1: " + count);
+      }
+      this.retainLast = count;
+      return this;
+    }
+
     public CleanupPolicy build() {
       return new CleanupPolicy(
           Optional.ofNullable(beforeTimestamp),
@@ -191,7 +232,8 @@ public record CleanupPolicy(
           deleteUnverified,
           errorIfTaggedOldVersions,
           cleanReferencedBranches,
-          unverifiedGuard);
+          unverifiedGuard,
+          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast));
     }
   }
 }

@@ -101,12 +101,13 @@ public final class CleanupProgress {
 
   /**
    * Reduced after a sweep: the run's removal counters so far. Candidates are at least the files
-   * removed or failed, for an engine that decides inside one job and never counted them live.
+   * removed, failed or deferred by {@code max_deletes}, for an engine that decides inside one job
+   * and never counted them live.
    */
   public void settleRemoved(CleanupCounters counters) {
     filesRemoved.accumulateAndGet(counters.filesRemoved(), Math::max);
     bytesFreed.accumulateAndGet(counters.bytesRemoved(), Math::max);
-    candidates.accumulateAndGet(counters.filesRemoved() + counters.failedDeletes(), Math::max);
+    candidates.accumulateAndGet(counters.filesRemoved() + counters.failedDeletes() + counters.deferredDeletes(), Math::max);
   }
 
   /** The counts now, consistent enough for display (each count is read once, atomically). */

@@ -33,10 +33,11 @@ public final class ReferencedBranches {
     String table = storage.location().toString();
     Map<Long, ManifestLocation> ownVersions = new HashMap<>();
     VersionListing.list(storage, cleanup.dataset().dir()).forEach(location -> ownVersions.put(location.version(), location));
+    CleanupPolicy resolved = cleanup.policy().forVersions(ownVersions.keySet().stream().sorted().toList());
     List<DatasetCleanup> cascade = new ArrayList<>();
     Optional<String> cleaned = cleanup.dataset().branchName();
     for (BranchLineage.Descendant descendant : BranchLineage.descendantsOf(cleaned, RefReader.listBranches(storage))) {
-      if (!forkPointQualifies(storage, ownVersions.get(descendant.forkVersion()), cleanup.policy())) {
+      if (!forkPointQualifies(storage, ownVersions.get(descendant.forkVersion()), resolved)) {
         continue;
       }
       String dir = descendant.branch().datasetDir();

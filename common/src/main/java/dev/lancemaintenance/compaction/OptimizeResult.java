@@ -2,6 +2,7 @@ package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +29,8 @@ public record OptimizeResult(
     long plannedFragments,
     Optional<CompactResult> compaction,
     CleanupResult cleanup,
-    long durationMillis) {
+    long durationMillis)
+    implements Serializable {
   public OptimizeResult {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(mode, "mode");
@@ -66,7 +68,9 @@ public record OptimizeResult(
     named.put("read_version", compaction.map(CompactResult::readVersion).orElse(cleanup.readVersion()));
     named.put("new_version", compaction.map(CompactResult::newVersion).orElse(cleanup.readVersion()));
     cleanup.namedCounters().forEach((name, value) -> {
-      if (!name.equals("bytes_removed") && !name.equals("read_version") && !name.equals("duration_ms")) {
+      // deferred_deletes is always 0: optimize takes no max_deletes.
+      if (!name.equals("bytes_removed") && !name.equals("read_version") && !name.equals("duration_ms")
+          && !name.equals("deferred_deletes")) {
         named.put(name, value);
       }
     });
@@ -75,5 +79,30 @@ public record OptimizeResult(
     named.put("net_bytes", netBytes());
     named.put("duration_ms", durationMillis);
     return named;
+  }
+
+  /**
+   * Java serialization (Flink ships a periodic run's result to the next operator) goes through
+   * {@link SerializedForm}: {@code Optional} is not serializable.
+   */
+  private Object writeReplace() {
+    return new SerializedForm(
+        table, mode, plannedTasks, plannedFragments, compaction.orElse(null), cleanup, durationMillis);
+  }
+
+  /** The result with the compaction as a nullable field; read back as the result itself. */
+  private record SerializedForm(
+      String table,
+      CleanupMode mode,
+      int plannedTasks,
+      long plannedFragments,
+      CompactResult compactionOrNull,
+      CleanupResult cleanup,
+      long durationMillis)
+      implements Serializable {
+    private Object readResolve() {
+      return new OptimizeResult(
+          table, mode, plannedTasks, plannedFragments, Optional.ofNullable(compactionOrNull), cleanup, durationMillis);
+    }
   }
 }

@@ -21,6 +21,7 @@ import dev.lancemaintenance.cleanup.stage.MarkManifests;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
@@ -187,7 +188,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
       CleanupCounters counters =
-          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)), progress()).execute();
+          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)),
+              settings().maxDeletes(), progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -291,16 +293,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     @Override
-    public CleanupCounters sweepDecided() {
+    public CleanupCounters sweepDecided(long budget) {
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
-      Sweeper sweeper = new Sweeper();
+      Sweeper sweeper = new Sweeper(new DeleteBudget(budget));
       runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
       return sweeper.finish();
     }
 
     @Override
-    public CleanupCounters sweepExpiredManifests() {
-      Sweeper sweeper = new Sweeper();
+    public CleanupCounters sweepExpiredManifests(long budget) {
+      Sweeper sweeper = new Sweeper(new DeleteBudget(budget));
       spills.expiredManifests().forEach(manifest -> {
         progress().candidates(1);
         sweeper.add(manifest);
@@ -384,14 +386,26 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     /**
      * Collects decided files from every decide task and deletes them in full batches, or only
-     * counts them in a dry run. Batches are cut under the lock and deleted outside it, at most
+     * counts them in a dry run; a file over the run's {@code max_deletes} budget is only counted as
+     * deferred. Batches are cut under the lock and deleted outside it, at most
      * {@code max_concurrent_deletes} at a time.
      */
     private final class Sweeper {
+      private final DeleteBudget budget;
       private List<CandidateFile> buffer = new ArrayList<>();
       private CleanupCounters counters = CleanupCounters.ZERO;
 
+      Sweeper(DeleteBudget budget) {
+        this.budget = budget;
+      }
+
       void add(CandidateFile file) {
+        if (!budget.tryTake()) {
+          synchronized (this) {
+            counters = counters.deferred(1);
+          }
+          return;
+        }
         announce(file);
         List<CandidateFile> full = null;
         synchronized (this) {

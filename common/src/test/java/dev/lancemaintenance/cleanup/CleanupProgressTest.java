@@ -70,14 +70,14 @@ class CleanupProgressTest {
     progress.settleManifestsRead(10);
     progress.settleManifestsRead(4);
     progress.removed(3, 30);
-    progress.settleRemoved(new CleanupCounters(0, 30, 3, 0, 0, 0, 0, 0, 1));
+    progress.settleRemoved(new CleanupCounters(0, 30, 3, 0, 0, 0, 0, 0, 1, 2));
 
     ProgressSnapshot now = progress.snapshot();
 
     assertThat(now.manifestsRead()).isEqualTo(10);
     assertThat(now.filesRemoved()).isEqualTo(3);
     assertThat(now.bytesFreed()).isEqualTo(30);
-    assertThat(now.candidates()).as("removed plus failed").isEqualTo(4);
+    assertThat(now.candidates()).as("removed, failed and deferred").isEqualTo(6);
   }
 
   @Test

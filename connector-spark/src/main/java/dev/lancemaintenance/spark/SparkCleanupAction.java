@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
@@ -48,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * #toDataset()} or {@code toLocalIterator}. Executors receive the broadcast {@link
  * TableStorageFactory} (a copy of the Hadoop configuration) and small records, never a live client.
  *
- * <p>Expired manifests are deleted last, and only when every other delete succeeded ({@link
- * CleanupRun#releasesExpiredManifests}).
+ * <p>Expired manifests are deleted last, and only when every other delete succeeded and none was
+ * deferred by {@code max_deletes} ({@link CleanupRun#releasesExpiredManifests}); the cap is spent
+ * through per-partition quotas ({@link PartitionQuotas}).
  */
 public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
@@ -146,7 +148,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
     try (JobGroup group = newJobGroup();
         SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, progress()).execute();
+      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -175,6 +177,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
+        .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
     return local.clean(cleanup, plan);
@@ -203,7 +206,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       CleanupPlan plan = plan(requestedCleanup());
       SparkRun run = new SparkRun(group);
       try {
-        new CleanupRun(table().toString(), plan, run, progress()).decide();
+        new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
         run.close();
         throw e;
@@ -289,14 +292,24 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
 
     @Override
-    public CleanupCounters sweepDecided() {
-      return remove(candidates, CleanupStage.SWEEP, String.format("what %,d partitions decided", partitions));
+    public CleanupCounters sweepDecided(long budget) {
+      return remove(candidates, budget, CleanupStage.SWEEP, String.format("what %,d partitions decided", partitions));
     }
 
     @Override
-    public CleanupCounters sweepExpiredManifests() {
-      return remove(
-          expiredManifests, CleanupStage.RELEASE, String.format("the manifests of %,d expired versions", expiredVersions));
+    public CleanupCounters sweepExpiredManifests(long budget) {
+      return remove(expiredManifests, budget, CleanupStage.RELEASE,
+          String.format("the manifests of %,d expired versions", expiredVersions));
+    }
+
+    /** Removes at most {@code budget} of {@code files} and counts the rest as deferred. */
+    private CleanupCounters remove(JavaRDD<CandidateFile> files, long budget, CleanupStage stage, String what) {
+      if (budget == CleanupSettings.NO_CAP) {
+        return remove(files, stage, what);
+      }
+      group.stage(stage.label(), "counting " + what + " against max_deletes " + budget);
+      PartitionQuotas capped = PartitionQuotas.of(files, budget);
+      return remove(capped.within(), stage, what).deferred(capped.deferred());
     }
 
     /** Deletes {@code files}, or in a dry run counts them (on the executors, or as they stream to a listener). */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class ResultRowsTest {
   private static final CleanupResult RESULT =
-      new CleanupResult("file:/t", CleanupMode.EXECUTE, 12, new CleanupCounters(3, 4096, 2, 1, 0, 3, 3, 1, 0), 250);
+      new CleanupResult("file:/t", CleanupMode.EXECUTE, 12, new CleanupCounters(3, 4096, 2, 1, 0, 3, 3, 1, 0, 2), 250);
 
   @Test
   void counterColumnsAreTheNamedCountersInOrder() {

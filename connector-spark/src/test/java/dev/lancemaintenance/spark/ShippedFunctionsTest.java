@@ -139,7 +139,8 @@ class ShippedFunctionsTest {
 
   @Test
   void retentionFactsSurviveTheTrip() {
-    CleanupPolicy policy = CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build();
+    CleanupPolicy policy =
+        CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).retainLast(4).build();
     RetentionFacts facts = new RetentionFacts("file:/t", "", policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
 
     assertThat(roundTrip(facts)).isEqualTo(facts);
@@ -154,5 +155,21 @@ class ShippedFunctionsTest {
             new MarkSummary(2, 1, 77, Map.of("gold", 3L)));
 
     assertThat(roundTrip(marks)).isEqualTo(marks);
+  }
+
+  @Test
+  void maxDeletesQuotasCountAndCutPartitionsAfterTheTrip() throws Exception {
+    List<CandidateFile> files = List.of(
+        new CandidateFile("data/a.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION),
+        new CandidateFile("data/b.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION),
+        new CandidateFile("data/c.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION));
+
+    List<Long> counted = new ArrayList<>();
+    roundTrip(new PartitionQuotas.CountFiles()).call(files.iterator()).forEachRemaining(counted::add);
+    List<CandidateFile> taken = new ArrayList<>();
+    roundTrip(new PartitionQuotas.TakeQuota(new long[] {5, 2})).call(1, files.iterator()).forEachRemaining(taken::add);
+
+    assertThat(counted).containsExactly(3L);
+    assertThat(taken).as("partition 1's quota of 2").containsExactlyElementsOf(files.subList(0, 2));
   }
 }

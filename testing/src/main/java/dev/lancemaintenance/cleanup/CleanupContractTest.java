@@ -58,6 +58,7 @@ public abstract class CleanupContractTest {
         ConformanceScenarios::branches,
         ConformanceScenarios::autoCleanupBranches,
         ConformanceScenarios::shallowClone,
+        ConformanceScenarios::blobs,
         ConformanceScenarios::v1Manifests,
         ConformanceScenarios::plantedFiles,
         dir -> ConformanceScenarios.randomMix(dir, 7));

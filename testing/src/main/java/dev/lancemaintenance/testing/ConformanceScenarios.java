@@ -215,6 +215,25 @@ public final class ConformanceScenarios {
         .build();
   }
 
+  /**
+   * A blob v2 column ({@link BlobRows}): payloads up to the dedicated threshold stay in the data
+   * file, larger ones go to sidecars {@code data/<stem>/<n>.blob}. A delete inside a fragment, then
+   * one that drops a whole fragment, so a data file and its sidecars become unreferenced.
+   */
+  public static Scenario blobs(Path dir) {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("blobs"));
+    ScenarioBuilder scenario = new ScenarioBuilder("blobs", table);
+    int big = BlobRows.DEDICATED_THRESHOLD;
+    long v1 = BlobRows.append(table, LanceTableFixture.firstId(1), 100, big + 1, 2 * big);
+    scenario.cutoffAfter("after-v1", v1);
+    BlobRows.append(table, LanceTableFixture.firstId(2), big + 1, 10, big);
+    long v3 = table.deleteWhere("id = " + LanceTableFixture.firstId(2));
+    long v4 = table.deleteWhere("id < " + LanceTableFixture.firstId(2));
+    scenario.cutoffAfter("after-v4", v4);
+    long latest = BlobRows.append(table, LanceTableFixture.firstId(5), 2 * big);
+    return scenario.version("v3", v3).version("latest", latest).build();
+  }
+
   /** Appends and a delete with V1 manifest names ({@code N.manifest}). */
   public static Scenario v1Manifests(Path dir) {
     LanceTableFixture table =

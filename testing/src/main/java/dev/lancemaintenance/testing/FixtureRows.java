@@ -61,8 +61,23 @@ public final class FixtureRows {
    */
   public static ArrowReader reader(
       BufferAllocator allocator, long firstId, int count, long revision) {
-    byte[] ipc = ipcBytes(allocator, firstId, count, revision);
-    return new ArrowStreamReader(new ByteArrayInputStream(ipc), allocator);
+    try (VectorSchemaRoot root = batch(allocator, firstId, count, revision)) {
+      return streamOf(root, allocator);
+    }
+  }
+
+  /** A filled batch as an Arrow IPC stream the SDK can consume (the batch may be closed then). */
+  static ArrowReader streamOf(VectorSchemaRoot root, BufferAllocator allocator) {
+    try (ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+      try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+      }
+      return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serialise the rows of " + root.getSchema(), e);
+    }
   }
 
   /** The same rows as one in-memory batch; the caller closes it. */
@@ -89,21 +104,6 @@ public final class FixtureRows {
       case 2 -> id % 13;
       default -> revision;
     };
-  }
-
-  private static byte[] ipcBytes(
-      BufferAllocator allocator, long firstId, int count, long revision) {
-    try (VectorSchemaRoot root = batch(allocator, firstId, count, revision);
-        ByteArrayOutputStream out = new ByteArrayOutputStream()) {
-      try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
-        writer.start();
-        writer.writeBatch();
-        writer.end();
-      }
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialise fixture rows", e);
-    }
   }
 
   private static void fill(VectorSchemaRoot root, long firstId, int count, long revision) {

@@ -26,6 +26,19 @@ class ConformanceScenariosIT {
   }
 
   @Test
+  void blobsWriteSidecarsBesideTheirDataFiles() {
+    Scenario s = ConformanceScenarios.blobs(dir);
+    List<String> files = s.table().listFiles();
+
+    // Payloads above the threshold: two in v1 (one directory), one each in v2 and v5.
+    assertThat(files.stream().filter(f -> f.matches("data/[^/]+/[01]{32}\\.blob"))).hasSize(4);
+    assertThat(files.stream().filter(f -> f.endsWith(".blob")).map(f -> f.substring(0, f.lastIndexOf('/'))).distinct())
+        .hasSize(3);
+    assertThat(files).allMatch(f -> !f.endsWith(".blob") || files.contains(f.substring(0, f.lastIndexOf('/')) + ".lance"));
+    assertThat(s.table().countRows()).isEqualTo(2 + 1);
+  }
+
+  @Test
   void deletesWriteArrowAndBinDeletionFiles() {
     Scenario s = ConformanceScenarios.deletes(dir);
     List<String> files = s.table().listFiles();

@@ -232,6 +232,21 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     return self();
   }
 
+  @Override
+  public SELF retainLast(int count) {
+    policy.retainLast(count);
+    return self();
+  }
+
+  @Override
+  public SELF maxDeletes(long count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("max_deletes must be > 0: " + count);
+    }
+    settings = settings.withMaxDeletes(count);
+    return self();
+  }
+
   /** This action as its engine's type, for the setters' return. */
   @SuppressWarnings("unchecked")
   protected final SELF self() {

@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * CleanupStage#PLAN plan}, {@linkplain CleanupStage#MARK mark}, the tagged-versions gate,
  * {@linkplain CleanupStage#LIST list}, {@linkplain CleanupStage#DECIDE decide}, the
  * referenced-files gate, {@linkplain CleanupStage#SWEEP sweep}, and {@linkplain
- * CleanupStage#RELEASE the release of the expired manifests} only when no other delete failed.
+ * CleanupStage#RELEASE the release of the expired manifests} only when no other delete failed and
+ * none was deferred by {@code max_deletes}.
  *
  * <p>The order is the safety argument: nothing is deleted before every manifest was read and no
  * tagged version would go (or the policy allows it), before every listed file was decided and no
@@ -50,26 +52,38 @@ public final class CleanupRun {
     /** Decides every listed file and returns the reduced references no listed file carries. */
     UnlistedReferences decide(CleanupPlan plan, DecisionContext context);
 
-    /** Deletes (in a dry run, counts) the decided files and returns the reduced counters. */
-    CleanupCounters sweepDecided();
+    /**
+     * Deletes (in a dry run, counts) at most {@code budget} of the decided files and returns the
+     * reduced counters, the files over the budget counted as deferred ({@link
+     * CleanupCounters#deferred}); {@link CleanupSettings#NO_CAP} for all of them.
+     */
+    CleanupCounters sweepDecided(long budget);
 
-    /** Deletes (in a dry run, counts) the expired manifests and returns the reduced counters. */
-    CleanupCounters sweepExpiredManifests();
+    /** As {@link #sweepDecided}, for the expired manifests. */
+    CleanupCounters sweepExpiredManifests(long budget);
   }
 
   private final String table;
   private final CleanupPlan plan;
   private final Distribution engine;
+  private final long maxDeletes;
   private final CleanupProgress progress;
+
+  public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
+    this(table, plan, engine, CleanupSettings.NO_CAP, new CleanupProgress());
+  }
 
   /**
    * A run that reports its {@code progress}: it starts the dataset's counts, enters each stage and
    * settles what the engine reduced; the engine may add its tasks' counts live in between.
+   *
+   * @param maxDeletes the run's {@code max_deletes}, {@link CleanupSettings#NO_CAP} for none
    */
-  public CleanupRun(String table, CleanupPlan plan, Distribution engine, CleanupProgress progress) {
+  public CleanupRun(String table, CleanupPlan plan, Distribution engine, long maxDeletes, CleanupProgress progress) {
     this.table = Objects.requireNonNull(table, "table");
     this.plan = Objects.requireNonNull(plan, "plan");
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.maxDeletes = maxDeletes;
     this.progress = Objects.requireNonNull(progress, "progress");
     progress.startDataset(plan.facts().describe(), plan.manifestCount());
   }
@@ -114,17 +128,20 @@ public final class CleanupRun {
     referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
   }
 
-  /** Sweep, and the release of the expired manifests when no delete of the sweep failed. */
+  /**
+   * Sweep, and the release of the expired manifests when no delete of the sweep failed or was
+   * deferred, within what is left of {@code max_deletes}.
+   */
   public CleanupCounters sweep() {
     progress.enterStage(CleanupStage.SWEEP.label(), CleanupStage.SWEEP.work());
-    CleanupCounters files = engine.sweepDecided();
+    CleanupCounters files = engine.sweepDecided(maxDeletes);
     progress.settleRemoved(files);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.SWEEP.label(), files);
     if (!releasesExpiredManifests(table, files)) {
       return files;
     }
     progress.enterStage(CleanupStage.RELEASE.label(), CleanupStage.RELEASE.work());
-    CleanupCounters manifests = engine.sweepExpiredManifests();
+    CleanupCounters manifests = engine.sweepExpiredManifests(manifestBudget(maxDeletes, files));
     CleanupCounters all = files.plus(manifests);
     progress.settleRemoved(all);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.RELEASE.label(), manifests);
@@ -152,17 +169,37 @@ public final class CleanupRun {
 
   /**
    * Whether the expired manifests may go after a sweep that counted {@code fileCounters}: only when
-   * no delete failed, so that the files a failed delete kept stay referenced by a manifest and the
-   * next run, seeing them as verified again, retries them. Logs the refusal.
+   * no delete failed and none was deferred by {@code max_deletes}, so that every file the sweep
+   * left stays referenced by a manifest and the next run, seeing it as verified again, removes it.
+   * (An expired manifest whose files are all gone would be safe to drop, but knowing which those are
+   * means holding the file lists of every expired manifest; a capped or failed run keeps them all.)
+   * Logs the refusal.
    */
   public static boolean releasesExpiredManifests(String table, CleanupCounters fileCounters) {
-    if (fileCounters.failedDeletes() == 0) {
+    if (fileCounters.failedDeletes() == 0 && fileCounters.deferredDeletes() == 0) {
       return true;
     }
-    LOG.warn(
-        "lance cleanup {}: {} deletes failed; keeping the expired manifests so the next run retries",
-        table, fileCounters.failedDeletes());
+    if (fileCounters.failedDeletes() > 0) {
+      LOG.warn(
+          "lance cleanup {}: {} deletes failed; keeping the expired manifests so the next run retries",
+          table, fileCounters.failedDeletes());
+    } else {
+      LOG.info(
+          "lance cleanup {}: max_deletes reached, {} files left for the next run; keeping the expired manifests"
+              + " so that it still sees them as verified",
+          table, fileCounters.deferredDeletes());
+    }
     return false;
+  }
+
+  /**
+   * What {@code max_deletes} leaves for the expired manifests after a sweep that deleted every file
+   * it decided. Any part of them may go: every file they name that the run decided is gone, so a
+   * manifest left behind protects nothing, and its version (expired, unreadable now) goes in the next
+   * run. Manifests still go last.
+   */
+  public static long manifestBudget(long maxDeletes, CleanupCounters fileCounters) {
+    return maxDeletes == CleanupSettings.NO_CAP ? maxDeletes : Math.max(0, maxDeletes - fileCounters.deletesAttempted());
   }
 
   /** The result of one dataset's cleanup, logged the same way by every engine. */

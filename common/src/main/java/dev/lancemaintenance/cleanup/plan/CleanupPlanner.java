@@ -101,8 +101,11 @@ public final class CleanupPlanner {
       slices.addAll(slicesOf(ManifestSlice.SliceRole.BRANCH_READERS, dir, sorted(VersionListing.list(storage, dir))));
     }
 
+    // retain_last becomes a version bound here, where the dataset's listing is known; every stage
+    // after the plan sees only the resolved policy.
+    CleanupPolicy resolved = policy.forVersions(versions.stream().map(ManifestLocation::version).toList());
     RetentionFacts facts =
-        new RetentionFacts(table, datasetDir, policy, latest, tagsByVersion, forkPoints, nowMillis);
+        new RetentionFacts(table, datasetDir, resolved, latest, tagsByVersion, forkPoints, nowMillis);
     List<ListingTask> listings =
         ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(TablePaths.join(datasetDir, dir), true)).toList();
     return new CleanupPlan(facts, slices, listings);

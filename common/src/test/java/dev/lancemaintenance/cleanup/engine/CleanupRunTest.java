@@ -3,17 +3,22 @@ package dev.lancemaintenance.cleanup.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static dev.lancemaintenance.cleanup.CleanupSettings.NO_CAP;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.cleanup.MissingFilesException;
+import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.FileKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,10 +43,31 @@ class CleanupRunTest {
   void runsTheStagesInTheirOrderAndReleasesManifestsAfterACleanSweep() {
     Recording engine = new Recording();
 
-    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute();
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
 
-    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep", "release");
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within " + NO_CAP, "release within " + NO_CAP);
     assertThat(counters.failedDeletes()).isZero();
+  }
+
+  @Test
+  void maxDeletesLeavesTheManifestsWhatTheSweepDidNotUse() {
+    Recording engine = new Recording();
+    engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).record(dataFile());
+
+    new CleanupRun(TABLE, PLAN, engine, 5, new CleanupProgress()).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 5", "release within 3");
+  }
+
+  @Test
+  void keepsTheExpiredManifestsWhenMaxDeletesDeferredAFile() {
+    Recording engine = new Recording();
+    engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).deferred(1);
+
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, 1, new CleanupProgress()).execute();
+
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 1");
+    assertThat(counters.deferredDeletes()).isEqualTo(1);
   }
 
   @Test
@@ -49,9 +75,9 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.sweepCounters = CleanupCounters.ZERO.failed(1);
 
-    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute();
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine).execute();
 
-    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep");
+    assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within " + NO_CAP);
     assertThat(counters.failedDeletes()).isEqualTo(1);
   }
 
@@ -60,11 +86,11 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.summary = new MarkSummary(7, 2, Long.MAX_VALUE, Map.of());
     engine.listed = 40;
-    engine.sweepCounters = new CleanupCounters(0, 900, 5, 1, 0, 2, 0, 0, 0);
-    engine.releaseCounters = new CleanupCounters(2, 100, 0, 0, 0, 0, 2, 0, 0);
+    engine.sweepCounters = new CleanupCounters(0, 900, 5, 1, 0, 2, 0, 0, 0, 0);
+    engine.releaseCounters = new CleanupCounters(2, 100, 0, 0, 0, 0, 2, 0, 0, 0);
     CleanupProgress progress = new CleanupProgress();
 
-    new CleanupRun(TABLE, PLAN, engine, progress).execute();
+    new CleanupRun(TABLE, PLAN, engine, NO_CAP, progress).execute();
 
     ProgressSnapshot last = progress.snapshot();
     assertThat(last.stage()).isEqualTo(CleanupStage.RELEASE.label());
@@ -80,7 +106,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of("release-1", 3L));
 
-    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute())
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
         .isInstanceOf(TaggedVersionsException.class)
         .hasMessageContaining(TABLE);
     assertThat(engine.calls).containsExactly("mark");
@@ -91,7 +117,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.unlisted = UnlistedReferences.of("data/gone.lance");
 
-    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine, new CleanupProgress()).execute())
+    assertThatThrownBy(() -> new CleanupRun(TABLE, PLAN, engine).execute())
         .isInstanceOf(MissingFilesException.class)
         .hasMessageContaining("data/gone.lance");
     assertThat(engine.calls).containsExactly("mark", "list", "decide");
@@ -103,6 +129,10 @@ class CleanupRunTest {
     assertThat(CleanupStage.RELEASE.label()).isEqualTo("6/6 release manifests");
     assertThat(CleanupStage.LIST.through(CleanupStage.DECIDE)).isEqualTo("3-4/6 list, decide");
     assertThatThrownBy(() -> CleanupStage.DECIDE.through(CleanupStage.LIST)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static CandidateFile dataFile() {
+    return new CandidateFile("data/a.lance", FileKind.DATA, 10, RemovalReason.EXPIRED_VERSION);
   }
 
   /** A distribution that records which stages ran and reports what the test sets. */
@@ -133,14 +163,14 @@ class CleanupRunTest {
     }
 
     @Override
-    public CleanupCounters sweepDecided() {
-      calls.add("sweep");
+    public CleanupCounters sweepDecided(long budget) {
+      calls.add("sweep within " + budget);
       return sweepCounters;
     }
 
     @Override
-    public CleanupCounters sweepExpiredManifests() {
-      calls.add("release");
+    public CleanupCounters sweepExpiredManifests(long budget) {
+      calls.add("release within " + budget);
       return releaseCounters;
     }
   }

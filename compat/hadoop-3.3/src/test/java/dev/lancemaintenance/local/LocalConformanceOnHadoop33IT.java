@@ -22,6 +22,7 @@ class LocalConformanceOnHadoop33IT extends LocalCleanupConformanceIT {
         ConformanceScenarios::compaction,
         ConformanceScenarios::branches,
         ConformanceScenarios::shallowClone,
+        ConformanceScenarios::blobs,
         ConformanceScenarios::v1Manifests,
         dir -> ConformanceScenarios.randomMix(dir, 7));
   }

@@ -41,7 +41,8 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
         @ArgumentHint(name = "error_if_tagged_old_versions", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
-        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FILE_ROW) Row[] call(
       ProcedureContext context,
@@ -52,11 +53,12 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Boolean errorIfTaggedOldVersions,
       Boolean cleanReferencedBranches,
       String branch,
-      Boolean allowShortRetention) {
+      Boolean allowShortRetention,
+      Integer retainLast) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.given(
         Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-            allowShortRetention),
+            allowShortRetention, retainLast),
         CleanupOption.policyOptions().toArray(CleanupOption[]::new));
     List<Row> rows = new ArrayList<>();
     CleanupOption.applyTo(

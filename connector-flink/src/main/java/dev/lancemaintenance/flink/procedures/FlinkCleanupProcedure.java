@@ -49,7 +49,9 @@ public final class FlinkCleanupProcedure implements Procedure {
         @ArgumentHint(name = "max_concurrent_deletes", type = @DataTypeHint("INT"), isOptional = true),
         @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
-        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -63,11 +65,14 @@ public final class FlinkCleanupProcedure implements Procedure {
       Integer maxConcurrentDeletes,
       Long deleteRateLimit,
       String branch,
-      Boolean allowShortRetention) {
+      Boolean allowShortRetention,
+      Integer retainLast,
+      Long maxDeletes) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.given(Arrays.asList(
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention), CleanupOption.values());
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes),
+        CleanupOption.values());
     ProcedureArgs.requireGiven(NAME, options, Arrays.asList(CleanupOption.values()));
     CleanupResult result = CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())

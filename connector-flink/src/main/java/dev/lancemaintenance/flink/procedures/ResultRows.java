@@ -15,7 +15,8 @@ final class ResultRows {
   static final String COUNTERS_ROW =
       "ROW<old_versions BIGINT, bytes_removed BIGINT, data_files_removed BIGINT, deletion_files_removed BIGINT,"
           + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
-          + " other_files_removed BIGINT, failed_deletes BIGINT, read_version BIGINT, duration_ms BIGINT>";
+          + " other_files_removed BIGINT, failed_deletes BIGINT, deferred_deletes BIGINT, read_version BIGINT,"
+          + " duration_ms BIGINT>";
 
   /** {@code CompactResult.namedCounters()}. */
   static final String COMPACT_ROW =

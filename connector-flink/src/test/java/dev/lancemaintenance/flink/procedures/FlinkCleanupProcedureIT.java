@@ -67,18 +67,33 @@ class FlinkCleanupProcedureIT {
     TreeSet<String> flinkFiles = table.currentFiles();
 
     table.restore();
-    CleanupResult local =
-        new LocalCleanupAction(
-                TableLocation.of(table.table().toString()),
-                HadoopTableStorage.factory(StorageConf.defaults()),
-                Clock.systemUTC())
-            .beforeTimestamp(Instant.parse(CUTOFF))
-            .execute();
+    CleanupResult local = localCleanup().execute();
 
     assertThat(rows).hasSize(1);
     assertThat(withoutDuration(columns(names, rows.get(0)))).as("SQL row vs local engine")
         .isEqualTo(withoutDuration(local.namedCounters()));
     assertThat(flinkFiles).as("files left by CALL vs the local engine").isEqualTo(table.currentFiles());
+  }
+
+  /** The local engine on the same table with the same cutoff, to compare a CALL's row with. */
+  private static LocalCleanupAction localCleanup() {
+    return new LocalCleanupAction(
+            TableLocation.of(table.table().toString()), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
+        .beforeTimestamp(Instant.parse(CUTOFF));
+  }
+
+  @Test
+  void retainLastAndMaxDeletesReachTheRun() {
+    TableResult result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '"
+        + CUTOFF + "', dry_run => false, retain_last => 2, max_deletes => 1)");
+    Map<String, Long> row = columns(result.getResolvedSchema().getColumnNames(), rows(result).get(0));
+
+    table.restore();
+    CleanupResult local = localCleanup().retainLast(2).maxDeletes(1).execute();
+
+    assertThat(local.counters().deferredDeletes()).as("the local engine defers").isPositive();
+    assertThat(row).as("the row").containsEntry("deferred_deletes", local.counters().deferredDeletes())
+        .containsEntry("manifest_files_removed", 0L);
   }
 
   @Test

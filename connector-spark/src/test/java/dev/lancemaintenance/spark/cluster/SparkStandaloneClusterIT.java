@@ -77,7 +77,7 @@ class SparkStandaloneClusterIT {
     conf.put("spark.cores.max", "2");
     conf.put("spark.executor.cores", "2");
     conf.put("spark.executor.memory", "1g");
-    conf.put("spark.executor.extraJavaOptions", String.join(" ", StandaloneCluster.JAVA_MODULE_OPTIONS));
+    conf.put("spark.executor.extraJavaOptions", String.join(" ", SparkJvm.JAVA_MODULE_OPTIONS));
     try (StandaloneCluster cluster = StandaloneCluster.start(BUILD.resolve("spark-home"), workDir.resolve("cluster"), 2)) {
       driverOutput =
           cluster.runDriver(
@@ -98,7 +98,7 @@ class SparkStandaloneClusterIT {
   @ValueSource(strings = {"sql", "notebook"})
   void cleansOnSeparateExecutorProcessesLikeTheSdk(String mode) {
     Map<String, Long> counters = counters(line(ClusterDriver.RESULT + mode + " "));
-    assertThat(statsOf(counters)).as("counters").isEqualTo(reference);
+    assertThat(OracleStats.named(counters::get)).as("counters").isEqualTo(reference);
     assertThat(counters.get("failed_deletes")).as("failed deletes").isZero();
     assertThat(files(ours(mode))).as("files left by %s vs the SDK's twin", mode).isEqualTo(files(sdkTwin));
     TableSnapshot after = ReadBack.snapshot(ours(mode));
@@ -153,16 +153,6 @@ class SparkStandaloneClusterIT {
     return Arrays.stream(line.split(","))
         .map(kv -> kv.split("=", 2))
         .collect(Collectors.toMap(kv -> kv[0], kv -> Long.parseLong(kv[1]), (a, b) -> b, LinkedHashMap::new));
-  }
-
-  private static OracleStats statsOf(Map<String, Long> counters) {
-    return new OracleStats(
-        counters.get("bytes_removed"),
-        counters.get("old_versions"),
-        counters.get("data_files_removed"),
-        counters.get("transaction_files_removed"),
-        counters.get("index_files_removed"),
-        counters.get("deletion_files_removed"));
   }
 
   /** Files of the table, relative to its root, without the lease a run leaves. */

@@ -289,6 +289,28 @@ class CleanupProcedureIT {
   }
 
   @Test
+  void maxDeletesCapsTheRunAndRetainLastKeepsTheNewest() {
+    LanceTableFixture table = table();
+
+    Row capped = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', retain_last => 2, max_deletes => 1)");
+    Row rest = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', retain_last => 2)");
+
+    assertThat(capped.<Long>getAs("deferred_deletes")).as("deferred_deletes of the capped run").isPositive();
+    assertThat(capped.<Long>getAs("old_versions")).as("manifests of the capped run").isZero();
+    assertThat(rest.<Long>getAs("old_versions")).as("all but the 2 newest").isEqualTo(3L);
+    assertThat(table.versions()).containsExactly(4L, 5L);
+  }
+
+  @Test
+  void rejectsAZeroMaxDeletesNamingTheParameter() {
+    LanceTableFixture table = table();
+
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', max_deletes => 0)"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("max_deletes");
+  }
+
+  @Test
   void rejectsAZeroMaxConcurrentDeletesNamingTheParameter() {
     LanceTableFixture table = table();
 

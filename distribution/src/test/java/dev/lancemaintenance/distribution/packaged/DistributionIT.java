@@ -10,6 +10,7 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableSnapshot;
+import dev.lancemaintenance.testing.stores.CleanupCommandLine;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
 import dev.lancemaintenance.testing.stores.S3Tables;
 import dev.lancemaintenance.testing.stores.TableCopies;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,12 +139,12 @@ class DistributionIT {
 
     // (1) s3a, credentials in --conf: the SDK deletes exactly what our dry run lists.
     SortedMap<String, Long> sdkBefore = objects("sdk.lance");
-    JsonNode planned = cleanup("s3a", "sdk.lance", policy, true, confArgs(s3.hadoopSettings()), Map.of());
+    JsonNode planned = cleanup("s3a", "sdk.lance", policy, true, s3.hadoopSettings(), Map.of());
     OracleStats reference =
         LanceOracle.cleanup(sdkTable.uri(), sdkTable.storageOptions(), policy.toOracle()).stats();
     SortedMap<String, Long> sdkAfter = objects("sdk.lance");
-    assertThat(S3Tables.removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs our dry run").isEqualTo(paths(planned));
-    assertThat(stats(planned)).as("counters").isEqualTo(reference);
+    assertThat(S3Tables.removed(sdkBefore, sdkAfter)).as("objects the SDK deleted vs our dry run").isEqualTo(CleanupCommandLine.files(planned));
+    assertThat(CleanupCommandLine.stats(planned)).as("counters").isEqualTo(reference);
     assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
 
     // (2) s3://, credentials from the environment: our real run deletes what the s3a dry run lists.
@@ -155,15 +155,15 @@ class DistributionIT {
     Map<String, String> env =
         Map.of("AWS_ACCESS_KEY_ID", S3ProxyServer.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", S3ProxyServer.SECRET_KEY);
     SortedMap<String, Long> ourBefore = objects("ours.lance");
-    Set<String> ourPlanned = paths(cleanup("s3a", "ours.lance", policy, true, confArgs(withoutKeys), env));
-    JsonNode ours = cleanup("s3", "ours.lance", policy, false, confArgs(withoutKeys), env);
+    Set<String> ourPlanned = CleanupCommandLine.files(cleanup("s3a", "ours.lance", policy, true, withoutKeys, env));
+    JsonNode ours = cleanup("s3", "ours.lance", policy, false, withoutKeys, env);
     SortedMap<String, Long> ourAfter = objects("ours.lance");
     assertThat(ours.get("table").asText()).startsWith("s3://");
     assertThat(S3Tables.removed(ourBefore, ourAfter)).as("objects our s3:// cleanup deleted").isEqualTo(ourPlanned);
     assertThat(ours.get("failed_deletes").asLong()).isZero();
 
     // (3) The twins end alike: counters but bytes, objects per directory, every version readable.
-    assertThat(stats(ours)).usingRecursiveComparison().ignoringFields("bytesRemoved").isEqualTo(reference);
+    assertThat(CleanupCommandLine.stats(ours)).usingRecursiveComparison().ignoringFields("bytesRemoved").isEqualTo(reference);
     assertThat(S3Tables.countsByTopDirectory(ourAfter.keySet())).isEqualTo(S3Tables.countsByTopDirectory(sdkAfter.keySet()));
     TableSnapshot ourVersions = ReadBack.snapshot(ourTable.uri(), ourTable.storageOptions());
     assertThat(ourVersions.unreadable()).as("versions that no longer read").isEmpty();
@@ -171,46 +171,11 @@ class DistributionIT {
   }
 
   private static JsonNode cleanup(
-      String scheme, String key, ContractPolicy policy, boolean dryRun, List<String> conf, Map<String, String> env) {
-    List<String> args = new ArrayList<>(List.of(
-        "cleanup", scheme + "://" + BUCKET + "/" + key,
-        "--before-timestamp-millis", Long.toString(policy.beforeTimestamp().toEpochMilli()),
-        "--before-version", Long.toString(policy.beforeVersion().orElseThrow()),
-        "--json"));
-    if (dryRun) {
-      args.add("--dry-run");
-    }
-    args.addAll(conf);
-    PackagedCli.Run run = distribution.run(args, env).assertSucceeded();
+      String scheme, String key, ContractPolicy policy, boolean dryRun, Map<String, String> conf, Map<String, String> env) {
+    PackagedCli.Run run = distribution.run(
+        CleanupCommandLine.args(scheme + "://" + BUCKET + "/" + key, policy, dryRun, conf), env).assertSucceeded();
     assertThat(run.out() + run.err()).as("output names no secret").doesNotContain(S3ProxyServer.SECRET_KEY);
     return json(run);
-  }
-
-  private static List<String> confArgs(Map<String, String> settings) {
-    List<String> args = new ArrayList<>();
-    settings.forEach((k, v) -> {
-      args.add("--conf");
-      args.add(k + "=" + v);
-    });
-    return args;
-  }
-
-  private static Set<String> paths(JsonNode result) {
-    Set<String> paths = new TreeSet<>();
-    if (result.has("files")) {
-      result.get("files").forEach(f -> paths.add(f.get("path").asText()));
-    }
-    return paths;
-  }
-
-  private static OracleStats stats(JsonNode result) {
-    return new OracleStats(
-        result.get("bytes_removed").asLong(),
-        result.get("old_versions").asLong(),
-        result.get("data_files_removed").asLong(),
-        result.get("transaction_files_removed").asLong(),
-        result.get("index_files_removed").asLong(),
-        result.get("deletion_files_removed").asLong());
   }
 
   private static SortedMap<String, Long> objects(String key) {

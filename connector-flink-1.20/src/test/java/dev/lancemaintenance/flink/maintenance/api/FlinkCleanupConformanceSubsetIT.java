@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * The cleanup contract on Flink 1.20: the shapes the issue names for every line (appends, deletes,
- * indices, compaction, tags, branches, shallow clone, V1 manifest names, unverified planted files,
+ * indices, compaction, tags, branches, shallow clone, blobs, V1 manifest names, unverified planted files,
  * a seeded mix), each cleaned at a cutoff inside its history and with everything old, once plain
  * and once with each flag (delete_unverified, no tagged error, a branch, clean_referenced_branches).
  * connector-flink runs every scenario with every policy, and LanceDB's tables, on Flink 2.x. Both
@@ -29,6 +29,7 @@ class FlinkCleanupConformanceSubsetIT extends FlinkCleanupConformanceIT {
         ConformanceScenarios::tags,
         ConformanceScenarios::branches,
         ConformanceScenarios::shallowClone,
+        ConformanceScenarios::blobs,
         ConformanceScenarios::v1Manifests,
         ConformanceScenarios::plantedFiles,
         dir -> ConformanceScenarios.randomMix(dir, 7));

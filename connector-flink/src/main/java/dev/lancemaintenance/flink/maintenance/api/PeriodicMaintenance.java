@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -59,7 +58,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class PeriodicMaintenance<R> {
   private final String tableUri;
   private final PeriodicTask<R> task;
-  private final Class<R> resultType;
   private Map<String, String> storageOptions = Map.of();
   private Map<String, String> sdkStorageOptions = Map.of();
   private Duration interval = Duration.ZERO;
@@ -72,24 +70,23 @@ public final class PeriodicMaintenance<R> {
   private Duration lease = Duration.ofHours(1);
   private String uidSuffix = "";
 
-  private PeriodicMaintenance(String tableUri, PeriodicTask<R> task, Class<R> resultType) {
+  private PeriodicMaintenance(String tableUri, PeriodicTask<R> task) {
     this.tableUri = Objects.requireNonNull(tableUri, "tableUri");
     this.task = task;
-    this.resultType = resultType;
   }
 
   public static PeriodicMaintenance<CleanupResult> cleanup(String tableUri) {
-    return new PeriodicMaintenance<>(tableUri, PeriodicTask.cleanup(), CleanupResult.class);
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.cleanup());
   }
 
   /** Periodic compaction: merges small fragments into a new version; deletes nothing. */
   public static PeriodicMaintenance<CompactResult> compact(String tableUri) {
-    return new PeriodicMaintenance<>(tableUri, PeriodicTask.compaction(), CompactResult.class);
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.compaction());
   }
 
   /** Periodic optimize: compaction, then a cleanup whose window starts after compacting. */
   public static PeriodicMaintenance<OptimizeResult> optimize(String tableUri) {
-    return new PeriodicMaintenance<>(tableUri, PeriodicTask.optimize(), OptimizeResult.class);
+    return new PeriodicMaintenance<>(tableUri, PeriodicTask.optimize());
   }
 
   /** Hadoop configuration entries for the table's store; may hold secrets. */
@@ -205,7 +202,7 @@ public final class PeriodicMaintenance<R> {
         .uid("lance-periodic-" + task.name() + "-ticks" + suffix)
         .setParallelism(1)
         .keyBy(new Keys.Single<>(), Types.INT)
-        .process(new TriggerMaintenance<>(spec, task, triggerUid), TypeInformation.of(resultType))
+        .process(new TriggerMaintenance<>(spec, task, triggerUid), task.resultType())
         .name("lance periodic " + task.name() + " " + table)
         .uid(triggerUid)
         .setParallelism(1);

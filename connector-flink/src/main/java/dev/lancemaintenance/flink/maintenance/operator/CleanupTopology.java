@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.Gate;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -32,6 +33,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
  * </pre>
  *
+ * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
+ * CapDeletes} (parallelism 1, after the same broadcast as their gate) on the way to their sweep; its
+ * deferred counts join the file and run counters.
+ *
  * <p>What orders the deletes is BATCH execution itself: an operator with a broadcast input reads all
  * of it before its keyed input, and the broadcast values are reductions that exist only once their
  * whole input has been produced. So no file is decided before every manifest was read and the
@@ -45,6 +50,12 @@ public final class CleanupTopology {
   /** What expired manifests wait for: the reduced counters of the file sweep. */
   static final MapStateDescriptor<String, CleanupCounters> FILE_COUNTERS_STATE =
       new MapStateDescriptor<>("file-sweep-counters", Types.STRING, CleanupTypes.COUNTERS);
+  /** What {@code max_deletes} waits for before decided files: the referenced-files gate's output. */
+  static final MapStateDescriptor<String, UnlistedReferences> CAP_FILES_STATE =
+      new MapStateDescriptor<>("max-deletes-after-checked-references", Types.STRING, CleanupTypes.UNLISTED);
+  /** What {@code max_deletes} waits for before manifests: the reduced counters of the file sweep. */
+  static final MapStateDescriptor<String, CleanupCounters> CAP_MANIFESTS_STATE =
+      new MapStateDescriptor<>("max-deletes-after-file-sweep", Types.STRING, CleanupTypes.COUNTERS);
 
   private CleanupTopology() {}
 
@@ -106,8 +117,12 @@ public final class CleanupTopology {
                 .connect(checked.broadcast(CHECKED_STATE))
                 .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0), CleanupTypes.CANDIDATE));
 
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", released, parallelism);
-    SingleOutputStreamOperator<CleanupCounters> fileTotals = sumCounters(spec, "sum-file-counters", sweptFiles);
+    long maxDeletes = spec.settings().maxDeletes();
+    Capped filesWithin = cap(spec, "max-deletes-files", released, checked.broadcast(CAP_FILES_STATE), CAP_FILES_STATE,
+        unlisted -> maxDeletes);
+    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", filesWithin.files(), parallelism);
+    SingleOutputStreamOperator<CleanupCounters> fileTotals =
+        sumCounters(spec, "sum-file-counters", sweptFiles, filesWithin.deferred());
 
     SingleOutputStreamOperator<CandidateFile> releasedManifests =
         named(spec, "release-expired-manifests",
@@ -117,15 +132,22 @@ public final class CleanupTopology {
                 .process(
                     new ReleaseGate<>(table, FILE_COUNTERS_STATE, fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters)),
                     CleanupTypes.CANDIDATE));
+    Capped manifestsWithin = cap(spec, "max-deletes-manifests", releasedManifests,
+        fileTotals.broadcast(CAP_MANIFESTS_STATE), CAP_MANIFESTS_STATE,
+        fileCounters -> CleanupRun.manifestBudget(maxDeletes, fileCounters));
     SingleOutputStreamOperator<RunOutput> sweptManifests =
-        candidateStage(spec, "sweep-manifests", releasedManifests, parallelism);
+        candidateStage(spec, "sweep-manifests", manifestsWithin.files(), parallelism);
 
     SingleOutputStreamOperator<CleanupCounters> manifestCounters =
         named(spec, "manifest-counters", sweptManifests.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
+    DataStream<CleanupCounters> runCounters = fileTotals.union(manifestCounters);
+    if (manifestsWithin.deferred() != null) {
+      runCounters = runCounters.union(manifestsWithin.deferred());
+    }
     SingleOutputStreamOperator<RunOutput> total =
         named(spec, "run-counters",
                 named(spec, "sum-run-counters",
-                        fileTotals.union(manifestCounters)
+                        runCounters
                             .keyBy(new Keys.Single<>(), Types.INT)
                             .reduce(new Reductions.SumCounters()))
                     .setParallelism(1)
@@ -148,12 +170,33 @@ public final class CleanupTopology {
         .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));
   }
 
+  /** Files on their way to a sweep, and the files {@code max_deletes} deferred (null when uncapped). */
+  private record Capped(DataStream<CandidateFile> files, DataStream<CleanupCounters> deferred) {}
+
+  /**
+   * With {@code max_deletes}, passes {@code files} through {@link CapDeletes} (parallelism 1) with
+   * the budget {@code budget} computes from the reduced value on {@code after}; without, as they are.
+   */
+  private static <S> Capped cap(CleanupJobSpec spec, String stage, DataStream<CandidateFile> files,
+      BroadcastStream<S> after, MapStateDescriptor<String, S> state, Gate<S, Long> budget) {
+    if (!spec.settings().capped()) {
+      return new Capped(files, null);
+    }
+    SingleOutputStreamOperator<CandidateFile> within =
+        named(spec, stage,
+                files.connect(after).process(new CapDeletes<>(spec.table().toString(), state, budget), CleanupTypes.CANDIDATE))
+            .setParallelism(1);
+    return new Capped(within, within.getSideOutput(CapDeletes.DEFERRED));
+  }
+
   private static SingleOutputStreamOperator<CleanupCounters> sumCounters(
-      CleanupJobSpec spec, String stage, DataStream<RunOutput> outputs) {
-    return named(spec, stage,
-            named(spec, stage + "-per-subtask", outputs.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS))
-                .keyBy(new Keys.Single<>(), Types.INT)
-                .reduce(new Reductions.SumCounters()))
+      CleanupJobSpec spec, String stage, DataStream<RunOutput> outputs, DataStream<CleanupCounters> deferred) {
+    DataStream<CleanupCounters> counters =
+        named(spec, stage + "-per-subtask", outputs.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
+    if (deferred != null) {
+      counters = counters.union(deferred);
+    }
+    return named(spec, stage, counters.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumCounters()))
         .setParallelism(1);
   }
 

@@ -15,6 +15,7 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.io.Serializable;
 import java.time.Clock;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * One kind of periodic run: cleanup, compaction or optimize, each with the local engines inside the
@@ -30,6 +31,9 @@ public interface PeriodicTask<R> extends Serializable {
   OptionCatalogue catalogue();
 
   R run(PeriodicSpec spec);
+
+  /** How Flink ships the run's result to the next operator. */
+  TypeInformation<R> resultType();
 
   /** Files the run deleted (compaction deletes none: it replaces fragments in a new version). */
   long filesDeleted(R result);
@@ -76,6 +80,11 @@ public interface PeriodicTask<R> extends Serializable {
     }
 
     @Override
+    public TypeInformation<CleanupResult> resultType() {
+      return TypeInformation.of(CleanupResult.class);
+    }
+
+    @Override
     public long filesDeleted(CleanupResult result) {
       return MaintenanceMetrics.filesRemoved(result.counters());
     }
@@ -100,6 +109,11 @@ public interface PeriodicTask<R> extends Serializable {
     @Override
     public CompactResult run(PeriodicSpec spec) {
       return compactionOf(spec).execute();
+    }
+
+    @Override
+    public TypeInformation<CompactResult> resultType() {
+      return TypeInformation.of(CompactResult.class);
     }
 
     @Override
@@ -131,6 +145,15 @@ public interface PeriodicTask<R> extends Serializable {
           .olderThan(spec.olderThan())
           .options(spec.cleanupOptions())
           .execute();
+    }
+
+    /**
+     * Java-serialized: Flink's POJO analysis hands the {@code Optional} compaction to Kryo, and
+     * Flink 1.20's Kryo cannot write the record inside it.
+     */
+    @Override
+    public TypeInformation<OptimizeResult> resultType() {
+      return new JavaSerializedType<>(OptimizeResult.class);
     }
 
     @Override

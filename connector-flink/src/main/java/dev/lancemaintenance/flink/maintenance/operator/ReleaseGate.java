@@ -18,8 +18,6 @@ import org.apache.flink.util.Collector;
  * @param <S> the reduced value the files wait for
  */
 public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, CandidateFile, S, CandidateFile> {
-  private static final String KEY = "reduced";
-
   private final String table;
   private final MapStateDescriptor<String, S> state;
   private final Gate<S, Boolean> releases;
@@ -37,19 +35,14 @@ public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, 
 
   @Override
   public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
-    ctx.getBroadcastState(state).put(KEY, reduced);
+    ctx.getBroadcastState(state).put(AwaitedValue.KEY, reduced);
     released = releases.check(reduced);
   }
 
   @Override
   public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
     if (released == null) {
-      S reduced = ctx.getBroadcastState(state).get(KEY);
-      if (reduced == null) {
-        throw new IllegalStateException(
-            "Cannot clean up " + table + ": " + file.path() + " reached its gate before the " + state.getName());
-      }
-      released = releases.check(reduced);
+      released = releases.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "its gate"));
     }
     if (released) {
       out.collect(file);

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -43,17 +44,17 @@ class PeriodicMaintenanceIT {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(500);
-    PeriodicMaintenance.cleanup(table.uri())
+    DataStream<CleanupResult> results = PeriodicMaintenance.cleanup(table.uri())
         .every(Duration.ofSeconds(1))
         .everyNewVersions(5)
         .olderThan(WINDOW)
         .checkEvery(Duration.ofMillis(200))
-        .append(env)
-        .sinkTo(new CallbackSink<CleanupResult>(result -> {
-          if (result.counters().oldVersions() > 0) {
-            RUNS_THAT_REMOVED_VERSIONS.incrementAndGet();
-          }
-        }));
+        .append(env);
+    CallbackSink.into(results, result -> {
+      if (result.counters().oldVersions() > 0) {
+        RUNS_THAT_REMOVED_VERSIONS.incrementAndGet();
+      }
+    });
     RUNS_THAT_REMOVED_VERSIONS.set(0);
     JobClient job = env.executeAsync("periodic lance cleanup");
     try {

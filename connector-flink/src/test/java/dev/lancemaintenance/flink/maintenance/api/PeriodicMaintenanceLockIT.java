@@ -43,9 +43,7 @@ class PeriodicMaintenanceLockIT {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    periodic(env, table, "a")
-        .union(periodic(env, table, "b"))
-        .sinkTo(new CallbackSink<Run>(run -> RUNS.add(run)));
+    CallbackSink.into(periodic(env, table, "a").union(periodic(env, table, "b")), run -> RUNS.add(run));
     JobClient job = env.executeAsync("two periodic cleanups of one table");
     try {
       long deadline = System.currentTimeMillis() + 90_000;
@@ -87,8 +85,11 @@ class PeriodicMaintenanceLockIT {
     return RUNS.stream().filter(run -> run.operator().equals(operator)).count();
   }
 
-  /** One run as seen right after it: its end is now, its start its duration before. */
-  record Run(String operator, long startMillis, long endMillis) implements Serializable {}
+  /**
+   * One run as seen right after it: its end is now, its start its duration before. Public, so that
+   * Flink ships it as a POJO: Flink 1.20's Kryo cannot write records.
+   */
+  public record Run(String operator, long startMillis, long endMillis) implements Serializable {}
 
   static final class Stamp implements MapFunction<CleanupResult, Run> {
     private final String operator;

@@ -28,6 +28,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -112,16 +113,15 @@ class PeriodicMaintenanceRestoreIT {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.enableCheckpointing(200);
-    PeriodicMaintenance.cleanup(table.uri())
+    SingleOutputStreamOperator<CleanupResult> results = PeriodicMaintenance.cleanup(table.uri())
         .every(Duration.ofHours(1))
         .everyNewVersions(3)
         .olderThan(Duration.ZERO)
         .checkEvery(Duration.ofMillis(100))
         .append(env)
         .process(new FailOnce(failure), TypeInformation.of(CleanupResult.class))
-        .setParallelism(1)
-        .sinkTo(new CallbackSink<CleanupResult>(result -> RESULTS.add(result)))
         .setParallelism(1);
+    CallbackSink.into(results, result -> RESULTS.add(result)).setParallelism(1);
     return env.executeAsync("periodic lance cleanup, restored");
   }
 

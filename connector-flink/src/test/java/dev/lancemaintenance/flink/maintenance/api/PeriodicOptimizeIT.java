@@ -42,13 +42,14 @@ class PeriodicOptimizeIT {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(500);
-    PeriodicMaintenance.optimize(table.uri())
-        .whenFragmentsToCompact(8)
-        // Through the option catalogues, as SQL names them: the cleanup's window ships as text.
-        .options(java.util.Map.of("older_than", "0s", "max_concurrent_tasks", "2"))
-        .checkEvery(Duration.ofMillis(200))
-        .append(env)
-        .sinkTo(new CallbackSink<OptimizeResult>(result -> RESULTS.add(result)));
+    CallbackSink.into(
+        PeriodicMaintenance.optimize(table.uri())
+            .whenFragmentsToCompact(8)
+            // Through the option catalogues, as SQL names them: the cleanup's window ships as text.
+            .options(java.util.Map.of("older_than", "0s", "max_concurrent_tasks", "2"))
+            .checkEvery(Duration.ofMillis(200))
+            .append(env),
+        result -> RESULTS.add(result));
     JobClient job = env.executeAsync("periodic lance optimize");
     try {
       // Ticks every 200 ms; a run due with 4 fragments would have come several times by now.

@@ -133,10 +133,32 @@ class ShippedFunctionsTest {
   }
 
   @Test
+  void capPassesTheBudgetOnAndDefersTheRestAfterTheTrip() throws Exception {
+    CandidateFile a = new CandidateFile("data/a.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION);
+    CandidateFile b = new CandidateFile("data/b.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION);
+    CandidateFile c = new CandidateFile("data/c.lance", FileKind.DATA, 1, RemovalReason.EXPIRED_VERSION);
+    try (var cap = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+        roundTrip(new CapDeletes<>("file:/tmp/some-table", CleanupTopology.CAP_MANIFESTS_STATE,
+            fileCounters -> CleanupRun.manifestBudget(3, fileCounters))),
+        CleanupTopology.CAP_MANIFESTS_STATE)) {
+      cap.processBroadcastElement(CleanupCounters.ZERO.record(a), 0);
+      cap.processElement(a, 0);
+      cap.processElement(b, 0);
+      cap.processElement(c, 0);
+
+      assertThat(cap.extractOutputValues()).as("what max_deletes 3 leaves after one file").containsExactly(a, b);
+      assertThat(cap.getSideOutput(CapDeletes.DEFERRED)).extracting(StreamRecord::getValue)
+          .containsExactly(CleanupCounters.ZERO.deferred(1));
+    }
+  }
+
+  @Test
   void policyWithBothBoundsSurvivesSerialization() throws Exception {
     assertThat(roundTrip(POLICY)).isEqualTo(POLICY);
     CleanupPolicy unbounded = CleanupPolicy.builder().deleteUnverified(true).build();
     assertThat(roundTrip(unbounded)).isEqualTo(unbounded);
+    CleanupPolicy retaining = CleanupPolicy.builder().retainLast(3).build();
+    assertThat(roundTrip(retaining)).isEqualTo(retaining);
   }
 
   @Test

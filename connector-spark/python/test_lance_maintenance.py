@@ -1,0 +1,143 @@
+"""The Spark Connect fallback of lance_maintenance: a session without a JVM gateway gets SQL CALLs.
+
+Run by connector-spark's PySparkConnectFallbackTest (``python3 -m unittest test_lance_maintenance``
+in this directory, with ``LANCE_SQL_ARGUMENTS`` set to the parameters of ``lance.cleanup``). PySpark
+itself is not installed there (no package index), so a session here is what the module uses of a
+Spark Connect session: ``sql()``, and no ``_jvm``. The SQL is then run by a real Spark Connect
+server in SparkConnectClusterIT, through ``recorded_calls``."""
+
+import os
+import re
+import sys
+import types
+import unittest
+
+
+def install_pyspark_stub():
+    """Lets ``lance_maintenance`` import where PySpark is not installed: the names it imports."""
+    try:
+        import pyspark.sql  # noqa: F401
+    except ImportError:
+        sql = types.ModuleType("pyspark.sql")
+        sql.DataFrame = type("DataFrame", (), {})
+        sql.SparkSession = type("SparkSession", (), {})
+        pyspark = types.ModuleType("pyspark")
+        pyspark.sql = sql
+        sys.modules["pyspark"] = pyspark
+        sys.modules["pyspark.sql"] = sql
+
+
+install_pyspark_stub()
+import lance_maintenance  # noqa: E402
+
+
+class _Row:
+    def __init__(self, values):
+        self._values = values
+
+    def asDict(self):
+        return dict(self._values)
+
+
+class _Result:
+    def __init__(self, rows):
+        self._rows = rows
+
+    def collect(self):
+        return self._rows
+
+
+class ConnectSession:
+    """What the module may use of a Spark Connect session: ``sql()``; its JVM attributes raise."""
+
+    def __init__(self, counters=None):
+        self.statements = []
+        self.result = _Result([_Row(counters or {"old_versions": 2, "bytes_removed": 10})])
+
+    def sql(self, statement):
+        self.statements.append(statement)
+        return self.result
+
+    def __getattr__(self, name):
+        # pyspark.sql.connect.session.SparkSession raises PySparkAttributeError for _jvm & co.
+        raise AttributeError(f"[JVM_ATTRIBUTE_NOT_SUPPORTED] Attribute `{name}` is not supported in Spark Connect")
+
+
+def recorded_calls(table, older_than, before_version):
+    """The statements the module sends for a dry run, then a cleanup, of ``table``."""
+    session = ConnectSession()
+    maintenance = lance_maintenance.LanceMaintenance(session)
+    maintenance.cleanup_dry_run(table, older_than=older_than, before_version=before_version)
+    maintenance.cleanup(table, older_than=older_than, before_version=before_version)
+    return session.statements
+
+
+class ConnectFallbackTest(unittest.TestCase):
+    def test_cleanup_is_one_call_with_every_flag_written_out(self):
+        session = ConnectSession({"old_versions": 3, "bytes_removed": 1200, "failed_deletes": 0})
+        counters = lance_maintenance.LanceMaintenance(session).cleanup("s3a://bucket/t.lance", older_than="7d")
+
+        self.assertEqual(session.statements, [
+            "CALL lance.cleanup(table => 's3a://bucket/t.lance', older_than => '7d',"
+            " delete_unverified => false, error_if_tagged_old_versions => true, dry_run => false,"
+            " allow_short_retention => false)"])
+        self.assertEqual(counters, {"old_versions": 3, "bytes_removed": 1200, "failed_deletes": 0})
+
+    def test_dry_run_returns_the_procedures_rows_as_they_are(self):
+        session = ConnectSession()
+        files = lance_maintenance.LanceMaintenance(session).cleanup_dry_run(
+            "/data/t.lance", before_version=12, delete_unverified=True, allow_short_retention=True)
+
+        self.assertIs(files, session.result)
+        self.assertEqual(session.statements, [
+            "CALL lance.cleanup(table => '/data/t.lance', before_version => 12, delete_unverified => true,"
+            " error_if_tagged_old_versions => true, dry_run => true, allow_short_retention => true)"])
+
+    def test_literals_are_quoted_as_the_sql_parser_reads_them(self):
+        session = ConnectSession()
+        lance_maintenance.LanceMaintenance(session).cleanup(
+            "s3a://b/it's \\ here.lance", older_than="2026-01-31T00:00:00Z",
+            options={"fs.s3a.endpoint": "http://127.0.0.1:9000", "k'": "v\\"})
+
+        self.assertEqual(session.statements, [
+            "CALL lance.cleanup(table => 's3a://b/it\\'s \\\\ here.lance', older_than => '2026-01-31T00:00:00Z',"
+            " delete_unverified => false, error_if_tagged_old_versions => true, dry_run => false,"
+            " options => map('fs.s3a.endpoint', 'http://127.0.0.1:9000', 'k\\'', 'v\\\\'),"
+            " allow_short_retention => false)"])
+
+    def test_a_value_not_taken_as_meant_is_refused_before_any_sql(self):
+        session = ConnectSession()
+        maintenance = lance_maintenance.LanceMaintenance(session)
+        refusals = [
+            ({"delete_unverified": None}, "delete_unverified"),
+            ({"error_if_tagged_old_versions": "false"}, "error_if_tagged_old_versions"),
+            ({"allow_short_retention": 1}, "allow_short_retention"),
+            ({"before_version": True}, "before_version"),
+            ({"before_version": "12"}, "before_version"),
+            ({"older_than": 7}, "older_than"),
+            ({"options": {"fs.s3a.connection.maximum": 64}}, "options"),
+        ]
+        for arguments, name in refusals:
+            with self.subTest(arguments=arguments):
+                with self.assertRaisesRegex(ValueError, name):
+                    maintenance.cleanup("/data/t.lance", **arguments)
+                with self.assertRaisesRegex(ValueError, name):
+                    maintenance.cleanup_dry_run("/data/t.lance", **arguments)
+        with self.assertRaisesRegex(ValueError, "table"):
+            maintenance.cleanup(None)
+        self.assertEqual(session.statements, [])
+
+    def test_every_argument_it_writes_is_a_parameter_of_the_procedure(self):
+        parameters = os.environ.get("LANCE_SQL_ARGUMENTS")
+        self.assertIsNotNone(parameters, "run through PySparkConnectFallbackTest, which sets LANCE_SQL_ARGUMENTS")
+        session = ConnectSession()
+        lance_maintenance.LanceMaintenance(session).cleanup(
+            "/t.lance", older_than="1d", before_version=3, options={"k": "v"})
+        written = re.findall(r"(\w+) => ", session.statements[0])
+
+        self.assertEqual(len(written), 8)
+        self.assertLessEqual(set(written), set(parameters.split(",")))
+
+
+if __name__ == "__main__":
+    unittest.main()
