@@ -5,13 +5,12 @@ import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
-import dev.lancemaintenance.cleanup.CleanupEngine;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.local.LocalCleanupEngine;
+import dev.lancemaintenance.local.LocalMaintenanceEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -41,10 +40,12 @@ final class CleanupCommand {
   static final String USAGE = usage();
 
   private final Clock clock;
+  private final Engines engines;
   private final boolean verbose;
 
-  CleanupCommand(Clock clock, boolean verbose) {
+  CleanupCommand(Clock clock, Engines engines, boolean verbose) {
     this.clock = clock;
+    this.engines = engines;
     this.verbose = verbose;
   }
 
@@ -99,7 +100,7 @@ final class CleanupCommand {
       TableLocation.of(tableUri);
       String table = TableLocation.redact(tableUri);
       Map<CleanupOption, Object> options = options(parsed);
-      action = CleanupOption.applyTo(engine(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
+      action = CleanupOption.applyTo(engines.named(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
           options, clock.instant());
       action.onProgress(progress);
       if (parsed.value("before-timestamp-millis") != null) {
@@ -207,17 +208,12 @@ final class CleanupCommand {
       if (parallelism < 1) {
         throw new UsageException("--parallelism must be at least 1, not " + parallelism);
       }
-      engineOptions.put("parallelism", parsed.value("parallelism"));
+      engineOptions.put(LocalMaintenanceEngine.PARALLELISM, parsed.value("parallelism"));
     }
     if (parsed.value("spill-dir") != null) {
-      engineOptions.put(LocalCleanupEngine.SPILL_DIR, parsed.value("spill-dir"));
+      engineOptions.put(LocalMaintenanceEngine.SPILL_DIR, parsed.value("spill-dir"));
     }
     return engineOptions;
-  }
-
-  /** The cleanup engine {@code --engine} names (default local); optimize cleans up on it too. */
-  static CleanupEngine engine(String name) {
-    return Engines.named(CleanupEngine.class, name, CleanupEngine::name, LocalCleanupEngine::new);
   }
 
   /** Where results go: plain text or one JSON object. */

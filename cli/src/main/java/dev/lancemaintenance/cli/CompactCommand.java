@@ -31,6 +31,12 @@ final class CompactCommand {
     return OptionArguments.synopsis("compact <table-uri>", items);
   }
 
+  private final Engines engines;
+
+  CompactCommand(Engines engines) {
+    this.engines = engines;
+  }
+
   int run(List<String> args, PrintStream out, PrintStream err) {
     List<MaintenanceOption> options = CompactionOption.CATALOGUE.options();
     CliArguments parsed = CliArguments.parse(
@@ -41,7 +47,7 @@ final class CompactCommand {
     String tableUri = parsed.positionals().get(0);
     String table = TableLocation.redact(tableUri);
     boolean json = parsed.flag("json");
-    CompactAction action = CompactionArguments.compactAction(parsed, tableUri);
+    CompactAction action = CompactionArguments.compactAction(engines.named(parsed.value("engine")), parsed, tableUri);
     try {
       if (parsed.flag("dry-run")) {
         CompactionPlan plan = action.plan();

@@ -1,12 +1,11 @@
 package dev.lancemaintenance.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.compaction.CompactAction;
-import dev.lancemaintenance.compaction.CompactionEngine;
 import dev.lancemaintenance.compaction.CompactionOption;
-import dev.lancemaintenance.local.LocalCompactionEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -33,10 +32,8 @@ final class CompactionArguments {
     return items;
   }
 
-  /** A compact action on the chosen engine with the compaction options given on the command line. */
-  static CompactAction compactAction(CliArguments parsed, String tableUri) {
-    CompactionEngine engine =
-        Engines.named(CompactionEngine.class, parsed.value("engine"), CompactionEngine::name, LocalCompactionEngine::new);
+  /** A compact action on {@code engine} with the compaction options given on the command line. */
+  static CompactAction compactAction(MaintenanceEngine engine, CliArguments parsed, String tableUri) {
     CompactAction action = engine.compact(tableUri, parsed.keyValues("storage-option"), parsed.keyValues("engine-option"));
     Map<CompactionOption, Object> values = new EnumMap<>(CompactionOption.class);
     values.putAll(OptionCatalogue.only(

@@ -6,6 +6,7 @@ import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.Branch;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.FileReference;
 import dev.lancemaintenance.format.Fragment;
@@ -102,7 +103,7 @@ final class InspectCommand {
         for (Iterator<FileEntry> files = storage.listFiles(dir, true); files.hasNext(); ) {
           FileEntry file = files.next();
           sizes.put(file.path(), file.size());
-          filesByKey.computeIfAbsent(ReferenceKeys.keyOf("", file.path()), k -> new ArrayList<>()).add(file.path());
+          filesByKey.computeIfAbsent(ReferenceKeys.keyOf(DatasetRef.MAIN, file.path()), k -> new ArrayList<>()).add(file.path());
         }
       }
       List<VersionView> versions = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.UserErrors;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -37,17 +38,21 @@ public final class MaintenanceCli {
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
 
   private static final String ENGINE_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
+  /** The commands an engine's own entry point ({@code flink run}) runs; the first is the default. */
+  private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize");
 
   private final Clock clock;
   private final String usage;
+  private final Engines engines;
 
   MaintenanceCli(Clock clock) {
-    this(clock, USAGE);
+    this(clock, USAGE, Engines.onClasspath());
   }
 
-  private MaintenanceCli(Clock clock, String usage) {
+  private MaintenanceCli(Clock clock, String usage, Engines engines) {
     this.clock = clock;
     this.usage = usage;
+    this.engines = engines;
   }
 
   public static void main(String[] args) {
@@ -69,7 +74,21 @@ public final class MaintenanceCli {
    * (usage lines in the format of {@link #USAGE}) is added to every usage message this prints.
    */
   public static int execute(List<String> args, PrintStream out, PrintStream err, String moreCommands) {
-    return new MaintenanceCli(Clock.systemUTC(), USAGE + moreCommands).run(args, out, err);
+    return new MaintenanceCli(Clock.systemUTC(), USAGE + moreCommands, Engines.onClasspath()).run(args, out, err);
+  }
+
+  /**
+   * Runs {@code [cleanup|compact|optimize] <table-uri> [options]} on {@code engine}, for an
+   * entry point that is the engine's own ({@code flink run}): the arguments are parsed once, as the
+   * command of that name parses them (cleanup when none is named), and the action is made by {@code
+   * engine} without looking any engine up; {@code --engine} may only name it.
+   */
+  public static int executeOn(MaintenanceEngine engine, List<String> args, PrintStream out, PrintStream err) {
+    boolean named = !args.isEmpty() && ENGINE_COMMANDS.contains(args.get(0));
+    MaintenanceCli cli = new MaintenanceCli(Clock.systemUTC(), USAGE, Engines.only(engine));
+    return named
+        ? cli.runCommand(args.get(0), args.subList(1, args.size()), out, err)
+        : cli.runCommand(ENGINE_COMMANDS.get(0), args, out, err);
   }
 
   /**
@@ -105,16 +124,20 @@ public final class MaintenanceCli {
       (args.isEmpty() ? err : out).print(usage);
       return args.isEmpty() ? 2 : 0;
     }
-    List<String> rest = new ArrayList<>(args.subList(1, args.size()));
+    return runCommand(args.get(0), args.subList(1, args.size()), out, err);
+  }
+
+  private int runCommand(String command, List<String> args, PrintStream out, PrintStream err) {
+    List<String> rest = new ArrayList<>(args);
     boolean verbose = rest.remove("--verbose");
     try {
-      return switch (args.get(0)) {
+      return switch (command) {
         case "inspect" -> new InspectCommand().run(rest, out, err);
-        case "cleanup" -> new CleanupCommand(clock, verbose).run(rest, out, err);
-        case "compact" -> new CompactCommand().run(rest, out, err);
-        case "optimize" -> new OptimizeCommand(clock).run(rest, out, err);
+        case "cleanup" -> new CleanupCommand(clock, engines, verbose).run(rest, out, err);
+        case "compact" -> new CompactCommand(engines).run(rest, out, err);
+        case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);
-        default -> throw new UsageException("Unknown command '" + args.get(0) + "'");
+        default -> throw new UsageException("Unknown command '" + command + "'");
       };
     } catch (UsageException e) {
       err.println("lance-maintenance: " + e.getMessage());

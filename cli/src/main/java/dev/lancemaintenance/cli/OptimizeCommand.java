@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.OptionCatalogue;
@@ -29,9 +30,11 @@ final class OptimizeCommand {
   static final String USAGE = usage();
 
   private final Clock clock;
+  private final Engines engines;
 
-  OptimizeCommand(Clock clock) {
+  OptimizeCommand(Clock clock, Engines engines) {
     this.clock = clock;
+    this.engines = engines;
   }
 
   /**
@@ -75,16 +78,14 @@ final class OptimizeCommand {
   }
 
   private OptimizeAction configure(CliArguments parsed, String tableUri) {
-    String engineName = parsed.value("engine");
-    Map<String, String> engineOptions = parsed.keyValues("engine-option");
-    CleanupAction cleanup =
-        CleanupCommand.engine(engineName)
-            .cleanup(tableUri, parsed.hadoopConf(), engineOptions);
+    // One engine for both halves, with the same engine options.
+    MaintenanceEngine engine = engines.named(parsed.value("engine"));
+    CleanupAction cleanup = engine.cleanup(tableUri, parsed.hadoopConf(), parsed.keyValues("engine-option"));
     OptimizeAction action =
         new OptimizeAction(
             TableLocation.of(tableUri),
             HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
-            CompactionArguments.compactAction(parsed, tableUri),
+            CompactionArguments.compactAction(engine, parsed, tableUri),
             cleanup,
             clock);
     try {

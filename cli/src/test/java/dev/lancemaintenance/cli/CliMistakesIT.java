@@ -23,11 +23,7 @@ class CliMistakesIT {
 
   @BeforeAll
   static void writeTable() {
-    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("pristine"));
-    table.append(10);
-    table.append(10);
-    table.deleteWhere("id % 2 = 0");
-    pristine = new PristineTable(table);
+    pristine = PristineTable.ofTwoAppendsAndADelete(workDir.resolve("pristine"));
   }
 
   @Test

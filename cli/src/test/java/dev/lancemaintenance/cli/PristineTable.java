@@ -18,6 +18,15 @@ final class PristineTable {
     this.root = table.root();
   }
 
+  /** Three versions under {@code dir}: two appends of 10 rows, then a delete of half of them. */
+  static PristineTable ofTwoAppendsAndADelete(Path dir) {
+    LanceTableFixture table = LanceTableFixture.create(dir);
+    table.append(10);
+    table.append(10);
+    table.deleteWhere("id % 2 = 0");
+    return new PristineTable(table);
+  }
+
   Path root() {
     return root;
   }

@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
@@ -29,12 +30,12 @@ public final class TagTrapPreflight {
    */
   public static SortedMap<String, Long> tagsCleanupWouldRefuse(
       TableStorage storage, CleanupPolicy policy, long latestVersionAfter, long nowMillis) {
-    CleanupPlan plan = new CleanupPlanner().plan(storage, policy, "", nowMillis);
+    CleanupPlan plan = new CleanupPlanner().plan(storage, policy, DatasetRef.MAIN, nowMillis);
     RetentionFacts today = plan.facts();
     RetentionFacts afterCompaction =
         new RetentionFacts(
             today.table(),
-            today.datasetDir(),
+            today.dataset(),
             policy,
             Math.max(today.latestVersion(), latestVersionAfter),
             today.tagsByVersion(),

@@ -1,18 +1,22 @@
 package dev.lancemaintenance.format;
 
+import dev.lancemaintenance.storage.TablePaths;
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One dataset of a Lance table: the main line, or a branch, whose own version history lives in
- * {@code tree/<name>/}. The one place that knows how a branch name becomes a directory and back;
- * records shipped to tasks carry {@link #dir()}, its wire form.
+ * {@code tree/<name>/}. The one place that knows how a branch name becomes a directory and back.
+ * The records shipped to tasks and subtasks carry it as it is: one string on the wire, whose
+ * serialized form is fixed by {@link #serialVersionUID}.
  *
  * @param dir {@code ""} for the main line, {@code tree/<branch>} for a branch (the name may contain
  *     {@code /})
  */
 public record DatasetRef(String dir) implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** The main line of the table. */
   public static final DatasetRef MAIN = new DatasetRef("");
 
@@ -45,6 +49,21 @@ public record DatasetRef(String dir) implements Serializable {
   /** The branch this dataset is; empty for the main line. */
   public Optional<String> branchName() {
     return dir.isEmpty() ? Optional.empty() : Optional.of(dir.substring(TREE_PREFIX.length()));
+  }
+
+  /** A path in this dataset, table-relative: {@code name} below {@link #dir()}. */
+  public String resolve(String name) {
+    return TablePaths.join(dir, name);
+  }
+
+  /** A table-relative {@code path} relative to this dataset's directory, or null when it lies outside. */
+  public String relativize(String path) {
+    if (dir.isEmpty()) {
+      return path;
+    }
+    return path.startsWith(dir) && path.length() > dir.length() && path.charAt(dir.length()) == '/'
+        ? path.substring(dir.length() + 1)
+        : null;
   }
 
   public boolean isMain() {

@@ -51,7 +51,7 @@ public final class IncrementalMark {
   public IncrementalMark(TableStorage storage, RetentionFacts facts, Clock clock) {
     this.storage = storage;
     this.facts = facts;
-    this.ledger = new Ledger(storage, facts.datasetDir(), clock);
+    this.ledger = new Ledger(storage, facts.dataset().dir(), clock);
   }
 
   /**
@@ -95,7 +95,7 @@ public final class IncrementalMark {
     long end = state.endVersion();
     List<ManifestLocation> toRead = listed.stream().filter(location -> location.version() > end).toList();
     problem.ifPresent(why -> LOG.info("lance cleanup {}: marking every manifest ({})", facts.describe(), why));
-    LedgerSegment segment = new VersionSummaries(storage, facts.datasetDir()).summarise(ledger, state, toRead);
+    LedgerSegment segment = new VersionSummaries(storage, facts.dataset()).summarise(ledger, state, toRead);
     state.apply("this run's summary", segment);
 
     Set<Long> listedVersions = new HashSet<>();

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileReference;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
@@ -20,13 +21,13 @@ import java.util.Set;
  */
 final class VersionSummaries {
   private final TableStorage storage;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final ReferenceScanner scanner;
 
-  VersionSummaries(TableStorage storage, String datasetDir) {
+  VersionSummaries(TableStorage storage, DatasetRef dataset) {
     this.storage = storage;
-    this.datasetDir = datasetDir;
-    this.scanner = new ReferenceScanner(storage.location(), datasetDir);
+    this.dataset = dataset;
+    this.scanner = new ReferenceScanner(storage.location(), dataset.dir());
   }
 
   /**
@@ -71,7 +72,7 @@ final class VersionSummaries {
     Set<LedgerElement> elements = new HashSet<>();
     for (FileReference reference : manifest.references()) {
       // The same filter as MarkManifests: a reference outside the dataset is never listed, never deleted.
-      if (!reference.external() && ReferenceKeys.isInDataset(datasetDir, reference.path())) {
+      if (!reference.external() && ReferenceKeys.isInDataset(dataset, reference.path())) {
         elements.add(new LedgerElement(reference.path(), reference.kind(), reference.certain()));
       }
     }

@@ -25,6 +25,7 @@ import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.IncrementalMark;
 import dev.lancemaintenance.ledger.MarkMode;
 import dev.lancemaintenance.ledger.MarkVerification;
@@ -283,8 +284,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public OptionalLong list(CleanupPlan plan) {
-      String datasetDir = plan.facts().datasetDir();
-      return OptionalLong.of(runAll(plan.listings(), task -> list(task, datasetDir), Long::sum, 0L));
+      DatasetRef dataset = plan.facts().dataset();
+      return OptionalLong.of(runAll(plan.listings(), task -> list(task, dataset), Long::sum, 0L));
     }
 
     @Override
@@ -328,11 +329,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return result.summary();
     }
 
-    private Long list(ListingTask task, String datasetDir) {
+    private Long list(ListingTask task, DatasetRef dataset) {
       long count = 0;
       for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
         stopIfInterrupted();
-        spills.addFile(files.next(), datasetDir);
+        spills.addFile(files.next(), dataset);
         progress().filesListed(1);
         count++;
       }

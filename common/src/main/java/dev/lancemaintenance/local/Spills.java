@@ -3,6 +3,7 @@ package dev.lancemaintenance.local;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.LeaseHolder;
 import java.io.IOException;
@@ -105,8 +106,8 @@ final class Spills implements AutoCloseable {
   }
 
   /** Files go to the partition of their reference key in the dataset being cleaned. */
-  void addFile(FileEntry file, String datasetDir) {
-    files.get(ReferenceKeys.partitionOf(ReferenceKeys.keyOf(datasetDir, file.path()), partitions())).append(file);
+  void addFile(FileEntry file, DatasetRef dataset) {
+    files.get(ReferenceKeys.partitionOf(ReferenceKeys.keyOf(dataset, file.path()), partitions())).append(file);
   }
 
   void addExpiredManifest(CandidateFile manifest) {

@@ -7,6 +7,7 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.format.DatasetRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -110,7 +111,7 @@ class CleanupOptionsTest {
     long now = NOW.toEpochMilli();
     long guard = now - Duration.ofDays(1).toMillis();
     DecideByPath decide = new DecideByPath(
-        new DecisionContext("", Long.MAX_VALUE, now - Duration.ofDays(7).toMillis(), true, guard));
+        new DecisionContext(DatasetRef.MAIN, Long.MAX_VALUE, now - Duration.ofDays(7).toMillis(), true, guard));
     FileEntry youngerThanGuard = new FileEntry("data/in-flight.lance", 10, now - Duration.ofMinutes(1).toMillis());
     FileEntry olderThanGuard = new FileEntry("data/abandoned.lance", 10, now - Duration.ofDays(2).toMillis());
 

@@ -28,4 +28,16 @@ class DatasetRefTest {
     assertThat(DatasetRef.branch("b1").describe("s3a://t")).isEqualTo("branch b1 of s3a://t");
     assertThat(DatasetRef.MAIN.describe("s3a://t")).isEqualTo("s3a://t");
   }
+
+  @Test
+  void pathsResolveAndRelativizeAgainstTheDatasetDirectory() {
+    DatasetRef branch = DatasetRef.branch("team/exp");
+    assertThat(branch.resolve("data/a.lance")).isEqualTo("tree/team/exp/data/a.lance");
+    assertThat(DatasetRef.MAIN.resolve("data/a.lance")).isEqualTo("data/a.lance");
+    assertThat(branch.relativize("tree/team/exp/data/a.lance")).isEqualTo("data/a.lance");
+    assertThat(branch.relativize("tree/team/expired/data/a.lance")).as("a sibling whose name extends it").isNull();
+    assertThat(branch.relativize("tree/team/exp")).isNull();
+    assertThat(branch.relativize("data/a.lance")).isNull();
+    assertThat(DatasetRef.MAIN.relativize("tree/team/exp/data/a.lance")).isEqualTo("tree/team/exp/data/a.lance");
+  }
 }

@@ -18,6 +18,7 @@ import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -98,7 +99,7 @@ class ShippedFunctionsTest {
 
   @Test
   void decideFilesDecidesAfterTheTrip() throws Exception {
-    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext("", Long.MAX_VALUE, 0, false, 0)));
+    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext(DatasetRef.MAIN, Long.MAX_VALUE, 0, false, 0)));
 
     FileEntry file = new FileEntry("data/a.lance", 3, 1000);
     List<DecideFiles.Decision> decided = new ArrayList<>();
@@ -121,7 +122,7 @@ class ShippedFunctionsTest {
     CleanupPlan plan;
     List<SliceMarks> expected = new ArrayList<>();
     try (TableStorage storage = factory.value().open(location)) {
-      plan = new CleanupPlanner(2).plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), "", 1234);
+      plan = new CleanupPlanner(2).plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), DatasetRef.MAIN, 1234);
       for (ManifestSlice slice : plan.slices()) {
         expected.add(SliceMarks.of(new MarkManifests(storage, plan.facts()).mark(slice)));
       }
@@ -141,9 +142,23 @@ class ShippedFunctionsTest {
   void retentionFactsSurviveTheTrip() {
     CleanupPolicy policy =
         CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).retainLast(4).build();
-    RetentionFacts facts = new RetentionFacts("file:/t", "", policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
+    RetentionFacts facts =
+        new RetentionFacts("file:/t", DatasetRef.branch("team/exp"), policy, 9, Map.of(3L, List.of("gold")), Set.of(2L), 1234);
 
-    assertThat(roundTrip(facts)).isEqualTo(facts);
+    RetentionFacts shipped = roundTrip(facts);
+    assertThat(shipped).isEqualTo(facts);
+    assertThat(shipped.describe()).isEqualTo("branch team/exp of file:/t");
+  }
+
+  @Test
+  void theDatasetOfASliceAndOfTheDecisionSurvivesTheTrip() {
+    DatasetRef branch = DatasetRef.branch("team/exp");
+    ManifestSlice slice = new ManifestSlice(ManifestSlice.SliceRole.BRANCH_READERS, branch, List.of());
+    DecisionContext context = new DecisionContext(branch, 5, 0, false, 0);
+
+    assertThat(roundTrip(slice).dataset()).isEqualTo(branch);
+    assertThat(roundTrip(context)).isEqualTo(context);
+    assertThat(roundTrip(context).keyOf("tree/team/exp/_indices/u1/part.idx")).isEqualTo("tree/team/exp/_indices/u1");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.CorruptTableException;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
@@ -157,7 +158,7 @@ class LocalCleanupSafetyIT {
     // Two partitions: the first crashes at its first delete while the second is still deleting
     // slowly; execute() must not return while the second goes on.
     Faults faults = new Faults()
-        .crashOnDeleteOf(path -> ReferenceKeys.partitionOf(ReferenceKeys.keyOf("", path), 2) == 0)
+        .crashOnDeleteOf(path -> ReferenceKeys.partitionOf(ReferenceKeys.keyOf(DatasetRef.MAIN, path), 2) == 0)
         .delayEachDelete(Duration.ofMillis(40));
     CleanupAction run =
         new LocalCleanupAction(TableLocation.of(table.toString()), faulty(faults), Clock.systemUTC())

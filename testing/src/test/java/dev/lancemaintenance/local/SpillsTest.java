@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.LeaseHolder;
@@ -80,8 +81,8 @@ class SpillsTest {
     try (Spills spills = new Spills(temp, 16)) {
       spills.addMark(indexMark);
       spills.addMark(dataMark);
-      spills.addFile(indexFile, "tree/b");
-      spills.addFile(sidecar, "tree/b");
+      spills.addFile(indexFile, DatasetRef.branch("b"));
+      spills.addFile(sidecar, DatasetRef.branch("b"));
       spills.addExpiredManifest(manifest);
 
       assertThat(partitionHolding(spills, indexMark)).isEqualTo(partitionHolding(spills, indexFile))

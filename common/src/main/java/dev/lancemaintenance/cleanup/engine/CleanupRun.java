@@ -90,7 +90,7 @@ public final class CleanupRun {
 
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
   public static CleanupPlan plan(TableStorage storage, CleanupPlanner planner, DatasetCleanup cleanup) {
-    CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset().dir(), cleanup.now().toEpochMilli());
+    CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli());
     LOG.info(
         "lance cleanup {} [{}]: latest version {}, {} manifests of the table, {} slices, {} directories; policy {}",
         plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().latestVersion(),

@@ -9,7 +9,6 @@ import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
-import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,12 +56,12 @@ public final class CleanupPlanner {
   }
 
   /**
-   * Plans the cleanup of the dataset at {@code datasetDir}: {@code ""} for the main table, {@code
-   * tree/<branch>} for a branch, as Lance cleans the dataset a branch checkout opens.
+   * Plans the cleanup of {@code dataset}: the main line, or a branch as Lance cleans the dataset a
+   * branch checkout opens.
    */
-  public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, String datasetDir, long nowMillis) {
+  public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis) {
     String table = storage.location().toString();
-    Optional<String> branch = new DatasetRef(datasetDir).branchName();
+    Optional<String> branch = dataset.branchName();
     List<Branch> branches = RefReader.listBranches(storage);
     if (branch.isPresent() && branches.stream().noneMatch(b -> b.name().equals(branch.get()))) {
       throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
@@ -71,16 +70,16 @@ public final class CleanupPlanner {
     String where = branch.map(name -> "branch " + name + " of ").orElse("");
     // Read before the listing: a commit the hint records then precedes the listing, so a listing
     // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
-    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, datasetDir);
-    List<ManifestLocation> versions = sorted(VersionListing.list(storage, datasetDir));
+    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, dataset.dir());
+    List<ManifestLocation> versions = sorted(VersionListing.list(storage, dataset.dir()));
     if (versions.isEmpty()) {
       throw new MaintenanceException("Cannot clean up " + where + table + ": no manifests in "
-          + TablePaths.join(datasetDir, ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
+          + dataset.resolve(ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
     if (hinted.isPresent() && Long.compareUnsigned(hinted.getAsLong(), latest) > 0) {
       throw new MaintenanceException("Cannot clean up " + where + table + ": "
-          + VersionListing.latestVersionHintPath(datasetDir) + " records version "
+          + VersionListing.latestVersionHintPath(dataset.dir()) + " records version "
           + Long.toUnsignedString(hinted.getAsLong()) + " but the newest manifest listed is version "
           + Long.toUnsignedString(latest) + "; the listing is incomplete or manifests were lost, so nothing was deleted");
     }
@@ -94,20 +93,21 @@ public final class CleanupPlanner {
     }
 
     Set<Long> forkPoints = new HashSet<>();
-    List<ManifestSlice> slices = new ArrayList<>(slicesOf(ManifestSlice.SliceRole.TABLE_VERSIONS, datasetDir, versions));
+    List<ManifestSlice> slices = new ArrayList<>(slicesOf(ManifestSlice.SliceRole.TABLE_VERSIONS, dataset, versions));
     for (BranchLineage.Descendant descendant : BranchLineage.descendantsOf(branch, branches)) {
       forkPoints.add(descendant.forkVersion());
-      String dir = descendant.branch().datasetDir();
-      slices.addAll(slicesOf(ManifestSlice.SliceRole.BRANCH_READERS, dir, sorted(VersionListing.list(storage, dir))));
+      DatasetRef reader = descendant.branch().dataset();
+      slices.addAll(slicesOf(
+          ManifestSlice.SliceRole.BRANCH_READERS, reader, sorted(VersionListing.list(storage, reader.dir()))));
     }
 
     // retain_last becomes a version bound here, where the dataset's listing is known; every stage
     // after the plan sees only the resolved policy.
     CleanupPolicy resolved = policy.forVersions(versions.stream().map(ManifestLocation::version).toList());
     RetentionFacts facts =
-        new RetentionFacts(table, datasetDir, resolved, latest, tagsByVersion, forkPoints, nowMillis);
+        new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis);
     List<ListingTask> listings =
-        ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(TablePaths.join(datasetDir, dir), true)).toList();
+        ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(dataset.resolve(dir), true)).toList();
     return new CleanupPlan(facts, slices, listings);
   }
 
@@ -120,8 +120,8 @@ public final class CleanupPlanner {
     List<ManifestLocation> run = new ArrayList<>();
     ManifestSlice first = null;
     for (ManifestSlice slice : plan.slices()) {
-      if (first != null && (first.role() != slice.role() || !first.datasetDir().equals(slice.datasetDir()))) {
-        slices.addAll(slicesOf(first.role(), first.datasetDir(), run));
+      if (first != null && (first.role() != slice.role() || !first.dataset().equals(slice.dataset()))) {
+        slices.addAll(slicesOf(first.role(), first.dataset(), run));
         run = new ArrayList<>();
       }
       if (run.isEmpty()) {
@@ -130,16 +130,16 @@ public final class CleanupPlanner {
       run.addAll(slice.manifests());
     }
     if (first != null) {
-      slices.addAll(slicesOf(first.role(), first.datasetDir(), run));
+      slices.addAll(slicesOf(first.role(), first.dataset(), run));
     }
     return new CleanupPlan(plan.facts(), slices, plan.listings());
   }
 
-  private List<ManifestSlice> slicesOf(ManifestSlice.SliceRole role, String dir, List<ManifestLocation> manifests) {
+  private List<ManifestSlice> slicesOf(ManifestSlice.SliceRole role, DatasetRef dataset, List<ManifestLocation> manifests) {
     int sliceSize = Math.max(1, Math.min(this.sliceSize, (manifests.size() + minSlices - 1) / minSlices));
     List<ManifestSlice> slices = new ArrayList<>();
     for (int start = 0; start < manifests.size(); start += sliceSize) {
-      slices.add(new ManifestSlice(role, dir, manifests.subList(start, Math.min(manifests.size(), start + sliceSize))));
+      slices.add(new ManifestSlice(role, dataset, manifests.subList(start, Math.min(manifests.size(), start + sliceSize))));
     }
     return slices;
   }

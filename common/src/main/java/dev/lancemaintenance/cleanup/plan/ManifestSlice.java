@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.plan;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import java.io.Serializable;
 import java.util.List;
@@ -9,15 +10,14 @@ import java.util.Objects;
  * A unit of mark work: a few manifests decoded by one task.
  *
  * @param role whether these are versions of the table being cleaned or of a branch that reads it
- * @param datasetDir the dataset the manifests belong to: {@code ""} for the table, {@code
- *     tree/<branch>} for a branch
+ * @param dataset the dataset the manifests belong to: the one being cleaned, or a branch reading it
  * @param manifests the manifests, in version order
  */
-public record ManifestSlice(SliceRole role, String datasetDir, List<ManifestLocation> manifests)
+public record ManifestSlice(SliceRole role, DatasetRef dataset, List<ManifestLocation> manifests)
     implements Serializable {
   public ManifestSlice {
     Objects.requireNonNull(role, "role");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     manifests = List.copyOf(manifests);
   }
 

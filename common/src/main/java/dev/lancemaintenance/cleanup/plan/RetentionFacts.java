@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cleanup.plan;
 
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.format.DatasetRef;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,7 @@ import java.util.Set;
  * shipped to every mark task. They grow with the number of tags and branches, never with files.
  *
  * @param table the table, redacted, for messages
- * @param datasetDir the dataset being cleaned: {@code ""} for the main table, {@code tree/<branch>}
- *     for a branch
+ * @param dataset the dataset being cleaned: the main line or a branch
  * @param policy the policy of the run
  * @param latestVersion the newest version the plan saw; it and anything newer are always kept
  * @param tagsByVersion names of the tags on this dataset (branch) by the version they point at
@@ -23,7 +23,7 @@ import java.util.Set;
  */
 public record RetentionFacts(
     String table,
-    String datasetDir,
+    DatasetRef dataset,
     CleanupPolicy policy,
     long latestVersion,
     Map<Long, List<String>> tagsByVersion,
@@ -33,7 +33,7 @@ public record RetentionFacts(
 
   public RetentionFacts {
     Objects.requireNonNull(table, "table");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(policy, "policy");
     tagsByVersion = Map.copyOf(tagsByVersion);
     forkPoints = Set.copyOf(forkPoints);
@@ -49,9 +49,9 @@ public record RetentionFacts(
     return nowMillis - policy.unverifiedGuard().toMillis();
   }
 
-  /** The table and, for a branch, the branch, for messages. */
+  /** The table and, for a branch, the branch, for messages: {@code branch b of s3a://t}. */
   public String describe() {
-    return datasetDir.isEmpty() ? table : table + " (" + datasetDir + ")";
+    return dataset.describe(table);
   }
 
   /** How one version of this table fares under the policy. */

@@ -47,7 +47,7 @@ public final class DecideByPath {
     if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
       return Optional.empty();
     }
-    Optional<FileKind> kind = ManagedLayout.candidateKind(ReferenceKeys.relativeTo(context.datasetDir(), file.path()));
+    Optional<FileKind> kind = ManagedLayout.candidateKind(context.dataset().relativize(file.path()));
     if (kind.isEmpty()) {
       return Optional.empty();
     }

@@ -1,14 +1,15 @@
 package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.format.DatasetRef;
 import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * The run-wide facts the decision needs, known once every mark task has reported.
  *
- * @param datasetDir the dataset being cleaned ({@code ""} for the main table, {@code tree/<branch>}
- *     for a branch); the per-path rules apply to paths relative to it
+ * @param dataset the dataset being cleaned (the main line or a branch); the per-path rules apply to
+ *     paths relative to its directory
  * @param listingCutoffMillis files modified in this millisecond or later are never candidates:
  *     the millisecond of the earliest retained manifest's timestamp. Anything newer than that
  *     manifest may belong to a write in flight (Lance applies the same cut-off, at the store's
@@ -21,7 +22,7 @@ import java.util.Objects;
  *     after this instant are still kept (now minus the policy's retention guard)
  */
 public record DecisionContext(
-    String datasetDir,
+    DatasetRef dataset,
     long listingCutoffMillis,
     long unverifiedThresholdMillis,
     boolean deleteUnverified,
@@ -29,13 +30,13 @@ public record DecisionContext(
     implements Serializable {
 
   public DecisionContext {
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
   }
 
   /** The context of a run from its facts and the reduced summary of every mark task. */
   public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
     return new DecisionContext(
-        facts.datasetDir(),
+        facts.dataset(),
         cutoffMillisOf(summary.earliestRetainedNanos()),
         facts.unverifiedThresholdMillis(),
         facts.policy().deleteUnverified(),
@@ -49,6 +50,6 @@ public record DecisionContext(
 
   /** The reference key of a file listed in this run's dataset. */
   public String keyOf(String path) {
-    return ReferenceKeys.keyOf(datasetDir, path);
+    return ReferenceKeys.keyOf(dataset, path);
   }
 }

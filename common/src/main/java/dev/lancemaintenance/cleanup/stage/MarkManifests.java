@@ -59,7 +59,7 @@ public final class MarkManifests {
     Map<ReferenceGroup, MarkState> markedGroups = new IdentityHashMap<>();
     MarkState previousState = null;
     MarkSummary summary = MarkSummary.EMPTY;
-    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.datasetDir());
+    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.dataset().dir());
     for (ManifestLocation location : slice.manifests()) {
       ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
       MarkState state = MarkState.KEPT;
@@ -93,7 +93,7 @@ public final class MarkManifests {
 
   private void markAll(ReferenceGroup group, MarkState state, Map<String, ReferenceMark> marks) {
     for (FileReference reference : group.references()) {
-      if (reference.external() || !ReferenceKeys.isInDataset(facts.datasetDir(), reference.path())) {
+      if (reference.external() || !ReferenceKeys.isInDataset(facts.dataset(), reference.path())) {
         // Outside the dataset being cleaned: never listed, so never deleted by this run.
         continue;
       }

@@ -1,13 +1,13 @@
 package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
-import dev.lancemaintenance.storage.TablePaths;
+import dev.lancemaintenance.format.DatasetRef;
 
 /**
  * Maps a listed file to the key under which manifests reference it, so that the decision can
  * co-group listings and references by key. Paths are table-relative; the rules apply to the path
- * relative to the dataset being cleaned ({@code ""} for the main table, {@code tree/<branch>} for a
- * branch), since a branch name may itself contain {@code /} and cannot be told from the path alone:
+ * relative to the dataset being cleaned (the main line or a branch), since a branch name may itself
+ * contain {@code /} and cannot be told from the path alone:
  *
  * <ul>
  *   <li>every file below {@code <dataset>/_indices/<uuid>/} belongs to index {@code
@@ -23,42 +23,34 @@ public final class ReferenceKeys {
 
   private ReferenceKeys() {}
 
-  /** The reference key of a table-relative {@code path} listed in the dataset {@code datasetDir}. */
-  public static String keyOf(String datasetDir, String path) {
-    String inDataset = relativeTo(datasetDir, path);
+  /** The reference key of a table-relative {@code path} listed in {@code dataset}. */
+  public static String keyOf(DatasetRef dataset, String path) {
+    String inDataset = dataset.relativize(path);
     if (inDataset == null) {
       return path;
     }
     if (inDataset.startsWith(INDICES)) {
       int end = inDataset.indexOf('/', INDICES.length());
-      return end < 0 ? path : TablePaths.join(datasetDir, inDataset.substring(0, end));
+      return end < 0 ? path : dataset.resolve(inDataset.substring(0, end));
     }
     if (ManagedLayout.isBlobSidecar(inDataset)) {
-      return TablePaths.join(datasetDir, inDataset.substring(0, inDataset.lastIndexOf('/')) + ".lance");
+      return dataset.resolve(inDataset.substring(0, inDataset.lastIndexOf('/')) + ".lance");
     }
     return path;
   }
 
   /**
-   * Whether a reference key can meet a file listed by a cleanup of {@code datasetDir}: it lies in
+   * Whether a reference key can meet a file listed by a cleanup of {@code dataset}: it lies in
    * one of the dataset's managed directories. Marks of other keys (a branch's own files during a
    * cleanup of main, main's files during a cleanup of a branch) are dropped early.
    */
-  public static boolean isInDataset(String datasetDir, String key) {
-    String inDataset = relativeTo(datasetDir, key);
+  public static boolean isInDataset(DatasetRef dataset, String key) {
+    String inDataset = dataset.relativize(key);
     if (inDataset == null) {
       return false;
     }
     int slash = inDataset.indexOf('/');
     return slash > 0 && ManagedLayout.isManagedDirectory(inDataset.substring(0, slash));
-  }
-
-  /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
-  static String relativeTo(String datasetDir, String path) {
-    if (datasetDir.isEmpty()) {
-      return path;
-    }
-    return path.startsWith(datasetDir + "/") ? path.substring(datasetDir.length() + 1) : null;
   }
 
   /** A stable partition of a key among {@code partitions}, the same in every engine. */

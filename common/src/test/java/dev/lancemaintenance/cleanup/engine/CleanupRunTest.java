@@ -18,6 +18,7 @@ import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ class CleanupRunTest {
   private static final CleanupPolicy POLICY =
       CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).build();
   private static final CleanupPlan PLAN =
-      new CleanupPlan(new RetentionFacts(TABLE, "", POLICY, 12, Map.of(), Set.of(), 1_000L), List.of(), List.of());
+      new CleanupPlan(new RetentionFacts(TABLE, DatasetRef.MAIN, POLICY, 12, Map.of(), Set.of(), 1_000L), List.of(), List.of());
 
   @Test
   void runsTheStagesInTheirOrderAndReleasesManifestsAfterACleanSweep() {

@@ -3,6 +3,7 @@ package dev.lancemaintenance.cleanup.stage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.format.DatasetRef;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,7 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Kept wins over kept-if-present wins over expired; only a certain kept reference may be missing. */
 class MarkStateTest {
   private static final DecideByPath DECIDE =
-      new DecideByPath(new DecisionContext("", Long.MAX_VALUE, Long.MAX_VALUE, true, Long.MAX_VALUE));
+      new DecideByPath(new DecisionContext(DatasetRef.MAIN, Long.MAX_VALUE, Long.MAX_VALUE, true, Long.MAX_VALUE));
 
   @ParameterizedTest
   @EnumSource(MarkState.class)

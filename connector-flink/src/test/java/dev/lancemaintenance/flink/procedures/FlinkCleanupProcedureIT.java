@@ -42,13 +42,15 @@ class FlinkCleanupProcedureIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir static Path workDir;
   private static PristineTable table;
-  private static final String CUTOFF = Instant.now().plus(Duration.ofMinutes(1)).toString();
+  /** After every version of the table: read once it is written, which may take minutes on a loaded machine. */
+  private static String cutoff;
 
   private TableEnvironment sql;
 
   @BeforeAll
   static void writeTable() {
     table = PristineTable.keep(ConformanceScenarios.deletes(workDir).table().root(), workDir.resolve("pristine"));
+    cutoff = Instant.now().plus(Duration.ofMinutes(1)).toString();
   }
 
   @BeforeEach
@@ -61,7 +63,7 @@ class FlinkCleanupProcedureIT {
   @Test
   void callReturnsTheCountersOfTheLocalEngine() {
     TableResult result =
-        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
+        sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)");
     List<String> names = result.getResolvedSchema().getColumnNames();
     List<Row> rows = rows(result);
     TreeSet<String> flinkFiles = table.currentFiles();
@@ -79,13 +81,13 @@ class FlinkCleanupProcedureIT {
   private static LocalCleanupAction localCleanup() {
     return new LocalCleanupAction(
             TableLocation.of(table.table().toString()), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
-        .beforeTimestamp(Instant.parse(CUTOFF));
+        .beforeTimestamp(Instant.parse(cutoff));
   }
 
   @Test
   void retainLastAndMaxDeletesReachTheRun() {
     TableResult result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '"
-        + CUTOFF + "', dry_run => false, retain_last => 2, max_deletes => 1)");
+        + cutoff + "', dry_run => false, retain_last => 2, max_deletes => 1)");
     Map<String, Long> row = columns(result.getResolvedSchema().getColumnNames(), rows(result).get(0));
 
     table.restore();
@@ -103,7 +105,7 @@ class FlinkCleanupProcedureIT {
     List<Row> rows;
     TableResult result;
     try (UndeletableFile ignored = UndeletableFile.make(table.table().resolve(stuck))) {
-      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)");
+      result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)");
       rows = rows(result);
     }
     Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
@@ -117,7 +119,7 @@ class FlinkCleanupProcedureIT {
   @Test
   void outputColumnsAreTheResultNamesInOrder() {
     TableResult result = sql.executeSql(
-        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => true)");
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => true)");
     List<String> columns = result.getResolvedSchema().getColumnNames();
     rows(result);
 
@@ -128,13 +130,13 @@ class FlinkCleanupProcedureIT {
   @Test
   void cleanupFilesListsTheFilesARealRunDeletes() {
     List<Row> files = rows(sql.executeSql(
-        "CALL lance.sys.cleanup_files(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "')"));
+        "CALL lance.sys.cleanup_files(`table` => '" + table.table() + "', older_than => '" + cutoff + "')"));
     TreeSet<String> listed = new TreeSet<>();
     files.forEach(row -> listed.add((String) row.getField(0)));
     assertThat(table.currentFiles()).as("cleanup_files deletes nothing").isEqualTo(table.files());
 
     rows(sql.executeSql(
-        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + CUTOFF + "', dry_run => false)"));
+        "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)"));
     TreeSet<String> deleted = table.files();
     deleted.removeAll(table.currentFiles());
     assertThat(listed).as("files listed vs files then deleted").isNotEmpty().isEqualTo(deleted);

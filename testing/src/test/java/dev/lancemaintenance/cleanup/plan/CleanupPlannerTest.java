@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice.SliceRole;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
@@ -35,10 +36,10 @@ class CleanupPlannerTest {
   void slicesAreRunsOfConsecutiveVersionsOfAtMostTheSliceSize() {
     LanceTableFixture table = appends(5);
 
-    CleanupPlan plan = plan(new CleanupPlanner(2), table, "");
+    CleanupPlan plan = plan(new CleanupPlanner(2), table, DatasetRef.MAIN);
 
     assertThat(plan.slices()).extracting(slice -> versions(slice)).containsExactly(List.of(1L, 2L), List.of(3L, 4L), List.of(5L));
-    assertThat(plan.slices()).allMatch(s -> s.role() == SliceRole.TABLE_VERSIONS && s.datasetDir().isEmpty());
+    assertThat(plan.slices()).allMatch(s -> s.role() == SliceRole.TABLE_VERSIONS && s.dataset().isMain());
     assertThat(plan.tableManifestCount()).isEqualTo(5);
     assertThat(plan.facts().latestVersion()).isEqualTo(5);
     assertThat(plan.facts().nowMillis()).isEqualTo(NOW);
@@ -49,9 +50,9 @@ class CleanupPlannerTest {
   void aMinimumSliceCountSplitsASmallHistoryIntoThatManyTasks() {
     LanceTableFixture table = appends(5);
 
-    assertThat(plan(new CleanupPlanner(128, 3), table, "").slices()).extracting(s -> s.manifests().size()).containsExactly(2, 2, 1);
-    assertThat(plan(new CleanupPlanner(128, 10), table, "").slices()).hasSize(5);
-    assertThat(plan(new CleanupPlanner(), table, "").slices()).hasSize(1);
+    assertThat(plan(new CleanupPlanner(128, 3), table, DatasetRef.MAIN).slices()).extracting(s -> s.manifests().size()).containsExactly(2, 2, 1);
+    assertThat(plan(new CleanupPlanner(128, 10), table, DatasetRef.MAIN).slices()).hasSize(5);
+    assertThat(plan(new CleanupPlanner(), table, DatasetRef.MAIN).slices()).hasSize(1);
   }
 
   @Test
@@ -65,9 +66,9 @@ class CleanupPlannerTest {
     LanceTableFixture table = appends(2);
     table.createBranch("b", 1).append(10);
 
-    assertThat(plan(new CleanupPlanner(), table, "").listings())
+    assertThat(plan(new CleanupPlanner(), table, DatasetRef.MAIN).listings())
         .containsExactlyInAnyOrder(listing("_versions"), listing("_transactions"), listing("_deletions"), listing("_indices"), listing("data"));
-    assertThat(plan(new CleanupPlanner(), table, "tree/b").listings()).extracting(ListingTask::dir)
+    assertThat(plan(new CleanupPlanner(), table, DatasetRef.branch("b")).listings()).extracting(ListingTask::dir)
         .containsExactlyInAnyOrder("tree/b/_versions", "tree/b/_transactions", "tree/b/_deletions", "tree/b/_indices", "tree/b/data");
   }
 
@@ -80,29 +81,29 @@ class CleanupPlannerTest {
     table.tag("main-tag", 1);
     b.tag("b-tag", bLatest);
 
-    CleanupPlan ofMain = plan(new CleanupPlanner(), table, "");
+    CleanupPlan ofMain = plan(new CleanupPlanner(), table, DatasetRef.MAIN);
     assertThat(ofMain.slices()).filteredOn(s -> s.role() == SliceRole.BRANCH_READERS)
-        .extracting(ManifestSlice::datasetDir).containsExactlyInAnyOrder("tree/b", "tree/c");
+        .extracting(ManifestSlice::dataset).containsExactlyInAnyOrder(DatasetRef.branch("b"), DatasetRef.branch("c"));
     assertThat(ofMain.facts().forkPoints()).containsExactly(2L);
     assertThat(ofMain.facts().tagsByVersion()).isEqualTo(Map.of(1L, List.of("main-tag")));
     assertThat(ofMain.tableManifestCount()).isEqualTo(3);
 
-    CleanupPlan ofB = plan(new CleanupPlanner(), table, "tree/b");
+    CleanupPlan ofB = plan(new CleanupPlanner(), table, DatasetRef.branch("b"));
     assertThat(ofB.slices()).filteredOn(s -> s.role() == SliceRole.TABLE_VERSIONS)
-        .allMatch(s -> s.datasetDir().equals("tree/b"));
+        .allMatch(s -> s.dataset().equals(DatasetRef.branch("b")));
     assertThat(ofB.slices()).filteredOn(s -> s.role() == SliceRole.BRANCH_READERS)
-        .extracting(ManifestSlice::datasetDir).containsExactly("tree/c");
+        .extracting(ManifestSlice::dataset).containsExactly(DatasetRef.branch("c"));
     assertThat(ofB.facts().forkPoints()).containsExactly(bLatest);
     assertThat(ofB.facts().tagsByVersion()).as("only the branch's own tags").isEqualTo(Map.of(bLatest, List.of("b-tag")));
     assertThat(ofB.facts().latestVersion()).isEqualTo(bLatest);
-    assertThat(ofB.facts().datasetDir()).isEqualTo("tree/b");
+    assertThat(ofB.facts().dataset()).isEqualTo(DatasetRef.branch("b"));
   }
 
   @Test
   void aBranchThatDoesNotExistIsRefusedNamingIt() {
     LanceTableFixture table = appends(1);
 
-    assertThatThrownBy(() -> plan(new CleanupPlanner(), table, "tree/nope"))
+    assertThatThrownBy(() -> plan(new CleanupPlanner(), table, DatasetRef.branch("nope")))
         .isInstanceOf(MaintenanceException.class)
         .hasMessageContaining("branch nope")
         .hasMessageContaining(table.uri())
@@ -115,7 +116,7 @@ class CleanupPlannerTest {
     Files.writeString(empty.resolve("readme.txt"), "hello");
 
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(empty.toString()), StorageConf.defaults())) {
-      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, "", NOW))
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW))
           .isInstanceOf(MaintenanceException.class)
           .hasMessageContaining("no manifests in _versions/")
           .hasMessageContaining("not-a-table");
@@ -128,10 +129,10 @@ class CleanupPlannerTest {
     // latest, and its successors' files unreferenced: the hint Lance writes on every commit tells.
     LanceTableFixture table = appends(3);
     try (TableStorage storage = storage(table)) {
-      ManifestLocation newest = plan(new CleanupPlanner(), table, "").slices().get(0).manifests().get(2);
+      ManifestLocation newest = plan(new CleanupPlanner(), table, DatasetRef.MAIN).slices().get(0).manifests().get(2);
       Files.delete(table.resolve(newest.path()));
 
-      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, "", NOW))
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW))
           .isInstanceOf(MaintenanceException.class)
           .hasMessageContaining("_versions/latest_version_hint.json records version 3")
           .hasMessageContaining("newest manifest listed is version 2")
@@ -147,9 +148,9 @@ class CleanupPlannerTest {
     return table;
   }
 
-  private static CleanupPlan plan(CleanupPlanner planner, LanceTableFixture table, String datasetDir) {
+  private static CleanupPlan plan(CleanupPlanner planner, LanceTableFixture table, DatasetRef dataset) {
     try (TableStorage storage = storage(table)) {
-      return planner.plan(storage, POLICY, datasetDir, NOW);
+      return planner.plan(storage, POLICY, dataset, NOW);
     }
   }
 

@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice.SliceRole;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.VersionListing;
@@ -63,7 +64,7 @@ class MarkManifestsTest {
 
   @Test
   void expiredVersionsMarkWhatOnlyTheyReadExpiredAndGiveUpTheirManifests() {
-    MarkResult result = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(""));
+    MarkResult result = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(DatasetRef.MAIN));
 
     assertThat(dataStates(result)).containsExactlyInAnyOrderEntriesOf(Map.of(
         dataOf.get(1L), MarkState.EXPIRED, dataOf.get(2L), MarkState.EXPIRED,
@@ -81,7 +82,7 @@ class MarkManifestsTest {
   void aFileAnExpiredVersionSharesWithARetainedOneIsKept() {
     // Before version 2: version 1 expires, but version 2 still reads d1.
     MarkResult result = new MarkManifests(storage, facts(CleanupPolicy.builder().beforeVersion(2).build(), Map.of(), Set.of()))
-        .mark(slice(""));
+        .mark(slice(DatasetRef.MAIN));
 
     assertThat(dataStates(result)).containsEntry(dataOf.get(1L), MarkState.KEPT).containsEntry(dataOf.get(2L), MarkState.KEPT);
     assertThat(result.expiredManifests()).hasSize(1);
@@ -92,15 +93,15 @@ class MarkManifestsTest {
     // Within a slice, fragments repeated from the previous manifest are skipped; across slices the
     // marks meet on the driver. Both must come to the same states.
     RetentionFacts facts = facts(BEFORE_3, Map.of(), Set.of());
-    List<ManifestLocation> manifests = manifests("");
+    List<ManifestLocation> manifests = manifests(DatasetRef.MAIN);
     Map<String, MarkState> merged = new TreeMap<>();
     List<CandidateFile> expired = new ArrayList<>();
     for (ManifestLocation one : manifests) {
-      MarkResult part = new MarkManifests(storage, facts).mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, "", List.of(one)));
+      MarkResult part = new MarkManifests(storage, facts).mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, DatasetRef.MAIN, List.of(one)));
       part.marks().forEach(mark -> merged.merge(mark.key(), mark.state(), MarkState::merge));
       expired.addAll(part.expiredManifests());
     }
-    MarkResult whole = new MarkManifests(storage, facts).mark(slice(""));
+    MarkResult whole = new MarkManifests(storage, facts).mark(slice(DatasetRef.MAIN));
 
     assertThat(merged).isEqualTo(states(whole));
     assertThat(expired).isEqualTo(whole.expiredManifests());
@@ -109,7 +110,7 @@ class MarkManifestsTest {
   @Test
   void aTaggedOldVersionKeepsItsFilesAndIsReportedAndALaterExpiredOneDoesNotUndoThat() {
     MarkResult result = new MarkManifests(storage, facts(BEFORE_3, Map.of(1L, List.of("release")), Set.of()))
-        .mark(slice(""));
+        .mark(slice(DatasetRef.MAIN));
 
     assertThat(dataStates(result)).containsEntry(dataOf.get(1L), MarkState.KEPT).containsEntry(dataOf.get(2L), MarkState.EXPIRED);
     assertThat(result.expiredManifests()).extracting(CandidateFile::path).containsExactly("_versions/" + manifestName(2));
@@ -119,24 +120,24 @@ class MarkManifestsTest {
 
   @Test
   void aForkPointKeepsItsManifestButNotItsFiles() {
-    MarkResult result = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of(2L))).mark(slice(""));
+    MarkResult result = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of(2L))).mark(slice(DatasetRef.MAIN));
 
     assertThat(dataStates(result)).containsEntry(dataOf.get(2L), MarkState.EXPIRED);
     assertThat(result.expiredManifests()).extracting(CandidateFile::path).containsExactly("_versions/" + manifestName(1));
     assertThat(result.summary().earliestRetainedNanos())
         .as("a fork point does not bound the listing cut-off")
-        .isEqualTo(new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice("")).summary().earliestRetainedNanos())
+        .isEqualTo(new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(DatasetRef.MAIN)).summary().earliestRetainedNanos())
         .isLessThan(Long.MAX_VALUE);
   }
 
   @Test
   void onlyRetainedVersionsBoundTheListingCutOff() {
-    List<ManifestLocation> manifests = manifests("");
+    List<ManifestLocation> manifests = manifests(DatasetRef.MAIN);
     MarkResult expiredOnly = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of()))
-        .mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, "", manifests.subList(0, 2)));
+        .mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, DatasetRef.MAIN, manifests.subList(0, 2)));
     MarkResult retainedOnly = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of()))
-        .mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, "", manifests.subList(2, 4)));
-    MarkResult all = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(""));
+        .mark(new ManifestSlice(SliceRole.TABLE_VERSIONS, DatasetRef.MAIN, manifests.subList(2, 4)));
+    MarkResult all = new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(DatasetRef.MAIN));
 
     assertThat(expiredOnly.summary().earliestRetainedNanos()).isEqualTo(Long.MAX_VALUE);
     assertThat(all.summary().earliestRetainedNanos()).isEqualTo(retainedOnly.summary().earliestRetainedNanos());
@@ -150,7 +151,7 @@ class MarkManifestsTest {
     RetentionFacts facts = facts(CleanupPolicy.builder().beforeVersion(Long.MAX_VALUE).build(), Map.of(), Set.of());
 
     MarkResult result = new MarkManifests(storage, facts)
-        .mark(new ManifestSlice(SliceRole.BRANCH_READERS, "tree/b", manifests("tree/b")));
+        .mark(new ManifestSlice(SliceRole.BRANCH_READERS, DatasetRef.branch("b"), manifests(DatasetRef.branch("b"))));
 
     assertThat(dataStates(result)).containsExactlyInAnyOrderEntriesOf(Map.of(
         dataOf.get(1L), MarkState.KEPT, dataOf.get(2L), MarkState.KEPT));
@@ -162,14 +163,14 @@ class MarkManifestsTest {
 
   @Test
   void aManifestThatCannotBeReadFailsTheMarkNamingIt() throws Exception {
-    ManifestLocation second = manifests("").get(1);
+    ManifestLocation second = manifests(DatasetRef.MAIN).get(1);
     Path file = table.resolve(second.path());
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length / 3] ^= (byte) 0xff;
     bytes[bytes.length / 3 + 1] ^= (byte) 0xff;
     Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 7));
 
-    assertThatThrownBy(() -> new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice("")))
+    assertThatThrownBy(() -> new MarkManifests(storage, facts(BEFORE_3, Map.of(), Set.of())).mark(slice(DatasetRef.MAIN)))
         .hasMessageContaining(second.path());
   }
 
@@ -184,21 +185,21 @@ class MarkManifestsTest {
   }
 
   private RetentionFacts facts(CleanupPolicy policy, Map<Long, List<String>> tags, Set<Long> forkPoints) {
-    return new RetentionFacts(table.uri(), "", policy, 4, tags, forkPoints, System.currentTimeMillis());
+    return new RetentionFacts(table.uri(), DatasetRef.MAIN, policy, 4, tags, forkPoints, System.currentTimeMillis());
   }
 
-  private ManifestSlice slice(String datasetDir) {
-    return new ManifestSlice(SliceRole.TABLE_VERSIONS, datasetDir, manifests(datasetDir));
+  private ManifestSlice slice(DatasetRef dataset) {
+    return new ManifestSlice(SliceRole.TABLE_VERSIONS, dataset, manifests(dataset));
   }
 
-  private List<ManifestLocation> manifests(String datasetDir) {
-    List<ManifestLocation> manifests = new ArrayList<>(VersionListing.list(storage, datasetDir));
+  private List<ManifestLocation> manifests(DatasetRef dataset) {
+    List<ManifestLocation> manifests = new ArrayList<>(VersionListing.list(storage, dataset.dir()));
     manifests.sort(Comparator.comparingLong(ManifestLocation::version));
     return manifests;
   }
 
   private String manifestName(long version) {
-    return manifests("").stream().filter(m -> m.version() == version).findFirst().orElseThrow().path()
+    return manifests(DatasetRef.MAIN).stream().filter(m -> m.version() == version).findFirst().orElseThrow().path()
         .substring("_versions/".length());
   }
 

@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.functions.FlatMapFunction;
@@ -19,17 +20,17 @@ public final class Adapters {
     }
   }
 
-  /** A listed file under its reference key in the dataset being cleaned ({@code ""} or {@code tree/<branch>}). */
+  /** A listed file under its reference key in the dataset being cleaned. */
   public static final class FileInput implements MapFunction<FileEntry, DecideInput> {
-    private final String datasetDir;
+    private final DatasetRef dataset;
 
-    public FileInput(String datasetDir) {
-      this.datasetDir = datasetDir;
+    public FileInput(DatasetRef dataset) {
+      this.dataset = dataset;
     }
 
     @Override
     public DecideInput map(FileEntry file) {
-      return DecideInput.of(file, datasetDir);
+      return DecideInput.of(file, dataset);
     }
   }
 

@@ -90,7 +90,7 @@ public final class CleanupTopology {
 
     DataStream<DecideInput> keyed =
         named(spec, "marks-by-key", marks.map(new Adapters.MarkInput(), CleanupTypes.DECIDE_INPUT))
-            .union(named(spec, "files-by-key", files.map(new Adapters.FileInput(plan.facts().datasetDir()), CleanupTypes.DECIDE_INPUT)));
+            .union(named(spec, "files-by-key", files.map(new Adapters.FileInput(plan.facts().dataset()), CleanupTypes.DECIDE_INPUT)));
     SingleOutputStreamOperator<CandidateFile> candidates =
         named(spec, "decide",
             keyed.keyBy(new Keys.ByReferenceKey(), Types.STRING)

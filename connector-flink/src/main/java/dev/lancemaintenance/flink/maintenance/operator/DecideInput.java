@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 
 /**
@@ -24,7 +25,7 @@ public record DecideInput(String key, ReferenceMark mark, FileEntry file) {
     return new DecideInput(mark.key(), mark, null);
   }
 
-  public static DecideInput of(FileEntry file, String datasetDir) {
-    return new DecideInput(ReferenceKeys.keyOf(datasetDir, file.path()), null, file);
+  public static DecideInput of(FileEntry file, DatasetRef dataset) {
+    return new DecideInput(ReferenceKeys.keyOf(dataset, file.path()), null, file);
   }
 }

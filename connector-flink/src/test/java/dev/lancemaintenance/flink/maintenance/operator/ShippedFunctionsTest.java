@@ -21,6 +21,7 @@ import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
@@ -28,12 +29,18 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OverwrittenHistory;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
@@ -53,7 +60,7 @@ class ShippedFunctionsTest {
   private static final CleanupPolicy POLICY =
       CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-01T00:00:00Z")).beforeVersion(9).build();
   private static final RetentionFacts FACTS =
-      new RetentionFacts("file:/tmp/some-table", "", POLICY, 12, Map.of(3L, List.of("v3")), Set.of(4L), 1_000L);
+      new RetentionFacts("file:/tmp/some-table", DatasetRef.MAIN, POLICY, 12, Map.of(3L, List.of("v3")), Set.of(4L), 1_000L);
 
   @Test
   void markFunctionMarksARealTableAfterTheTripAsTheStageDoesInProcess() throws Exception {
@@ -61,7 +68,7 @@ class ShippedFunctionsTest {
     TableLocation table = TableLocation.of(fixture.uri());
     CleanupPlan plan;
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(table)) {
-      plan = new CleanupPlanner().plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), "", 1_000L);
+      plan = new CleanupPlanner().plan(storage, CleanupPolicy.builder().beforeVersion(3).build(), DatasetRef.MAIN, 1_000L);
     }
     ManifestSlice slice = plan.slices().get(0);
     MarkResult expected;
@@ -89,7 +96,7 @@ class ShippedFunctionsTest {
     CheckGate<MarkSummary, DecisionContext> check = roundTrip(new CheckGate<>(CleanupRun.taggedVersionsGate(FACTS)));
     DecisionContext context = check.map(new MarkSummary(3, 1, 5_000_000L, Map.of()));
 
-    assertThat(context).isEqualTo(new DecisionContext("", 5, FACTS.unverifiedThresholdMillis(), false, FACTS.guardThresholdMillis()));
+    assertThat(context).isEqualTo(new DecisionContext(DatasetRef.MAIN, 5, FACTS.unverifiedThresholdMillis(), false, FACTS.guardThresholdMillis()));
   }
 
   @Test
@@ -184,5 +191,25 @@ class ShippedFunctionsTest {
 
   private LanceTableFixture historyOfFourVersions() {
     return OverwrittenHistory.write(dir.resolve("t.lance"));
+  }
+
+  @Test
+  void theDatasetOfASliceAndOfTheDecisionSurvivesFlinksSerializers() throws Exception {
+    DatasetRef branch = DatasetRef.branch("team/exp");
+    ManifestSlice slice = new ManifestSlice(ManifestSlice.SliceRole.BRANCH_READERS, branch, List.of());
+    DecisionContext context = new DecisionContext(branch, 5, 0, false, 0);
+
+    assertThat(throughSerializer(CleanupTypes.SLICE, slice).dataset()).isEqualTo(branch);
+    DecisionContext shipped = throughSerializer(CleanupTypes.CONTEXT, context);
+    assertThat(shipped).isEqualTo(context);
+    assertThat(shipped.keyOf("tree/team/exp/_indices/u1/part.idx")).isEqualTo("tree/team/exp/_indices/u1");
+  }
+
+  /** A record written and read by the serializer Flink uses between subtasks for its declared type. */
+  private static <T> T throughSerializer(TypeInformation<T> type, T value) throws IOException {
+    TypeSerializer<T> serializer = type.createSerializer(new SerializerConfigImpl());
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(value, out);
+    return serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
   }
 }

@@ -1,15 +1,18 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
+import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.cleanup.CleanupAction;
-import dev.lancemaintenance.cleanup.CleanupEngine;
+import dev.lancemaintenance.compaction.CompactAction;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The {@code flink} engine of the command line: a {@link FlinkCleanupAction} on the environment
- * Flink hands out, which is the cluster's under {@code flink run} and a local MiniCluster
- * otherwise. Engine option: {@code parallelism}.
+ * The {@code flink} engine of the command line and of {@code flink run}: a {@link
+ * FlinkCleanupAction} or {@link FlinkCompactAction} on the environment Flink hands out, which is
+ * the cluster's under {@code flink run} and a local MiniCluster otherwise. Engine option: {@code
+ * parallelism}.
  *
  * <p>The command line prints the result itself, so Flink's own warnings about a local run are noise
  * there: the web UI has no log file, no delegation tokens were obtained, and, at the end of every
@@ -18,23 +21,26 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * were fetched by then; nothing is lost). Unless the user set their levels, Flink and its RPC
  * system log only errors under this engine.
  */
-public final class FlinkCleanupEngine implements CleanupEngine {
-  @Override
-  public String name() {
-    return "flink";
+public final class FlinkMaintenanceEngine extends MaintenanceEngine {
+  public FlinkMaintenanceEngine() {
+    super("flink", Set.of("parallelism"));
   }
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
-    CleanupEngine.requireKnownOptions(name(), engineOptions, java.util.Set.of("parallelism"));
-    return LanceFlinkMaintenance.cleanup(environment(engineOptions), tableUri, storageOptions);
+    return LanceFlinkMaintenance.cleanup(environment(checked(engineOptions)), tableUri, storageOptions);
+  }
+
+  @Override
+  public CompactAction compact(String tableUri, Map<String, String> sdkStorageOptions, Map<String, String> engineOptions) {
+    return LanceFlinkMaintenance.compact(environment(checked(engineOptions)), tableUri, sdkStorageOptions);
   }
 
   /**
    * The environment Flink hands out, with the {@code parallelism} engine option applied and Flink's
    * loggers quieted for the command line.
    */
-  static StreamExecutionEnvironment environment(Map<String, String> engineOptions) {
+  private static StreamExecutionEnvironment environment(Map<String, String> engineOptions) {
     quietFlinkLogging();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     String parallelism = engineOptions.get("parallelism");
