@@ -9,17 +9,20 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.local.LocalMaintenanceEngine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,9 +31,12 @@ import java.util.Set;
  */
 final class CleanupCommand {
   /** Command-line arguments of cleanup that are not cleanup options: where and how it runs. */
-  private static final Set<String> OWN_FLAGS = Set.of("json");
-  private static final Set<String> OWN_VALUED =
-      Set.of("before-timestamp-millis", "engine", "conf", "engine-option", "master", "parallelism", "spill-dir");
+  private static final Set<String> OWN_FLAGS = Set.of("json", "no-progress");
+  private static final Set<String> OWN_VALUED = Set.of(
+      "before-timestamp-millis", "engine", "conf", "engine-option", "master", "parallelism", "spill-dir",
+      "progress-interval");
+  /** Plain progress lines (not on a terminal) come this often unless {@code --progress-interval} says. */
+  static final long DEFAULT_PROGRESS_SECONDS = 10;
 
   static final String USAGE = usage();
 
@@ -50,7 +56,8 @@ final class CleanupCommand {
     items.add(items.indexOf(OptionArguments.usageItem(CleanupOption.OLDER_THAN)) + 1, "[--before-timestamp-millis MS]");
     items.addAll(List.of(
         "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
-        "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]"));
+        "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]",
+        "[--no-progress]", "[--progress-interval SECONDS]"));
     return OptionArguments.synopsis("cleanup <table-uri>", items);
   }
 
@@ -87,6 +94,8 @@ final class CleanupCommand {
     String tableUri = parsed.positionals().get(0);
     boolean json = parsed.flag("json");
     CleanupAction action;
+    CleanupProgress progress = new CleanupProgress();
+    Duration progressInterval = progressInterval(parsed);
     try {
       // Parsed first: a URI with credentials is refused before any library sees it.
       TableLocation.of(tableUri);
@@ -94,6 +103,7 @@ final class CleanupCommand {
       Map<CleanupOption, Object> options = options(parsed);
       action = CleanupOption.applyTo(engines.named(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
           options, clock.instant());
+      action.onProgress(progress);
       if (parsed.value("before-timestamp-millis") != null) {
         action.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));
       }
@@ -107,7 +117,14 @@ final class CleanupCommand {
         action.onRemovedFile(output::file);
       }
       try {
-        CleanupResult result = action.execute();
+        CleanupResult result;
+        Optional<ProgressDisplay> display = progressDisplay(parsed, progress, progressInterval, err);
+        try {
+          result = action.execute();
+          display.ifPresent(ProgressDisplay::finish);
+        } finally {
+          display.ifPresent(ProgressDisplay::close);
+        }
         output.result(result);
         return exitCodeOf(result.counters().failedDeletes(), tableUri, err);
       } catch (Exception e) { // engines throw checked ones too (a Spark job failure)
@@ -120,6 +137,42 @@ final class CleanupCommand {
         return 1;
       }
     }
+  }
+
+  /**
+   * Where the run's progress shows, on stderr: a bar on a terminal (unless stdout is {@code
+   * --json}, which a terminal user pipes), plain lines every {@code --progress-interval} seconds
+   * otherwise, nothing with {@code --no-progress}.
+   */
+  private static Optional<ProgressDisplay> progressDisplay(
+      CliArguments parsed, CleanupProgress progress, Duration interval, PrintStream err) {
+    if (parsed.flag("no-progress")) {
+      return Optional.empty();
+    }
+    if (drawsBar(parsed.flag("json"))) {
+      return Optional.of(ProgressDisplay.bar(progress, err));
+    }
+    return Optional.of(ProgressDisplay.lines(progress, err, interval));
+  }
+
+  /** Whether this command line, run by {@code main}, draws the progress bar rather than lines. */
+  static boolean drawsBar(List<String> commandLine) {
+    return !commandLine.isEmpty() && commandLine.get(0).equals("cleanup") && !commandLine.contains("--no-progress")
+        && drawsBar(commandLine.contains("--json"));
+  }
+
+  /** On a terminal, unless stdout is {@code --json}, which a terminal user pipes somewhere. */
+  private static boolean drawsBar(boolean json) {
+    return System.console() != null && !json;
+  }
+
+  /** {@code --progress-interval}, checked before anything runs. */
+  private static Duration progressInterval(CliArguments parsed) {
+    long seconds = parsed.longValue("progress-interval", DEFAULT_PROGRESS_SECONDS);
+    if (seconds < 1) {
+      throw new UsageException("--progress-interval must be at least 1 second, not " + seconds);
+    }
+    return Duration.ofSeconds(seconds);
   }
 
   /**

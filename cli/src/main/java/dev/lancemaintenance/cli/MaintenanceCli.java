@@ -41,6 +41,7 @@ public final class MaintenanceCli {
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
 
+  private static final String ENGINE_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
   /** The commands an engine's own entry point ({@code flink run}) runs; the first is the default. */
   private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize");
 
@@ -59,6 +60,10 @@ public final class MaintenanceCli {
   }
 
   public static void main(String[] args) {
+    if (CleanupCommand.drawsBar(Arrays.asList(args))) {
+      // The bar is the progress on a terminal; the stage lines at INFO would break it mid-line.
+      setIfAbsent(ENGINE_LOG_LEVEL, "warn");
+    }
     configureLogging();
     System.exit(execute(Arrays.asList(args), System.out, System.err));
   }
@@ -92,13 +97,11 @@ public final class MaintenanceCli {
 
   /**
    * Before the first logger exists: on a terminal, the engines' stage lines (INFO) go to stderr as
-   * progress; otherwise only warnings. Per-file audit lines stay off unless asked for.
+   * progress (unless {@code main} saw a cleanup that draws its progress bar instead); otherwise only
+   * warnings. Per-file audit lines stay off unless asked for.
    */
   public static void configureLogging() {
-    String key = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
-    if (System.getProperty(key) == null) {
-      System.setProperty(key, System.console() != null ? "info" : "warn");
-    }
+    setIfAbsent(ENGINE_LOG_LEVEL, System.console() != null ? "info" : "warn");
     setIfAbsent("org.slf4j.simpleLogger.log.dev.lancemaintenance.audit", "warn");
     // A progress line reads "14:03:07 INFO lance cleanup <table> [2/6 mark]: ...": time, no thread or class.
     setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");

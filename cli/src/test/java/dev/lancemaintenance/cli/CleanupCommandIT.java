@@ -63,6 +63,35 @@ class CleanupCommandIT {
   }
 
   @Test
+  void progressLinesGoToStderrAndTheLastOneCountsWhatTheResultDoes() {
+    Path table = pristine.copy();
+
+    CliRun run = CliRun.of("cleanup", table.toString(), "--older-than", "0s", "--json");
+
+    assertThat(run.exitCode()).as("%s", run).isZero();
+    JsonNode result = run.json(); // stdout is the one JSON object, no progress in it
+    long files = 0;
+    for (String kind : List.of("data", "deletion", "index", "transaction", "manifest", "other")) {
+      files += result.get(kind + "_files_removed").asLong();
+    }
+    assertThat(files).as("the run removed files").isPositive();
+    List<String> lines = run.err().lines().filter(line -> line.startsWith("lance-maintenance progress: ")).toList();
+    assertThat(lines).as("%s", run).isNotEmpty();
+    assertThat(lines.get(lines.size() - 1))
+        .startsWith("lance-maintenance progress: [6/6 release manifests] manifests 5/5, ")
+        .contains(", removed " + files + "/" + files + " files, ")
+        .contains(", " + ProgressLine.bytes(result.get("bytes_removed").asLong()) + " freed");
+  }
+
+  @Test
+  void noProgressTurnsTheLinesOff() {
+    CliRun run = CliRun.of("cleanup", pristine.copy().toString(), "--dry-run", "--no-progress");
+
+    assertThat(run.exitCode()).as("%s", run).isZero();
+    assertThat(run.err()).as("%s", run).doesNotContain("progress");
+  }
+
+  @Test
   void aFailedDeleteShowsInTheTextResult() {
     Path table = pristine.copy();
     try (UndeletableFile ignored = UndeletableFile.make(firstVersionsTransaction(table))) {

@@ -74,6 +74,12 @@ public interface CleanupAction {
   /** Receives every file the run removes (or, in a dry run, would remove), as it is decided. */
   CleanupAction onRemovedFile(Consumer<CandidateFile> listener);
 
+  /**
+   * Feeds this run's progress to {@code progress}, which the caller reads from any thread while the
+   * run goes on (the CLI draws its bar from it).
+   */
+  CleanupAction onProgress(CleanupProgress progress);
+
   /** At most this many delete requests in flight at once. */
   CleanupAction maxConcurrentDeletes(int maxConcurrentDeletes);
 

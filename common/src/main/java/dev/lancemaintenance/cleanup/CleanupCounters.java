@@ -56,6 +56,12 @@ public record CleanupCounters(
     return plus(new CleanupCounters(manifest, file.bytes(), data, deletion, index, transaction, manifest, other, 0, 0));
   }
 
+  /** Files removed of every kind, manifests included. */
+  public long filesRemoved() {
+    return dataFilesRemoved + deletionFilesRemoved + indexFilesRemoved + transactionFilesRemoved
+        + manifestFilesRemoved + otherFilesRemoved;
+  }
+
   /** The counters after {@code count} more failed deletes. */
   public CleanupCounters failed(long count) {
     return plus(new CleanupCounters(0, 0, 0, 0, 0, 0, 0, 0, count, 0));

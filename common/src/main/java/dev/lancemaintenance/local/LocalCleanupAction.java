@@ -178,7 +178,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       CleanupCounters counters =
           new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)),
-              settings().maxDeletes()).execute();
+              settings().maxDeletes(), progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -293,7 +293,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public CleanupCounters sweepExpiredManifests(long budget) {
       Sweeper sweeper = new Sweeper(new DeleteBudget(budget));
-      spills.expiredManifests().forEach(sweeper::add);
+      spills.expiredManifests().forEach(manifest -> {
+        progress().candidates(1);
+        sweeper.add(manifest);
+      });
       return sweeper.finish();
     }
 
@@ -311,6 +314,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       MarkResult result = task.mark(storage, plan.facts());
       result.marks().forEach(spills::addMark);
       result.expiredManifests().forEach(spills::addExpiredManifest);
+      progress().manifestsRead(result.summary().manifestsRead());
       return result.summary();
     }
 
@@ -319,6 +323,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
         stopIfInterrupted();
         spills.addFile(files.next(), dataset);
+        progress().filesListed(1);
         count++;
       }
       LOG.debug("lance cleanup {} [{}]: {} files under {}/", table(), CleanupStage.LIST.label(), count, task.dir());
@@ -350,7 +355,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         if (mark != null) {
           listedKeys.add(key);
         }
-        decide.decide(file, Optional.ofNullable(mark)).ifPresent(spills.decided(partition)::append);
+        decide.decide(file, Optional.ofNullable(mark)).ifPresent(decided -> {
+          spills.decided(partition).append(decided);
+          progress().candidates(1);
+        });
       });
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
@@ -393,6 +401,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         synchronized (this) {
           if (settings().mode() == CleanupMode.DRY_RUN) {
             counters = counters.record(file);
+            progress().removed(1, file.bytes());
             return;
           }
           buffer.add(file);
@@ -412,6 +421,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         deleteSlots.acquireUninterruptibly();
         try {
           CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch);
+          progress().removed(deleted.filesRemoved(), deleted.bytesRemoved());
           synchronized (this) {
             counters = counters.plus(deleted);
           }

@@ -163,7 +163,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
     try (JobGroup group = newJobGroup();
         SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes()).execute();
+      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return CleanupRun.result(
           table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -194,7 +194,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxConcurrentDeletes(settings().maxConcurrentDeletes())
         .deleteRateLimit(settings().deleteRateLimit())
         .maxDeletes(settings().maxDeletes())
-        .onRemovedFile(removedFileListener());
+        .onRemovedFile(removedFileListener())
+        .onProgress(progress());
     return local.clean(cleanup, plan);
   }
 
@@ -221,7 +222,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       CleanupPlan plan = plan(requestedCleanup());
       SparkRun run = new SparkRun(group);
       try {
-        new CleanupRun(table().toString(), plan, run).decide();
+        new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
         run.close();
         throw e;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,7 +150,10 @@ class LanceMaintenanceIT {
 
       CleanupResult jobsResult =
           LanceMaintenance.of(spark).cleanup(asJobs.uri()).olderThan(Duration.ZERO).distributeAbove(3).execute();
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a distributed cleanup").isNotEmpty();
+      List<String> distributed = jobs.seenUntilBarrier(spark);
+      assertThat(distributed).as("Spark jobs of a distributed cleanup").isNotEmpty()
+          .allMatch(job -> job.matches("lance-cleanup-\\S+ lance cleanup \\S*as-jobs\\S* \\[\\d(-\\d)?/6 [a-z, ]+\\]: .+"))
+          .anyMatch(job -> job.contains(" [" + CleanupStage.MARK.label() + "]: "));
 
       assertThat(driverResult.counters().oldVersions()).isEqualTo(3);
       // Twin tables of the same recipe: the same files go, though their names and sizes differ.
@@ -185,7 +189,11 @@ class LanceMaintenanceIT {
 
     @Override
     public void onJobStart(SparkListenerJobStart start) {
-      seen.add(String.valueOf(start.properties().getProperty("spark.job.description")));
+      String description = String.valueOf(start.properties().getProperty("spark.job.description"));
+      // The barrier is ours, in no group; a cleanup's jobs are "<job group> <description>".
+      seen.add(BARRIER.equals(description)
+          ? description
+          : start.properties().getProperty("spark.jobGroup.id") + " " + description);
     }
 
     /**

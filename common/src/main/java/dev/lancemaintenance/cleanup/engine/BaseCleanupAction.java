@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
@@ -55,6 +56,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private Consumer<CandidateFile> removedFileListener = file -> {};
   private MarkMode markMode = MarkMode.FULL;
   private boolean verify;
+  private CleanupProgress progress = new CleanupProgress();
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -225,6 +227,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   }
 
   @Override
+  public SELF onProgress(CleanupProgress progress) {
+    this.progress = Objects.requireNonNull(progress, "progress");
+    return self();
+  }
+
+  @Override
   public SELF maxConcurrentDeletes(int value) {
     settings = settings.withMaxConcurrentDeletes(value);
     return self();
@@ -302,6 +310,11 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   protected Consumer<CandidateFile> removedFileListener() {
     return removedFileListener;
+  }
+
+  /** Where the engine's {@link CleanupRun} and its live task counts report. */
+  protected CleanupProgress progress() {
+    return progress;
   }
 
   /** The policy, with {@code older_than} turned into an instant from {@code now}. */

@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup.engine;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
@@ -66,17 +67,25 @@ public final class CleanupRun {
   private final CleanupPlan plan;
   private final Distribution engine;
   private final long maxDeletes;
+  private final CleanupProgress progress;
 
   public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
-    this(table, plan, engine, CleanupSettings.NO_CAP);
+    this(table, plan, engine, CleanupSettings.NO_CAP, new CleanupProgress());
   }
 
-  /** @param maxDeletes the run's {@code max_deletes}, {@link CleanupSettings#NO_CAP} for none */
-  public CleanupRun(String table, CleanupPlan plan, Distribution engine, long maxDeletes) {
+  /**
+   * A run that reports its {@code progress}: it starts the dataset's counts, enters each stage and
+   * settles what the engine reduced; the engine may add its tasks' counts live in between.
+   *
+   * @param maxDeletes the run's {@code max_deletes}, {@link CleanupSettings#NO_CAP} for none
+   */
+  public CleanupRun(String table, CleanupPlan plan, Distribution engine, long maxDeletes, CleanupProgress progress) {
     this.table = Objects.requireNonNull(table, "table");
     this.plan = Objects.requireNonNull(plan, "plan");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.maxDeletes = maxDeletes;
+    this.progress = Objects.requireNonNull(progress, "progress");
+    progress.startDataset(plan.facts().describe(), plan.manifestCount());
   }
 
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
@@ -100,17 +109,22 @@ public final class CleanupRun {
    * the engine holds the decision and nothing has been deleted.
    */
   public void decide() {
+    progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     MarkSummary summary = engine.mark(plan);
+    progress.settleManifestsRead(summary.manifestsRead());
     LOG.info(
         "lance cleanup {} [{}]: {} manifests read, {} versions expire",
         table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions());
     DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
+    progress.enterStage(CleanupStage.LIST.label(), CleanupStage.LIST.work());
     OptionalLong listed = engine.list(plan);
     if (listed.isPresent()) {
+      progress.settleFilesListed(listed.getAsLong());
       LOG.info(
           "lance cleanup {} [{}]: {} files in {} directories",
           table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size());
     }
+    progress.enterStage(CleanupStage.DECIDE.label(), CleanupStage.DECIDE.work());
     referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
   }
 
@@ -119,14 +133,19 @@ public final class CleanupRun {
    * deferred, within what is left of {@code max_deletes}.
    */
   public CleanupCounters sweep() {
+    progress.enterStage(CleanupStage.SWEEP.label(), CleanupStage.SWEEP.work());
     CleanupCounters files = engine.sweepDecided(maxDeletes);
+    progress.settleRemoved(files);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.SWEEP.label(), files);
     if (!releasesExpiredManifests(table, files)) {
       return files;
     }
+    progress.enterStage(CleanupStage.RELEASE.label(), CleanupStage.RELEASE.work());
     CleanupCounters manifests = engine.sweepExpiredManifests(manifestBudget(maxDeletes, files));
+    CleanupCounters all = files.plus(manifests);
+    progress.settleRemoved(all);
     LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.RELEASE.label(), manifests);
-    return files.plus(manifests);
+    return all;
   }
 
   /**

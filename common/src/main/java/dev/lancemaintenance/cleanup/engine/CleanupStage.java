@@ -1,5 +1,7 @@
 package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.cleanup.ProgressSnapshot.Work;
+
 /**
  * The stages of one dataset's cleanup, in the order {@link CleanupRun} runs them on every engine,
  * and their labels in logs, Spark job descriptions and Flink operator documentation: the one place
@@ -7,22 +9,29 @@ package dev.lancemaintenance.cleanup.engine;
  */
 public enum CleanupStage {
   /** Driver: lists the dataset's manifests and refs and cuts the work into slices and listings. */
-  PLAN("plan"),
+  PLAN("plan", Work.UNCOUNTED),
   /** Parallel: decodes the manifests of each slice into reference marks; then the tagged-versions gate. */
-  MARK("mark"),
+  MARK("mark", Work.MANIFESTS),
   /** Parallel: lists the managed directories. */
-  LIST("list"),
+  LIST("list", Work.UNCOUNTED),
   /** Keyed by reference key: decides each listed file; then the referenced-files gate. */
-  DECIDE("decide"),
+  DECIDE("decide", Work.UNCOUNTED),
   /** Parallel: deletes (or, in a dry run, counts) the decided files in batches. */
-  SWEEP("sweep"),
+  SWEEP("sweep", Work.FILES),
   /** Parallel: deletes the expired manifests, only when no delete of {@link #SWEEP} failed. */
-  RELEASE("release manifests");
+  RELEASE("release manifests", Work.FILES);
 
   private final String word;
+  private final Work work;
 
-  CleanupStage(String word) {
+  CleanupStage(String word, Work work) {
     this.word = word;
+    this.work = work;
+  }
+
+  /** What the stage works through, which its progress rate and ETA count. */
+  public Work work() {
+    return work;
   }
 
   /** {@code "4/6 decide"}: the stage's number, the number of stages, its name. */

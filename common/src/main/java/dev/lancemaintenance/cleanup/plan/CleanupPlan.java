@@ -17,6 +17,11 @@ public record CleanupPlan(RetentionFacts facts, List<ManifestSlice> slices, List
     listings = List.copyOf(listings);
   }
 
+  /** Manifests the mark stage decodes: the table's and those of the branches it reads. */
+  public long manifestCount() {
+    return slices.stream().mapToLong(slice -> slice.manifests().size()).sum();
+  }
+
   /** Manifests of the table itself (not of branches) the plan will classify. */
   public long tableManifestCount() {
     return slices.stream()

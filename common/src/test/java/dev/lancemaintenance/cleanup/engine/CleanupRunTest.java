@@ -8,6 +8,8 @@ import static dev.lancemaintenance.cleanup.CleanupSettings.NO_CAP;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupProgress;
+import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
@@ -53,7 +55,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).record(dataFile());
 
-    new CleanupRun(TABLE, PLAN, engine, 5).execute();
+    new CleanupRun(TABLE, PLAN, engine, 5, new CleanupProgress()).execute();
 
     assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 5", "release within 3");
   }
@@ -63,7 +65,7 @@ class CleanupRunTest {
     Recording engine = new Recording();
     engine.sweepCounters = CleanupCounters.ZERO.record(dataFile()).deferred(1);
 
-    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, 1).execute();
+    CleanupCounters counters = new CleanupRun(TABLE, PLAN, engine, 1, new CleanupProgress()).execute();
 
     assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within 1");
     assertThat(counters.deferredDeletes()).isEqualTo(1);
@@ -78,6 +80,26 @@ class CleanupRunTest {
 
     assertThat(engine.calls).containsExactly("mark", "list", "decide", "sweep within " + NO_CAP);
     assertThat(counters.failedDeletes()).isEqualTo(1);
+  }
+
+  @Test
+  void progressEndsWithTheCountsAnEngineReducedAtEachStage() {
+    Recording engine = new Recording();
+    engine.summary = new MarkSummary(7, 2, Long.MAX_VALUE, Map.of());
+    engine.listed = 40;
+    engine.sweepCounters = new CleanupCounters(0, 900, 5, 1, 0, 2, 0, 0, 0, 0);
+    engine.releaseCounters = new CleanupCounters(2, 100, 0, 0, 0, 0, 2, 0, 0, 0);
+    CleanupProgress progress = new CleanupProgress();
+
+    new CleanupRun(TABLE, PLAN, engine, NO_CAP, progress).execute();
+
+    ProgressSnapshot last = progress.snapshot();
+    assertThat(last.stage()).isEqualTo(CleanupStage.RELEASE.label());
+    assertThat(last.manifestsRead()).isEqualTo(7);
+    assertThat(last.filesListed()).isEqualTo(40);
+    assertThat(last.filesRemoved()).isEqualTo(10);
+    assertThat(last.candidates()).isEqualTo(10);
+    assertThat(last.bytesFreed()).isEqualTo(1_000);
   }
 
   @Test
@@ -120,6 +142,8 @@ class CleanupRunTest {
     MarkSummary summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of());
     UnlistedReferences unlisted = UnlistedReferences.NONE;
     CleanupCounters sweepCounters = CleanupCounters.ZERO;
+    CleanupCounters releaseCounters = CleanupCounters.ZERO;
+    long listed;
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
@@ -130,7 +154,7 @@ class CleanupRunTest {
     @Override
     public OptionalLong list(CleanupPlan plan) {
       calls.add("list");
-      return OptionalLong.of(0);
+      return OptionalLong.of(listed);
     }
 
     @Override
@@ -148,7 +172,7 @@ class CleanupRunTest {
     @Override
     public CleanupCounters sweepExpiredManifests(long budget) {
       calls.add("release within " + budget);
-      return CleanupCounters.ZERO;
+      return releaseCounters;
     }
   }
 }
