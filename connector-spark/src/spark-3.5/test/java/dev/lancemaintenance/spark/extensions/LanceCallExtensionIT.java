@@ -72,8 +72,8 @@ class LanceCallExtensionIT {
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
         .hasMessageContaining("positional argument 2 follows a named argument");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", '0s', 3, false, true, false, false, 8, 0,"
-            + " NULL, NULL, false, 1)"))
-        .hasMessageContaining("takes at most 12 arguments, 13 given");
+            + " NULL, NULL, false, NULL, NULL, 'full', false, 1)"))
+        .hasMessageContaining("takes at most 16 arguments, 17 given");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", table => " + uri + ")"))
         .hasMessageContaining("'table' is given more than once");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(older_than => '0s')"))
