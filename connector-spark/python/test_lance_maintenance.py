@@ -147,7 +147,7 @@ class ConnectFallbackTest(unittest.TestCase):
             "/t.lance", older_than="1d", before_version=3, options={"k": "v"})
         written = re.findall(r"(\w+) => ", session.statements[0])
 
-        self.assertEqual(len(written), 8)
+        self.assertEqual(len(written), 10)
         self.assertLessEqual(set(written), set(parameters.split(",")))
 
 

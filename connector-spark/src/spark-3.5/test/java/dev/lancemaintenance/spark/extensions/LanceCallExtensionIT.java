@@ -81,7 +81,7 @@ class LanceCallExtensionIT {
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", max_concurrent_deletes => 'many')"))
         .hasMessageContaining("'max_concurrent_deletes' must be int");
     assertThatThrownBy(() -> spark.sql("CALL lance.compact(" + uri + ", target_rows => 10)"))
-        .hasMessageContaining("lance.compact has no parameter 'target_rows'")
+        .hasMessageContaining("Unknown compact argument 'target_rows'")
         .hasMessageContaining("target_rows_per_fragment");
     assertThatThrownBy(() -> spark.sql("CALL lance.vacuum(" + uri + ")"))
         .hasMessageContaining("No procedure lance.vacuum (available: cleanup, compact, create_tag, delete_tag, move_tag, optimize");
