@@ -42,8 +42,8 @@ final class ResultRows {
   static final String FLEET_CLEANUP_ROW =
       "ROW<`table` STRING, `status` STRING, old_versions BIGINT, bytes_removed BIGINT, data_files_removed BIGINT,"
           + " deletion_files_removed BIGINT, index_files_removed BIGINT, transaction_files_removed BIGINT,"
-          + " manifest_files_removed BIGINT, other_files_removed BIGINT, failed_deletes BIGINT, read_version BIGINT,"
-          + " duration_ms BIGINT, `error` STRING>";
+          + " manifest_files_removed BIGINT, other_files_removed BIGINT, failed_deletes BIGINT, deferred_deletes BIGINT,"
+          + " read_version BIGINT, duration_ms BIGINT, `error` STRING>";
 
   /** A tag after create, move or delete: its branch is NULL for main. */
   static final String TAG_ROW = "ROW<`tag` STRING, `branch` STRING, `version` BIGINT>";
