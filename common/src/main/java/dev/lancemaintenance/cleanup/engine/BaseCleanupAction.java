@@ -57,6 +57,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private MarkMode markMode = MarkMode.FULL;
   private boolean verify;
   private CleanupProgress progress = new CleanupProgress();
+  private String inventory;
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -135,7 +136,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();
-    return new DatasetCleanup(dataset, checkedPolicyAt(now), now);
+    return new DatasetCleanup(dataset, checkedPolicyAt(now), now, inventory);
   }
 
   @Override
@@ -147,6 +148,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
   protected abstract CleanupResult cleanDataset(DatasetCleanup cleanup);
+
+  @Override
+  public SELF inventory(String manifestUri) {
+    this.inventory = Objects.requireNonNull(manifestUri, "inventory");
+    return self();
+  }
 
   @Override
   public SELF branch(String name) {

@@ -37,7 +37,9 @@ public record DecisionContext(
   public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
     return new DecisionContext(
         facts.dataset(),
-        cutoffMillisOf(summary.earliestRetainedNanos()),
+        facts.inventory() == null
+            ? cutoffMillisOf(summary.earliestRetainedNanos())
+            : facts.inventory().listingCutoffMillis(cutoffMillisOf(summary.earliestRetainedNanos())),
         facts.unverifiedThresholdMillis(),
         facts.policy().deleteUnverified(),
         facts.guardThresholdMillis());

@@ -1,25 +1,65 @@
 package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.storage.inventory.InventoryRows;
+import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Predicate;
 
 /**
  * Stage {@code list} ({@link dev.lancemaintenance.cleanup.engine.CleanupStage#LIST}): the files of
  * one managed directory of a {@link ListingTask}, as a lazy iterator, so a directory of millions of
  * files streams to the decision instead of filling a task's memory. Every engine lists through
  * here; it decides only where the files go (a local spill, a shuffle, a keyed stream).
+ *
+ * <p>A task of a run that lists from an S3 Inventory report reads one data file of the report
+ * instead, and passes on only the rows under the managed directories of the dataset, as a walk of
+ * those directories would have shown them (a main-line run never sees {@code tree/}). Nothing else
+ * is ever listed, so a file the report does not show is never a candidate.
  */
 public final class ListManagedFiles {
   private ListManagedFiles() {}
 
   /** The files under the task's directory, through {@code storage}, which the caller closes. */
   public static Iterator<FileEntry> files(TableStorage storage, ListingTask task) {
-    return storage.listFiles(task.dir(), task.recursive());
+    if (task.inventoryPart() == null) {
+      return storage.listFiles(task.dir(), task.recursive());
+    }
+    return inventoryRows(storage, task.inventoryPart(), task.dir());
+  }
+
+  /** The rows of one data file of a report under the managed directories of the dataset at {@code datasetDir}. */
+  private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, String datasetDir) {
+    TableStorage reports = storage.openOther(part.reportBucket());
+    InventoryRows rows;
+    try {
+      rows = part.rows(reports, storage.location());
+    } catch (RuntimeException e) {
+      reports.close();
+      throw e;
+    }
+    String prefix = datasetDir.isEmpty() ? "" : datasetDir + "/";
+    Iterator<FileEntry> managed = new FilteringIterator(rows, file -> isManaged(file.path(), prefix));
+    return new ClosingIterator(() -> {
+      try (reports) {
+        rows.close();
+      }
+    }, managed);
+  }
+
+  /** Whether a table-relative path lies in a managed directory of the dataset whose paths start with {@code prefix}. */
+  private static boolean isManaged(String path, String prefix) {
+    if (!path.startsWith(prefix)) {
+      return false;
+    }
+    int slash = path.indexOf('/', prefix.length());
+    return slash > 0 && ManagedLayout.isManagedDirectory(path.substring(prefix.length(), slash));
   }
 
   /**
@@ -30,21 +70,52 @@ public final class ListManagedFiles {
   public static Iterator<FileEntry> closingFiles(TableStorageFactory factory, TableLocation table, ListingTask task) {
     TableStorage storage = factory.open(table);
     try {
-      return new ClosingIterator(storage, files(storage, task));
+      return new ClosingIterator(storage::close, files(storage, task));
     } catch (RuntimeException e) {
       storage.close();
       throw e;
     }
   }
 
-  /** Closes the storage once the listing is exhausted. */
+  /** The files that pass a test, lazily. */
+  private static final class FilteringIterator implements Iterator<FileEntry> {
+    private final Iterator<FileEntry> files;
+    private final Predicate<FileEntry> keep;
+    private FileEntry next;
+
+    FilteringIterator(Iterator<FileEntry> files, Predicate<FileEntry> keep) {
+      this.files = files;
+      this.keep = keep;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && files.hasNext()) {
+        FileEntry candidate = files.next();
+        next = keep.test(candidate) ? candidate : null;
+      }
+      return next != null;
+    }
+
+    @Override
+    public FileEntry next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      FileEntry file = next;
+      next = null;
+      return file;
+    }
+  }
+
+  /** Closes what the listing read through once it is exhausted. */
   private static final class ClosingIterator implements Iterator<FileEntry> {
-    private final TableStorage storage;
+    private final Runnable close;
     private final Iterator<FileEntry> files;
     private boolean closed;
 
-    ClosingIterator(TableStorage storage, Iterator<FileEntry> files) {
-      this.storage = storage;
+    ClosingIterator(Runnable close, Iterator<FileEntry> files) {
+      this.close = close;
       this.files = files;
     }
 
@@ -57,7 +128,7 @@ public final class ListManagedFiles {
         return true;
       }
       closed = true;
-      storage.close();
+      close.run();
       return false;
     }
 
