@@ -95,7 +95,7 @@ public final class CleanupRun {
     CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli(), inventory);
     if (inventory != null) {
       LOG.info(
-          "lance cleanup {} [{}]: listing from S3 Inventory {} ({} data files); versions committed after it are"
+          "lance cleanup {} [{}]: listing from {} ({} data files); versions committed after it are"
               + " kept, files modified after it are not candidates",
           plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().inventory(), plan.listings().size());
     }

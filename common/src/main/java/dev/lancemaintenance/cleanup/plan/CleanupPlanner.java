@@ -62,7 +62,7 @@ public final class CleanupPlanner {
    * branch checkout opens.
    */
   public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis) {
-    return plan(storage, policy, dataset, nowMillis, null);
+    return plan(storage, policy, dataset, nowMillis, (S3Inventory) null);
   }
 
   /**
@@ -125,13 +125,32 @@ public final class CleanupPlanner {
           ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(dataset.resolve(dir), true)).toList();
       return new CleanupPlan(facts, slices, listings);
     }
-    InventorySnapshot snapshot =
-        new InventorySnapshot(inventory.manifestUri(), inventory.manifest().creationTime().toEpochMilli());
-    RetentionFacts facts = new RetentionFacts(table, dataset, resolved.withBeforeTimestampAtMost(snapshot.taken()),
-        latest, tagsByVersion, forkPoints, nowMillis, snapshot);
+    InventorySnapshot snapshot = new InventorySnapshot(
+        "S3 Inventory " + inventory.manifestUri(), inventory.manifest().creationTime().toEpochMilli());
     List<ListingTask> listings = inventory.parts(storage.location()).stream()
         .map(part -> ListingTask.fromInventory(dataset.dir(), part))
         .toList();
+    return fromInventory(
+        new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis), snapshot, slices, listings);
+  }
+
+  /**
+   * Plans the cleanup of {@code dataset} listed from an inventory an engine reads itself (a Spark
+   * view of file paths), whose tasks the plan does not hold: the plan of {@link #plan}, its policy
+   * narrowed to versions committed before the inventory ({@link InventorySnapshot}), with no listing
+   * task.
+   */
+  public CleanupPlan plan(
+      TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis, InventorySnapshot inventory) {
+    CleanupPlan walked = plan(storage, policy, dataset, nowMillis);
+    return fromInventory(walked.facts(), inventory, walked.slices(), List.of());
+  }
+
+  private static CleanupPlan fromInventory(
+      RetentionFacts walked, InventorySnapshot inventory, List<ManifestSlice> slices, List<ListingTask> listings) {
+    RetentionFacts facts = new RetentionFacts(walked.table(), walked.dataset(),
+        walked.policy().withBeforeTimestampAtMost(inventory.taken()), walked.latestVersion(), walked.tagsByVersion(),
+        walked.forkPoints(), walked.nowMillis(), inventory);
     return new CleanupPlan(facts, slices, listings);
   }
 

@@ -65,7 +65,7 @@ public record RetentionFacts(
 
   /** The table, and the inventory when the run lists from one: for the refusal over missing files. */
   public String describeListing() {
-    return inventory == null ? describe() : describe() + " listed from S3 Inventory " + inventory;
+    return inventory == null ? describe() : describe() + " listed from " + inventory;
   }
 
   /** Files younger than this (by mtime) and unreferenced are kept unless delete_unverified. */

@@ -44,8 +44,7 @@ public final class ListManagedFiles {
       reports.close();
       throw e;
     }
-    String prefix = datasetDir.isEmpty() ? "" : datasetDir + "/";
-    Iterator<FileEntry> managed = new FilteringIterator(rows, file -> isManaged(file.path(), prefix));
+    Iterator<FileEntry> managed = new FilteringIterator(rows, file -> inManagedDirectory(file.path(), datasetDir));
     return new ClosingIterator(() -> {
       try (reports) {
         rows.close();
@@ -53,8 +52,12 @@ public final class ListManagedFiles {
     }, managed);
   }
 
-  /** Whether a table-relative path lies in a managed directory of the dataset whose paths start with {@code prefix}. */
-  private static boolean isManaged(String path, String prefix) {
+  /**
+   * Whether a table-relative path of an inventory lies in a managed directory of the dataset at
+   * {@code datasetDir} ({@code ""} for the main line): what a walk of those directories would show.
+   */
+  public static boolean inManagedDirectory(String path, String datasetDir) {
+    String prefix = datasetDir.isEmpty() ? "" : datasetDir + "/";
     if (!path.startsWith(prefix)) {
       return false;
     }

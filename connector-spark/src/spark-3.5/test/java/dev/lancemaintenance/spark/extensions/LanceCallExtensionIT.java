@@ -73,8 +73,8 @@ class LanceCallExtensionIT {
 
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
         .hasMessageContaining("positional argument 2 follows a named argument");
-    // The table, every catalogue option, the options map: one more is too many.
-    int parameters = CleanupOption.values().length + 2;
+    // The table, every catalogue option, the options map and file_list_view: one more is too many.
+    int parameters = CleanupOption.values().length + 3;
     String tooMany = String.join(", ", Collections.nCopies(parameters - 1, "NULL"));
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", " + tooMany + ", 1)"))
         .hasMessageContaining("takes at most " + parameters + " arguments, " + (parameters + 1) + " given");
