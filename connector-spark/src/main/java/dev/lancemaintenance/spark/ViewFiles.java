@@ -7,7 +7,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
@@ -34,27 +33,7 @@ final class ViewFiles implements FlatMapFunction<Iterator<Row>, FileEntry> {
 
   @Override
   public Iterator<FileEntry> call(Iterator<Row> rows) {
-    return new Iterator<>() {
-      private FileEntry next;
-
-      @Override
-      public boolean hasNext() {
-        while (next == null && rows.hasNext()) {
-          next = entryOf(rows.next()).orElse(null);
-        }
-        return next != null;
-      }
-
-      @Override
-      public FileEntry next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        FileEntry entry = next;
-        next = null;
-        return entry;
-      }
-    };
+    return ListManagedFiles.entries(rows, this::entryOf);
   }
 
   /** The row as a file of the dataset's managed directories, or empty when it lies elsewhere. */

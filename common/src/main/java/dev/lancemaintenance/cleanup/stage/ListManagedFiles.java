@@ -10,7 +10,8 @@ import dev.lancemaintenance.storage.inventory.InventoryRows;
 import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.function.Predicate;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Stage {@code list} ({@link dev.lancemaintenance.cleanup.engine.CleanupStage#LIST}): the files of
@@ -44,7 +45,8 @@ public final class ListManagedFiles {
       reports.close();
       throw e;
     }
-    Iterator<FileEntry> managed = new FilteringIterator(rows, file -> inManagedDirectory(file.path(), datasetDir));
+    Iterator<FileEntry> managed =
+        entries(rows, file -> Optional.of(file).filter(f -> inManagedDirectory(f.path(), datasetDir)));
     return new ClosingIterator(() -> {
       try (reports) {
         rows.close();
@@ -80,35 +82,32 @@ public final class ListManagedFiles {
     }
   }
 
-  /** The files that pass a test, lazily. */
-  private static final class FilteringIterator implements Iterator<FileEntry> {
-    private final Iterator<FileEntry> files;
-    private final Predicate<FileEntry> keep;
-    private FileEntry next;
+  /**
+   * The rows of an inventory as the files they stand for, lazily: {@code entryOf} gives a row's
+   * file, or empty for a row the listing skips (another table's, outside the managed directories).
+   */
+  public static <T> Iterator<FileEntry> entries(Iterator<T> rows, Function<T, Optional<FileEntry>> entryOf) {
+    return new Iterator<>() {
+      private FileEntry next;
 
-    FilteringIterator(Iterator<FileEntry> files, Predicate<FileEntry> keep) {
-      this.files = files;
-      this.keep = keep;
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (next == null && files.hasNext()) {
-        FileEntry candidate = files.next();
-        next = keep.test(candidate) ? candidate : null;
+      @Override
+      public boolean hasNext() {
+        while (next == null && rows.hasNext()) {
+          next = entryOf.apply(rows.next()).orElse(null);
+        }
+        return next != null;
       }
-      return next != null;
-    }
 
-    @Override
-    public FileEntry next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
+      @Override
+      public FileEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        FileEntry file = next;
+        next = null;
+        return file;
       }
-      FileEntry file = next;
-      next = null;
-      return file;
-    }
+    };
   }
 
   /** Closes what the listing read through once it is exhausted. */
