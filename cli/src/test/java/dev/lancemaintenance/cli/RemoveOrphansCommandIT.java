@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OrphanedTable;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code remove-orphans} from the command line: a real table of three versions beside a fragment
- * the SDK wrote and never committed, 10 days old. The refused command lines and the dry run share
+ * {@code remove-orphans} from the command line, on the {@link OrphanedTable}. The refused command lines and the dry run share
  * the table; the run that deletes gets a copy.
  */
 class RemoveOrphansCommandIT {
@@ -28,13 +26,9 @@ class RemoveOrphansCommandIT {
 
   @BeforeAll
   static void writeTable() {
-    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("pristine"));
-    table.append(10);
-    table.append(10);
-    table.deleteWhere("id % 2 = 0");
-    table.shiftAllModificationTimes(Duration.ofDays(-30));
-    orphan = table.writeUncommitted(5).get(0);
-    table.setModificationTime(orphan, Instant.now().minus(Duration.ofDays(10)));
+    OrphanedTable orphaned = OrphanedTable.write(workDir.resolve("pristine"));
+    LanceTableFixture table = orphaned.table();
+    orphan = orphaned.oldOrphan();
     pristine = new PristineTable(table);
   }
 

@@ -8,9 +8,8 @@ import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OrphanedTable;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -19,15 +18,14 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.CollectionUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code CALL lance.sys.remove_orphan_files(...)} through a Flink {@link TableEnvironment} (the
- * semantics are the contract's, {@code LocalRemoveOrphanFilesIT}): a table whose files are all 30
- * days old, beside an uncommitted SDK write 10 days old and a fresh one.
+ * semantics are the contract's, {@code LocalRemoveOrphanFilesIT}): on the {@link OrphanedTable}.
  */
 class FlinkRemoveOrphanFilesProcedureIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
@@ -36,29 +34,25 @@ class FlinkRemoveOrphanFilesProcedureIT {
 
   @Test
   void removesTheOldOrphanAndRefusesACallWithoutDryRun() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    table.append(10);
-    table.append(10);
-    table.shiftAllModificationTimes(Duration.ofDays(-30));
-    String orphan = table.writeUncommitted(5).get(0);
-    table.setModificationTime(orphan, Instant.now().minus(Duration.ofDays(10)));
-    String fresh = table.writeUncommitted(5).get(0);
+    OrphanedTable orphaned = OrphanedTable.write(dir.resolve("t.lance"));
+    LanceTableFixture table = orphaned.table();
+    String orphan = orphaned.oldOrphan();
     TreeSet<String> before = new TreeSet<>(table.listFiles());
     TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
     sql.executeSql("CREATE CATALOG lance WITH ('type' = 'lance-maintenance')");
     String call = "CALL lance.sys.remove_orphan_files(`table` => '" + table.uri() + "', older_than => '7d'";
 
-    assertThatThrownBy(() -> rows(sql.executeSql(call + ", dryrun => false)")))
+    assertThatThrownBy(() -> CollectionUtil.iteratorToList(sql.executeSql(call + ", dryrun => false)").collect()))
         .satisfies(e -> assertThat(UserErrors.message(e) + " " + e.getMessage()).contains("dry_run"));
     assertThat(new TreeSet<>(table.listFiles())).as("files after the refused call").isEqualTo(before);
     TableResult result = sql.executeSql(call + ", dry_run => false)");
     List<String> columns = result.getResolvedSchema().getColumnNames();
-    Row row = rows(result).get(0);
+    Row row = CollectionUtil.iteratorToList(result.collect()).get(0);
 
     assertThat(row.getField(columns.indexOf("data_files_removed"))).as("data_files_removed").isEqualTo(1L);
     assertThat(row.getField(columns.indexOf("old_versions"))).as("old_versions").isEqualTo(0L);
     before.remove(orphan);
-    assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(fresh);
+    assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(orphaned.freshOrphan());
     KeptManifests.assertEveryManifestReadsBack(table.root());
   }
 
@@ -68,15 +62,5 @@ class FlinkRemoveOrphanFilesProcedureIT {
     expected.addAll(CleanupOption.ORPHAN_FILES_CATALOGUE.sqlNames());
 
     assertThat(ProcedureHints.names(FlinkRemoveOrphanFilesProcedure.class)).isEqualTo(expected);
-  }
-
-  private static List<Row> rows(TableResult result) {
-    List<Row> rows = new ArrayList<>();
-    try (CloseableIterator<Row> iterator = result.collect()) {
-      iterator.forEachRemaining(rows::add);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-    return rows;
   }
 }

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OrphanedTable;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
@@ -20,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code CALL lance.remove_orphan_files(...)} on Spark 4.1 (the semantics are the contract's, {@code
- * LocalRemoveOrphanFilesIT}): a table whose files are all 30 days old, beside an uncommitted SDK
- * write 10 days old and a fresh one.
+ * LocalRemoveOrphanFilesIT}): on the {@link OrphanedTable}.
  */
 class RemoveOrphanFilesProcedureIT {
   private static SparkSession spark;
@@ -40,13 +38,9 @@ class RemoveOrphanFilesProcedureIT {
 
   @Test
   void listsThenRemovesTheOldOrphanAndRefusesAnOptionThatChoosesVersions() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    table.append(10);
-    table.append(10);
-    table.shiftAllModificationTimes(Duration.ofDays(-30));
-    String orphan = table.writeUncommitted(5).get(0);
-    table.setModificationTime(orphan, Instant.now().minus(Duration.ofDays(10)));
-    String fresh = table.writeUncommitted(5).get(0);
+    OrphanedTable orphaned = OrphanedTable.write(dir.resolve("t.lance"));
+    LanceTableFixture table = orphaned.table();
+    String orphan = orphaned.oldOrphan();
     TreeSet<String> before = new TreeSet<>(table.listFiles());
     String call = "CALL lance.remove_orphan_files(table => '" + table.uri() + "'";
 
@@ -63,7 +57,7 @@ class RemoveOrphanFilesProcedureIT {
       assertThat(row.<Long>getAs("old_versions")).as("old_versions").isZero();
     });
     before.remove(orphan);
-    assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(fresh);
+    assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(orphaned.freshOrphan());
     KeptManifests.assertEveryManifestReadsBack(table.root());
   }
 }
