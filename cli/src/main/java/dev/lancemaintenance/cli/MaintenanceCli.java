@@ -45,7 +45,7 @@ public final class MaintenanceCli {
 
   private static final String ENGINE_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
   /** The commands an engine's own entry point ({@code flink run}) runs; the first is the default. */
-  private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize");
+  private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize", "remove-orphans");
 
   private final Clock clock;
   private final String usage;
@@ -84,7 +84,7 @@ public final class MaintenanceCli {
   }
 
   /**
-   * Runs {@code [cleanup|compact|optimize] <table-uri> [options]} on {@code engine}, for an
+   * Runs {@code [cleanup|compact|optimize|remove-orphans] <table-uri> [options]} on {@code engine}, for an
    * entry point that is the engine's own ({@code flink run}): the arguments are parsed once, as the
    * command of that name parses them (cleanup when none is named), and the action is made by {@code
    * engine} without looking any engine up; {@code --engine} may only name it.
