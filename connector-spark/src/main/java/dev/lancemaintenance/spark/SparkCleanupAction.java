@@ -126,7 +126,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
    * paths or URIs, as the table's), {@code size} and {@code last_modified} (a TIMESTAMP), e.g. an S3
    * Inventory report in Parquet read as a DataFrame. The executors read its rows; the newest {@code
    * last_modified} among the table's rows stands for when it was taken, and the inventory's rules
-   * apply (docs/cleanup-semantics.md, section 15): only listed files go, nothing newer than it does.
+   * apply (docs/cleanup-semantics.md, section 16): only listed files go, nothing newer than it does.
    * The run is always distributed (a view is read by Spark, not by the driver's local engine).
    */
   public SparkCleanupAction fileListView(String view) {
@@ -289,7 +289,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
    * view that shows no file of the table cannot vouch for anything. A time a little after the
    * view's real one only keeps less than it could, never deletes more: a file the view shows was
    * there when it was taken, and a version committed in between is kept or its missing files refuse
-   * the run (docs/cleanup-semantics.md, section 15).
+   * the run (docs/cleanup-semantics.md, section 16).
    */
   private InventorySnapshot viewSnapshot(DatasetRef dataset) {
     long newest = viewFiles(dataset).map(FileEntry::modificationTimeMillis).fold(Long.MIN_VALUE, Math::max);
