@@ -127,7 +127,7 @@ public record CleanupPolicy(
   public CleanupPolicy withBeforeTimestampAtMost(Instant latest) {
     Instant bound = beforeTimestamp.filter(own -> own.isBefore(latest)).orElse(latest);
     return new CleanupPolicy(Optional.of(bound), beforeVersion, deleteUnverified, errorIfTaggedOldVersions,
-        cleanReferencedBranches, unverifiedGuard, retainLast);
+        cleanReferencedBranches, unverifiedGuard, retainLast, orphanSweep);
   }
 
   /**
