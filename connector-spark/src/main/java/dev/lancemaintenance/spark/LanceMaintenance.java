@@ -203,13 +203,7 @@ public final class LanceMaintenance {
    */
   public StorageReport storageReport(
       String tableUri, Map<CleanupOption, Object> options, Optional<String> windows, Map<String, String> hadoopOptions) {
-    for (CleanupOption option : options.keySet()) {
-      if (option.runSetting()) {
-        throw new IllegalArgumentException("describe_storage takes no '" + option.sqlName()
-            + "': it deletes nothing; its options are " + CleanupOption.policyOptions().stream().map(CleanupOption::sqlName).toList()
-            + " and windows");
-      }
-    }
+    CleanupOption.requirePolicyOnly("describe_storage", options.keySet());
     SparkCleanupAction policy = CleanupOption.applyTo(cleanup(tableUri, hadoopOptions), options, clock.instant());
     Configuration conf = spark.sessionState().newHadoopConf();
     hadoopOptions.forEach(conf::set);

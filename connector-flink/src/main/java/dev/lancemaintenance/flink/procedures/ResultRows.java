@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.format.Tag;
+import dev.lancemaintenance.report.StorageReport;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +49,10 @@ final class ResultRows {
   /** A tag after create, move or delete: its branch is NULL for main. */
   static final String TAG_ROW = "ROW<`tag` STRING, `branch` STRING, `version` BIGINT>";
 
+  /** {@code sys.describe_storage}'s rows: {@code StorageReport.Row}, as Spark's {@code lance.describe_storage}. */
+  static final String STORAGE_ROW =
+      "ROW<`section` STRING, `name` STRING, `versions` BIGINT, `files` BIGINT, `bytes` BIGINT, `detail` STRING>";
+
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
@@ -74,6 +79,10 @@ final class ResultRows {
     }
     values[values.length - 1] = outcome.error();
     return Row.of(values);
+  }
+
+  static Row storage(StorageReport.Row row) {
+    return Row.of(row.section(), row.name(), row.versions(), row.files(), row.bytes(), row.detail());
   }
 
   static Row file(CandidateFile file) {

@@ -12,6 +12,9 @@ import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.flink.maintenance.operator.FleetCleanupJob;
+import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +83,24 @@ public final class LanceFlinkMaintenance {
           : outcome);
     }
     return outcomes;
+  }
+
+  /**
+   * The storage report of {@code tableUri} ({@code describe_storage}) as Flink jobs: what its files
+   * are for, what a cleanup with {@code policy} would free now and with each of {@code windows} as
+   * {@code older_than}. Deletes nothing.
+   *
+   * @param policy the cleanup's policy options (no run settings: {@link CleanupOption#policyOptions()})
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static StorageReport describeStorage(
+      StreamExecutionEnvironment env, String tableUri, Map<CleanupOption, ?> policy, List<Duration> windows,
+      Map<String, String> storageOptions, Clock clock) {
+    CleanupOption.requirePolicyOnly("describe_storage", policy.keySet());
+    TableLocation table = TableLocation.of(tableUri);
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(storageOptions));
+    FlinkCleanupAction cleanup = CleanupOption.applyTo(new FlinkCleanupAction(env, table, storage, clock), policy, clock.instant());
+    return new FlinkStorageReport(env, table, storage).windows(windows).report(cleanup.request());
   }
 
   /**
