@@ -117,6 +117,14 @@ class FlinkDescribeStorageProcedureIT {
   }
 
   @Test
+  void theArgumentsAreTableWindowsAndTheCataloguesPolicyOptions() {
+    List<String> expected = new ArrayList<>(List.of("table", "windows"));
+    CleanupOption.policyOptions().forEach(option -> expected.add(option.sqlName()));
+
+    assertThat(ProcedureHints.names(FlinkDescribeStorageProcedure.class)).isEqualTo(expected);
+  }
+
+  @Test
   void aRunSettingIsAnErrorNamingIt() {
     assertThatThrownBy(() -> LanceFlinkMaintenance.describeStorage(env(), uri(), Map.of(CleanupOption.DRY_RUN, true),
             List.of(Duration.ZERO), Map.of(), Clock.systemUTC()))

@@ -6,7 +6,6 @@ import dev.lancemaintenance.report.AgeMarks;
 import dev.lancemaintenance.report.MarkReferenceAges;
 import dev.lancemaintenance.report.VersionStamp;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -21,22 +20,19 @@ import org.apache.flink.util.OutputTag;
 public final class MarkReportAges extends ProcessFunction<ManifestSlice, ReportInput> {
   public static final OutputTag<VersionStamp> STAMPS = new OutputTag<>("version-stamps", ReportTopology.STAMP);
 
-  private final TableLocation table;
-  private final TableStorageFactory storageFactory;
+  private final SubtaskStorage storage;
   private final RetentionFacts facts;
-  private transient TableStorage storage;
   private transient MarkReferenceAges mark;
 
   public MarkReportAges(TableLocation table, TableStorageFactory storageFactory, RetentionFacts facts) {
-    this.table = table;
-    this.storageFactory = storageFactory;
+    this.storage = new SubtaskStorage(table, storageFactory);
     this.facts = facts;
   }
 
   @Override
   public void open(OpenContext openContext) {
-    storage = storageFactory.open(table);
-    mark = new MarkReferenceAges(storage, facts);
+    storage.open();
+    mark = new MarkReferenceAges(storage.get(), facts);
   }
 
   @Override
@@ -48,8 +44,6 @@ public final class MarkReportAges extends ProcessFunction<ManifestSlice, ReportI
 
   @Override
   public void close() {
-    if (storage != null) {
-      storage.close();
-    }
+    storage.close();
   }
 }
