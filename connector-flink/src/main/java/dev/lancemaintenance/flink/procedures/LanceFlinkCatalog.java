@@ -51,7 +51,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME,
-            FlinkDescribeStorageProcedure.NAME)
+            FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME)
         : List.of();
   }
 
@@ -77,6 +77,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkDeleteTagProcedure(storageOptions, clock);
         case FlinkDescribeStorageProcedure.NAME:
           return new FlinkDescribeStorageProcedure(storageOptions, clock);
+        case FlinkDescribeStorageAllProcedure.NAME:
+          return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
         default:
           break;
       }

@@ -23,6 +23,14 @@ final class ProcedureArgs {
     }
   }
 
+  /** Every fleet procedure's root argument: set. */
+  static void requireRoot(String root) {
+    if (root == null || root.isBlank()) {
+      throw new IllegalArgumentException("Parameter 'root' is not set: give the directory that holds the tables, e.g."
+          + " root => 's3a://b/warehouse/'");
+    }
+  }
+
   /** A procedure argument without which the call means nothing: set, or an error naming it. */
   static <T> T required(String name, T value) {
     if (value == null) {

@@ -68,9 +68,17 @@ final class ResultRows {
     return Row.of(tag.name(), tag.branch().orElse(null), tag.version());
   }
 
-  /** A fleet's row: the counters in {@link CleanupResult#namedCounters()} order, NULL for a table that did not run. */
-  static Row fleet(TableOutcome outcome) {
-    List<String> counters = CleanupResult.counterNames();
+  /**
+   * {@code sys.describe_storage_all}'s rows: table, status, {@code StorageReport.totals()} (NULL
+   * unless the table ran), error.
+   */
+  static final String FLEET_DESCRIBE_ROW =
+      "ROW<`table` STRING, `status` STRING, `versions` BIGINT, latest_version BIGINT, `files` BIGINT, `bytes` BIGINT,"
+          + " latest_bytes BIGINT, retained_bytes BIGINT, unverified_bytes BIGINT, reclaimable_versions BIGINT,"
+          + " reclaimable_files BIGINT, reclaimable_bytes BIGINT, `error` STRING>";
+
+  /** A fleet's row: the counters in {@code counters}' order, NULL for a table that did not run. */
+  static Row fleet(TableOutcome outcome, List<String> counters) {
     Object[] values = new Object[counters.size() + 3];
     values[0] = outcome.table();
     values[1] = outcome.status().sqlName();
