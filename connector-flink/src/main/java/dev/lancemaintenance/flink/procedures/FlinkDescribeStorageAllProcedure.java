@@ -6,7 +6,6 @@ import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import dev.lancemaintenance.report.StorageReport;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -60,10 +59,9 @@ public final class FlinkDescribeStorageAllProcedure implements Procedure {
       Boolean allowShortRetention,
       Integer retainLast) throws Exception {
     ProcedureArgs.requireRoot(root);
-    Map<CleanupOption, Object> policy = ProcedureArgs.given(
-        Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-            allowShortRetention, retainLast),
-        CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+    Map<CleanupOption, Object> policy = ProcedureArgs.policy(
+        olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
+        allowShortRetention, retainLast);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.describeStorageAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, policy, storageOptions, clock);
     return outcomes.stream().map(outcome -> ResultRows.fleet(outcome, StorageReport.totalNames())).toArray(Row[]::new);

@@ -5,7 +5,6 @@ import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -58,10 +57,9 @@ public final class FlinkDescribeStorageProcedure implements Procedure {
       Boolean allowShortRetention,
       Integer retainLast) {
     ProcedureArgs.requireTable(table);
-    Map<CleanupOption, Object> policy = ProcedureArgs.given(
-        Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-            allowShortRetention, retainLast),
-        CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+    Map<CleanupOption, Object> policy = ProcedureArgs.policy(
+        olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
+        allowShortRetention, retainLast);
     StorageReport report = LanceFlinkMaintenance.describeStorage(context.getExecutionEnvironment(), table, policy,
         windows == null ? ReportWindows.DEFAULT_WINDOWS : ReportWindows.parse(windows), storageOptions, clock);
     return report.rows().stream().map(ResultRows::storage).toArray(Row[]::new);

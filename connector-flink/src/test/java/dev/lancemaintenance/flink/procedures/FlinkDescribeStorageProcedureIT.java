@@ -121,7 +121,16 @@ class FlinkDescribeStorageProcedureIT {
     List<String> expected = new ArrayList<>(List.of("table", "windows"));
     CleanupOption.policyOptions().forEach(option -> expected.add(option.sqlName()));
 
+    List<String> fleet = new ArrayList<>(List.of("root", "pattern"));
+    CleanupOption.policyOptions().forEach(option -> fleet.add(option.sqlName()));
+
     assertThat(ProcedureHints.names(FlinkDescribeStorageProcedure.class)).isEqualTo(expected);
+    assertThat(ProcedureHints.namesAndTypes(FlinkDescribeStorageProcedure.class).subList(2, expected.size()))
+        .as("the policy arguments' types, as sys.cleanup_files declares them")
+        .isEqualTo(ProcedureHints.namesAndTypes(FlinkCleanupFilesProcedure.class).subList(1, expected.size() - 1));
+    assertThat(ProcedureHints.names(FlinkDescribeStorageAllProcedure.class)).as("describe_storage_all").isEqualTo(fleet);
+    assertThat(ProcedureHints.namesAndTypes(FlinkDescribeStorageAllProcedure.class).subList(2, fleet.size()))
+        .isEqualTo(ProcedureHints.namesAndTypes(FlinkCleanupFilesProcedure.class).subList(1, fleet.size() - 1));
   }
 
   @Test
