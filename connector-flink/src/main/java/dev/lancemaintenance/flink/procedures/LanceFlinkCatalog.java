@@ -50,7 +50,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
         ? List.of(
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
-            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME,
+            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
             FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME)
         : List.of();
   }
@@ -75,6 +75,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkTagProcedure(FlinkTagProcedure.Action.MOVE, storageOptions, clock);
         case FlinkDeleteTagProcedure.NAME:
           return new FlinkDeleteTagProcedure(storageOptions, clock);
+        case FlinkRemoveOrphanFilesProcedure.NAME:
+          return new FlinkRemoveOrphanFilesProcedure(storageOptions, clock);
         case FlinkDescribeStorageProcedure.NAME:
           return new FlinkDescribeStorageProcedure(storageOptions, clock);
         case FlinkDescribeStorageAllProcedure.NAME:
