@@ -26,7 +26,8 @@ public final class LanceProcedures {
           SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
           SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
           SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock),
-          SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles);
+          SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles,
+          SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new);
 
   private LanceProcedures() {}
 
