@@ -1,6 +1,5 @@
 package dev.lancemaintenance.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
@@ -10,9 +9,7 @@ import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -98,9 +95,7 @@ final class CleanupAllCommand {
 
   /** {@code {"root": ..., "pattern": ..., "tables": [{"table", "status", <counters>, "error"}]}}. */
   private static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
-    try {
-      JsonGenerator json = Json.generator(out);
-      json.writeStartObject();
+    Json.printObject(out, json -> {
       json.writeStringField("root", root.toString());
       json.writeStringField("pattern", pattern);
       json.writeArrayFieldStart("tables");
@@ -117,12 +112,7 @@ final class CleanupAllCommand {
         json.writeEndObject();
       }
       json.writeEndArray();
-      json.writeEndObject();
-      json.flush();
-      out.println();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    });
   }
 
   /** 1 when a table failed or was refused; else 3 when deletes failed somewhere; else 0. */

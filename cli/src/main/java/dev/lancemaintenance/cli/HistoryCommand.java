@@ -1,15 +1,12 @@
 package dev.lancemaintenance.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -86,9 +83,7 @@ final class HistoryCommand {
 
   /** {@code {"table": ..., "runs": [{<RunEntry.COLUMNS>}]}}, NULL columns left out. */
   private static void printJson(PrintStream out, TableLocation table, List<RunEntry> runs) {
-    try {
-      JsonGenerator json = Json.generator(out);
-      json.writeStartObject();
+    Json.printObject(out, json -> {
       json.writeStringField("table", table.toString());
       json.writeArrayFieldStart("runs");
       for (RunEntry run : runs) {
@@ -106,11 +101,6 @@ final class HistoryCommand {
         json.writeEndObject();
       }
       json.writeEndArray();
-      json.writeEndObject();
-      json.flush();
-      out.println();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    });
   }
 }

@@ -8,14 +8,12 @@ import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,16 +26,6 @@ class FlinkMaintenanceHistoryIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
   @TempDir Path dir;
 
-  private static List<Row> rows(TableResult result) {
-    List<Row> rows = new ArrayList<>();
-    try (CloseableIterator<Row> it = result.collect()) {
-      it.forEachRemaining(rows::add);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-    return rows;
-  }
-
   @Test
   void theHistoryShowsTheCleanupsRunWithItsCounters() {
     LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
@@ -48,10 +36,10 @@ class FlinkMaintenanceHistoryIT {
     sql.executeSql("CREATE CATALOG lance WITH ('type' = 'lance-maintenance')");
     String t = "`table` => '" + table.uri() + "'";
 
-    Row cleaned = rows(sql.executeSql("CALL lance.sys.cleanup(" + t + ", older_than => '0s', dry_run => false)")).get(0);
+    Row cleaned = FlinkCleanupProcedureIT.rows(sql.executeSql("CALL lance.sys.cleanup(" + t + ", older_than => '0s', dry_run => false)")).get(0);
     TableResult result = sql.executeSql("CALL lance.sys.maintenance_history(" + t + ", `limit` => 5)");
     List<String> columns = result.getResolvedSchema().getColumnNames();
-    List<Row> history = rows(result);
+    List<Row> history = FlinkCleanupProcedureIT.rows(result);
 
     assertThat(columns).containsExactlyElementsOf(RunEntry.COLUMNS.stream().map(RunEntry.Column::name).toList());
     assertThat(history).hasSize(1);
