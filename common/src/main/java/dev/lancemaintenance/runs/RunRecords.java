@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,7 +95,7 @@ public final class RunRecords {
     return entries;
   }
 
-  private <T> Optional<T> read(FileEntry file, java.util.function.Function<Map<String, String>, T> parse) {
+  private <T> Optional<T> read(FileEntry file, Function<Map<String, String>, T> parse) {
     try {
       return Optional.of(parse.apply(RecordText.decode(storage.readFully(file.path()))));
     } catch (RuntimeException e) {
