@@ -233,4 +233,19 @@ public final class LanceMaintenance {
         .windows(windows.map(ReportWindows::parse).orElse(ReportWindows.DEFAULT_WINDOWS))
         .report(policy.request());
   }
+
+  /**
+   * {@code remove_orphan_files} of the table at {@code tableUri}: no version expires, and the files
+   * under its managed directories that no version (nor a branch reading it) references and that were
+   * modified more than {@code olderThan} ago (default 7 days) go; a window under 1 day is refused
+   * unless {@code allowShortRetention(true)}. The same distributed stages as {@link #cleanup}.
+   */
+  public SparkCleanupAction removeOrphanFiles(String tableUri) {
+    return removeOrphanFiles(tableUri, Map.of());
+  }
+
+  /** {@link #removeOrphanFiles(String)} with Hadoop settings for the store over the session's; may hold secrets. */
+  public SparkCleanupAction removeOrphanFiles(String tableUri, Map<String, String> hadoopOptions) {
+    return cleanup(tableUri, hadoopOptions).orphanFilesOnly();
+  }
 }

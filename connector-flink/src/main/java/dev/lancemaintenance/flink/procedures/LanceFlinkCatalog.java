@@ -50,7 +50,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
         ? List.of(
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
-            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkMaintenanceHistoryProcedure.NAME)
+            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
+            FlinkMaintenanceHistoryProcedure.NAME)
         : List.of();
   }
 
@@ -74,6 +75,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkTagProcedure(FlinkTagProcedure.Action.MOVE, storageOptions, clock);
         case FlinkDeleteTagProcedure.NAME:
           return new FlinkDeleteTagProcedure(storageOptions, clock);
+        case FlinkRemoveOrphanFilesProcedure.NAME:
+          return new FlinkRemoveOrphanFilesProcedure(storageOptions, clock);
         case FlinkMaintenanceHistoryProcedure.NAME:
           return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
         default:

@@ -142,4 +142,16 @@ public final class LanceFlinkMaintenance {
         cleanup(env, tableUri, hadoopOptions),
         Clock.systemUTC());
   }
+
+  /**
+   * {@code remove_orphan_files} of {@code tableUri} on {@code env}: the cleanup job with the
+   * orphan-sweep policy ({@link FlinkCleanupAction#orphanFilesOnly()}): no version expires, and
+   * files no version references that are older than {@code olderThan} (default 7 days) go.
+   *
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static FlinkCleanupAction removeOrphanFiles(
+      StreamExecutionEnvironment env, String tableUri, Map<String, String> storageOptions) {
+    return cleanup(env, tableUri, storageOptions).orphanFilesOnly();
+  }
 }
