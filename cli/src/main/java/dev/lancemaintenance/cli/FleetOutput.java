@@ -1,12 +1,9 @@
 package dev.lancemaintenance.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.storage.TableLocation;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -28,9 +25,7 @@ final class FleetOutput {
 
   /** {@code {"root": ..., "pattern": ..., "tables": [{"table", "status", <counters>, "error"}]}}. */
   static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
-    try {
-      JsonGenerator json = Json.generator(out);
-      json.writeStartObject();
+    Json.printObject(out, json -> {
       json.writeStringField("root", root.toString());
       json.writeStringField("pattern", pattern);
       json.writeArrayFieldStart("tables");
@@ -47,13 +42,9 @@ final class FleetOutput {
         json.writeEndObject();
       }
       json.writeEndArray();
-      json.writeEndObject();
-      json.flush();
-      out.println();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    });
   }
+
 
   /** Tables that failed or were refused, said on {@code err} when there are any. */
   static long notRun(List<TableOutcome> outcomes, PrintStream err) {

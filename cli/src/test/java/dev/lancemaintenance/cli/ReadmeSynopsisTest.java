@@ -29,6 +29,11 @@ class ReadmeSynopsisTest {
   }
 
   @Test
+  void theReadmeShowsTheHistorySynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + HistoryCommand.USAGE);
+  }
+
+  @Test
   void theReadmeShowsTheCompactAndOptimizeSynopsesAsTheCliPrintsThem() throws IOException {
     String readme = Files.readString(readme());
 

@@ -6,6 +6,8 @@ import dev.lancemaintenance.compaction.CompactionTaskRunner;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.runs.RunEntry;
+import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -198,6 +200,19 @@ public final class LanceMaintenance {
     hadoopOptions.forEach(conf::set);
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.of(conf)).open(TableLocation.of(tableUri))) {
       return work.apply(TableTags.of(storage, clock));
+    }
+  }
+
+  /**
+   * The table's maintenance history from its run records ({@link RunRecords}), newest first, at most
+   * {@code limit} runs, through the session's Hadoop settings plus {@code hadoopOptions}. Read on
+   * the driver: one small file per run.
+   */
+  public List<RunEntry> history(String tableUri, Map<String, String> hadoopOptions, int limit) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    try (TableStorage storage = HadoopTableStorage.factory(StorageConf.of(conf)).open(TableLocation.of(tableUri))) {
+      return new RunRecords(storage).history(limit, clock);
     }
   }
 

@@ -51,7 +51,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
-            FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME)
+            FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
+            FlinkMaintenanceHistoryProcedure.NAME)
         : List.of();
   }
 
@@ -81,6 +82,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkDescribeStorageProcedure(storageOptions, clock);
         case FlinkDescribeStorageAllProcedure.NAME:
           return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
+        case FlinkMaintenanceHistoryProcedure.NAME:
+          return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
         default:
           break;
       }

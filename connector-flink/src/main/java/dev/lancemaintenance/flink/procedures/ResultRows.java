@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.runs.RunEntry;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -53,6 +54,16 @@ final class ResultRows {
   static final String STORAGE_ROW =
       "ROW<`section` STRING, `name` STRING, `versions` BIGINT, `files` BIGINT, `bytes` BIGINT, `detail` STRING>";
 
+  /** {@code sys.maintenance_history}'s rows: {@code RunEntry.COLUMNS}, timestamps as TIMESTAMP_LTZ. */
+  static final String HISTORY_ROW =
+      "ROW<`run_id` STRING, `state` STRING, `action` STRING, `engine` STRING, `dataset` STRING,"
+          + " `started_at` TIMESTAMP_LTZ(3), `ended_at` TIMESTAMP_LTZ(3), `stage` STRING, `mark_mode` STRING,"
+          + " `manifests_read` BIGINT, `old_versions` BIGINT, `bytes_removed` BIGINT,"
+          + " `data_files_removed` BIGINT, `deletion_files_removed` BIGINT, `index_files_removed` BIGINT,"
+          + " `transaction_files_removed` BIGINT, `manifest_files_removed` BIGINT,"
+          + " `other_files_removed` BIGINT, `failed_deletes` BIGINT, `deferred_deletes` BIGINT,"
+          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING>";
+
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
@@ -62,6 +73,11 @@ final class ResultRows {
   /** Named counters as a row of the matching ROW type above. */
   static Row named(Map<String, Long> namedCounters) {
     return Row.of(namedCounters.values().toArray());
+  }
+
+  /** A run of the maintenance history, in {@link #HISTORY_ROW}'s order. */
+  static Row history(RunEntry run) {
+    return Row.of(run.values().toArray());
   }
 
   static Row tag(Tag tag) {

@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import dev.lancemaintenance.runs.RunEntry;
+import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.tags.TableTags;
 import java.time.Clock;
 import java.util.Map;
@@ -145,6 +147,19 @@ public final class LanceFlinkMaintenance {
     try (TableStorage storage =
         HadoopTableStorage.factory(StorageConf.of(storageOptions)).open(TableLocation.of(tableUri))) {
       return work.apply(TableTags.of(storage, clock));
+    }
+  }
+
+  /**
+   * The table's maintenance history from its run records ({@link RunRecords}), newest first, at most
+   * {@code limit} runs; read in this client.
+   *
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static List<RunEntry> history(String tableUri, Map<String, String> storageOptions, Clock clock, int limit) {
+    try (TableStorage storage =
+        HadoopTableStorage.factory(StorageConf.of(storageOptions)).open(TableLocation.of(tableUri))) {
+      return new RunRecords(storage).history(limit, clock);
     }
   }
 
