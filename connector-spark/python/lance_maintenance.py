@@ -88,26 +88,40 @@ class LanceMaintenance:
         CALL lance.cleanup_all: table, status, the counters, error). ``cleanup_options`` are the
         catalogue's names (older_than="7d", dry_run=True, ...); an unknown name is an error before
         any table is read; ``options`` are Hadoop settings for the store."""
-        for key, value in cleanup_options.items():
+        return self._fleet("cleanup_all", "cleanupAll", root, pattern, options, cleanup_options)
+
+    def describe_storage_all(self, root, pattern="*.lance", options=None, **policy_options) -> DataFrame:
+        """The storage report of every table under ``root`` as ``describe_storage`` would make it,
+        one row of totals per table (the rows of CALL lance.describe_storage_all). ``policy_options``
+        are the cleanup's policy names (older_than="7d", ...); deletes nothing."""
+        return self._fleet("describe_storage_all", "describeStorageAll", root, pattern, options, policy_options)
+
+    def _fleet(self, procedure, java_method, root, pattern, options, named_options) -> DataFrame:
+        for key, value in named_options.items():
             if value is None:
                 raise ValueError(f"{key} is None: give a value or leave it out")
         if self._jvm is None:
-            return self._spark.sql(cleanup_all_call(root, pattern, options, **cleanup_options))
+            return self._spark.sql(fleet_call(procedure, root, pattern, options, **named_options))
         option_map = self._jvm.java.util.HashMap()
-        for key, value in cleanup_options.items():
+        for key, value in named_options.items():
             option_map.put(key, _boolean(value) if isinstance(value, bool) else str(value))
         hadoop_map = self._jvm.java.util.HashMap()
         for key, value in (options or {}).items():
             hadoop_map.put(key, value)
-        return DataFrame(self._entry.cleanupAll(root, pattern, option_map, hadoop_map), self._spark)
+        return DataFrame(getattr(self._entry, java_method)(root, pattern, option_map, hadoop_map), self._spark)
 
 
 def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
     """The ``CALL lance.cleanup_all(...)`` statement: root, pattern, then the cleanup arguments as given."""
+    return fleet_call("cleanup_all", root, pattern, options, **cleanup_options)
+
+
+def fleet_call(procedure, root, pattern="*.lance", options=None, **named_options):
+    """The ``CALL lance.<procedure>(...)`` statement of a fleet procedure: root, pattern, then the arguments as given."""
     if not isinstance(root, str) or not isinstance(pattern, str):
         raise ValueError(f"root and pattern take strings, not {root!r}, {pattern!r}")
     named = [("root", _string(root)), ("pattern", _string(pattern))]
-    for key, value in cleanup_options.items():
+    for key, value in named_options.items():
         if isinstance(value, bool):
             named.append((key, _boolean(value)))
         elif isinstance(value, int):
@@ -119,7 +133,7 @@ def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
     if options:
         pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
         named.append(("options", f"map({pairs})"))
-    return "CALL lance.cleanup_all(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
+    return f"CALL lance.{procedure}(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
 
 
 def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,

@@ -39,6 +39,10 @@ public final class MaintenanceCli {
           + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
           + "  " + CleanupCommand.ORPHANS_USAGE + "\n"
           + "      remove files no version references (uncommitted writes) older than the window; expires no version\n\n"
+          + "  " + DescribeAllCommand.USAGE + "\n"
+          + "      describe of every table under a directory (--pattern, default *.lance), one line of totals per table\n\n"
+          + "  " + HistoryCommand.USAGE + "\n"
+          + "      the table's maintenance runs, newest first: finished, failed, or unfinished (the run died)\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
@@ -146,6 +150,8 @@ public final class MaintenanceCli {
         case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);
         case "remove-orphans" -> new CleanupCommand(CleanupCommand.Kind.REMOVE_ORPHANS, clock, engines, verbose).run(rest, out, err);
+        case "describe-all" -> new DescribeAllCommand(clock).run(rest, out, err);
+        case "history" -> new HistoryCommand(clock).run(rest, out);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };
     } catch (UsageException e) {

@@ -25,6 +25,12 @@ class ReadmeSynopsisTest {
   @Test
   void theReadmeShowsTheDescribeSynopsisAsTheCliPrintsIt() throws IOException {
     assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeCommand.USAGE);
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeAllCommand.USAGE);
+  }
+
+  @Test
+  void theReadmeShowsTheHistorySynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + HistoryCommand.USAGE);
   }
 
   @Test

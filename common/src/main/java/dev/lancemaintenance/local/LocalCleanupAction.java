@@ -159,6 +159,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   @Override
+  protected String engineName() {
+    return "local";
+  }
+
+  @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty());
   }

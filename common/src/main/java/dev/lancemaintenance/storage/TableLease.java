@@ -184,6 +184,18 @@ public final class TableLease implements AutoCloseable {
 
   private record Taken(TableLease lease, Lease heldBy, String heldPath) {}
 
+  /**
+   * The owner of the lease in force now: empty when nobody holds the table (the last lease was
+   * released, expired, or its holder died on this machine). What the maintenance history tells a
+   * running run from one that died by.
+   */
+  public static Optional<String> currentOwner(TableStorage storage, Clock clock) {
+    long now = clock.millis();
+    return head(storage).flatMap(entry -> read(storage, entry))
+        .filter(lease -> !lease.unreadable() && !lease.free(LeaseHolder.ofOwner(""), now))
+        .map(lease -> lease.holder().owner());
+  }
+
   /** The holder of this lease. */
   public LeaseHolder holder() {
     return outer != null ? outer.holder : holder;

@@ -172,6 +172,11 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   }
 
   @Override
+  protected String engineName() {
+    return "spark";
+  }
+
+  @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
     // One listing of _versions/ both decides where the run goes and plans it.

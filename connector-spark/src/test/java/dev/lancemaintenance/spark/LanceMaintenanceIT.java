@@ -7,6 +7,7 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,36 @@ class LanceMaintenanceIT {
     return tableAt("t.lance");
   }
 
+  @Test
+  void callMaintenanceHistoryShowsTheCleanupsRunAsTheJavaApiReadsIt() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(5);
+    table.append(5);
+    table.overwrite(5);
+    String t = "table => '" + table.uri() + "'";
+    assertThat(spark.sql("CALL lance.maintenance_history(" + t + ")").collectAsList()).as("before any run").isEmpty();
+
+    Row cleaned = spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s')").collectAsList().get(0);
+    List<Row> history = spark.sql("CALL lance.maintenance_history(" + t + ", limit => 5)").collectAsList();
+
+    assertThat(history).hasSize(1);
+    assertThat(LanceMaintenance.of(spark).history(table.uri(), Map.of(), 5)).singleElement()
+        .satisfies(entry -> assertThat(entry.start().runId()).isEqualTo(history.get(0).<String>getAs("run_id")));
+    Row run = history.get(0);
+    assertThat(run.schema().fieldNames()).containsExactlyElementsOf(RunEntry.COLUMNS.stream().map(RunEntry.Column::name).toList());
+    assertThat(run.<String>getAs("state")).isEqualTo("finished");
+    assertThat(run.<String>getAs("engine")).isEqualTo("spark");
+    assertThat(run.<String>getAs("mark_mode")).isEqualTo("full");
+    assertThat(run.<Long>getAs("manifests_read")).isEqualTo(3L);
+    assertThat(run.<java.sql.Timestamp>getAs("ended_at")).isAfterOrEqualTo(run.<java.sql.Timestamp>getAs("started_at"));
+    for (String counter : CleanupResult.counterNames()) {
+      assertThat(run.<Long>getAs(counter)).as(counter).isEqualTo(cleaned.<Long>getAs(counter));
+    }
+    assertThat(run.<Long>getAs("old_versions")).isEqualTo(2L);
+    assertThat(run.isNullAt(run.fieldIndex("error"))).isTrue();
+    assertThatThrownBy(() -> spark.sql("CALL lance.maintenance_history(" + t + ", limit => 0)").collect())
+        .hasMessageContaining("'limit' must be at least 1");
+  }
   @Test
   void theRetentionGuardRefusesAShortDeleteUnverifiedUntilLiftedExplicitly() {
     LanceTableFixture table = table();

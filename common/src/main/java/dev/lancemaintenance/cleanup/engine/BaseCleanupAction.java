@@ -14,6 +14,7 @@ import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ReferencedBranches;
 import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.runs.RunRecorder;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -39,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run that deletes holds the table's {@link TableLease} from before it reads the table until
  * it returns or fails, here, so that no engine can forget it: a second run on the table fails at
- * once, naming the holder, with nothing deleted. A dry run takes none.
+ * once, naming the holder, with nothing deleted. A dry run takes none. Holding it, the run records
+ * its start and its end ({@link RunRecorder}, the table's maintenance history), likewise on every
+ * engine.
  */
 public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> implements CleanupAction {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCleanupAction.class);
@@ -83,13 +87,39 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     try (TableStorage leaseStorage = storageFactory.open(table);
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
+      RunRecorder record = RunRecorder.start(
+          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), "cleanup", recordedPolicy());
       try {
-        return executeHoldingLease();
+        CleanupResult result = executeHoldingLease();
+        record.finished(result, progress.snapshot(), markModeName());
+        return result;
+      } catch (RuntimeException | Error e) {
+        record.failed(e, progress.snapshot(), markModeName());
+        throw e;
       } finally {
         lease = null;
       }
     }
   }
+
+  /**
+   * The policy and settings as the run record keeps them: the options that decide what goes and how
+   * fast, under their option names; nothing of the storage configuration (credentials live there).
+   */
+  private String recordedPolicy() {
+    return policy(clock.instant())
+        + ", mode=" + markModeName()
+        + (settings.capped() ? ", max_deletes=" + settings.maxDeletes() : "")
+        + ", max_concurrent_deletes=" + settings.maxConcurrentDeletes()
+        + (settings.deleteRateLimit() > 0 ? ", delete_rate_limit=" + settings.deleteRateLimit() : "");
+  }
+
+  private String markModeName() {
+    return markMode().name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The engine's name in run records: {@code local}, {@code spark}, {@code flink}. */
+  protected abstract String engineName();
 
   /**
    * Fails when this run lost the table's lease (it stalled past the lease's timeout and another run

@@ -4,7 +4,6 @@ import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -58,10 +57,9 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Integer retainLast,
       String inventory) {
     ProcedureArgs.requireTable(table);
-    Map<CleanupOption, Object> options = ProcedureArgs.given(
-        Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-            allowShortRetention, retainLast, inventory),
-        CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+    Map<CleanupOption, Object> options = ProcedureArgs.policy(
+        olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
+        allowShortRetention, retainLast, inventory);
     List<Row> rows = new ArrayList<>();
     CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())

@@ -50,7 +50,9 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
         ? List.of(
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
-            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME)
+            FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
+            FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
+            FlinkMaintenanceHistoryProcedure.NAME)
         : List.of();
   }
 
@@ -76,6 +78,12 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkDeleteTagProcedure(storageOptions, clock);
         case FlinkRemoveOrphanFilesProcedure.NAME:
           return new FlinkRemoveOrphanFilesProcedure(storageOptions, clock);
+        case FlinkDescribeStorageProcedure.NAME:
+          return new FlinkDescribeStorageProcedure(storageOptions, clock);
+        case FlinkDescribeStorageAllProcedure.NAME:
+          return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
+        case FlinkMaintenanceHistoryProcedure.NAME:
+          return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
         default:
           break;
       }

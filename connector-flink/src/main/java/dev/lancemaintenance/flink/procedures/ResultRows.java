@@ -4,6 +4,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.format.Tag;
+import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.runs.RunEntry;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +50,20 @@ final class ResultRows {
   /** A tag after create, move or delete: its branch is NULL for main. */
   static final String TAG_ROW = "ROW<`tag` STRING, `branch` STRING, `version` BIGINT>";
 
+  /** {@code sys.describe_storage}'s rows: {@code StorageReport.Row}, as Spark's {@code lance.describe_storage}. */
+  static final String STORAGE_ROW =
+      "ROW<`section` STRING, `name` STRING, `versions` BIGINT, `files` BIGINT, `bytes` BIGINT, `detail` STRING>";
+
+  /** {@code sys.maintenance_history}'s rows: {@code RunEntry.COLUMNS}, timestamps as TIMESTAMP_LTZ. */
+  static final String HISTORY_ROW =
+      "ROW<`run_id` STRING, `state` STRING, `action` STRING, `engine` STRING, `dataset` STRING,"
+          + " `started_at` TIMESTAMP_LTZ(3), `ended_at` TIMESTAMP_LTZ(3), `stage` STRING, `mark_mode` STRING,"
+          + " `manifests_read` BIGINT, `old_versions` BIGINT, `bytes_removed` BIGINT,"
+          + " `data_files_removed` BIGINT, `deletion_files_removed` BIGINT, `index_files_removed` BIGINT,"
+          + " `transaction_files_removed` BIGINT, `manifest_files_removed` BIGINT,"
+          + " `other_files_removed` BIGINT, `failed_deletes` BIGINT, `deferred_deletes` BIGINT,"
+          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING>";
+
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
@@ -59,13 +75,26 @@ final class ResultRows {
     return Row.of(namedCounters.values().toArray());
   }
 
+  /** A run of the maintenance history, in {@link #HISTORY_ROW}'s order. */
+  static Row history(RunEntry run) {
+    return Row.of(run.values().toArray());
+  }
+
   static Row tag(Tag tag) {
     return Row.of(tag.name(), tag.branch().orElse(null), tag.version());
   }
 
-  /** A fleet's row: the counters in {@link CleanupResult#namedCounters()} order, NULL for a table that did not run. */
-  static Row fleet(TableOutcome outcome) {
-    List<String> counters = CleanupResult.counterNames();
+  /**
+   * {@code sys.describe_storage_all}'s rows: table, status, {@code StorageReport.totals()} (NULL
+   * unless the table ran), error.
+   */
+  static final String FLEET_DESCRIBE_ROW =
+      "ROW<`table` STRING, `status` STRING, `versions` BIGINT, latest_version BIGINT, `files` BIGINT, `bytes` BIGINT,"
+          + " latest_bytes BIGINT, retained_bytes BIGINT, unverified_bytes BIGINT, reclaimable_versions BIGINT,"
+          + " reclaimable_files BIGINT, reclaimable_bytes BIGINT, `error` STRING>";
+
+  /** A fleet's row: the counters in {@code counters}' order, NULL for a table that did not run. */
+  static Row fleet(TableOutcome outcome, List<String> counters) {
     Object[] values = new Object[counters.size() + 3];
     values[0] = outcome.table();
     values[1] = outcome.status().sqlName();
@@ -74,6 +103,10 @@ final class ResultRows {
     }
     values[values.length - 1] = outcome.error();
     return Row.of(values);
+  }
+
+  static Row storage(StorageReport.Row row) {
+    return Row.of(row.section(), row.name(), row.versions(), row.files(), row.bytes(), row.detail());
   }
 
   static Row file(CandidateFile file) {

@@ -236,7 +236,8 @@ class FlinkCleanupProcedureIT {
     return copy;
   }
 
-  private static List<Row> rows(TableResult result) {
+  /** Every row of a call's result. */
+  static List<Row> rows(TableResult result) {
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<Row> iterator = result.collect()) {
       iterator.forEachRemaining(rows::add);

@@ -17,16 +17,18 @@ public final class LanceProcedures {
 
   /** The procedures by lower-case name; immutable. */
   private static final Map<String, Function<Clock, LanceProcedure>> PROCEDURES =
-      Map.of(
-          SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
-          SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new,
-          SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
-          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new,
-          SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new,
-          SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
-          SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
-          SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock),
-          SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles);
+      Map.ofEntries(
+          Map.entry(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new),
+          Map.entry(SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new),
+          Map.entry(SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure()),
+          Map.entry(SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new),
+          Map.entry(SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new),
+          Map.entry(SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock)),
+          Map.entry(SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock)),
+          Map.entry(SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock)),
+          Map.entry(SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles),
+          Map.entry(SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new),
+          Map.entry(SparkMaintenanceHistoryProcedure.NAME, SparkMaintenanceHistoryProcedure::new));
 
   private LanceProcedures() {}
 

@@ -88,6 +88,11 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
   }
 
   @Override
+  protected String engineName() {
+    return "flink";
+  }
+
+  @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startMillis = System.currentTimeMillis();
     CleanupPlan plan;

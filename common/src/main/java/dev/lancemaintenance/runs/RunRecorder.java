@@ -1,0 +1,97 @@
+package dev.lancemaintenance.runs;
+
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.ProgressSnapshot;
+import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records one run that deletes, from its driver: its start before it reads the table, its end when
+ * it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
+ * on (its history then lacks it, which misleads nobody into deleting anything).
+ */
+public final class RunRecorder {
+  private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
+
+  private final RunRecords records;
+  private final RunStart start;
+  private final Clock clock;
+  private final boolean started;
+
+  private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
+    this.records = records;
+    this.start = start;
+    this.clock = clock;
+    this.started = started;
+  }
+
+  /**
+   * Records that a run begins now, holding the lease of {@code leaseOwner}.
+   *
+   * @param policy the policy and settings as the run logs them; never storage options
+   */
+  public static RunRecorder start(
+      TableStorage storage, Clock clock, String leaseOwner, String dataset, String engine, String action, String policy) {
+    RunStart start = new RunStart(
+        "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
+    RunRecords records = new RunRecords(storage);
+    boolean written = false;
+    try {
+      written = records.writeStart(start);
+      if (!written) {
+        LOG.warn("lance maintenance {}: run record {} exists already; not recording this run", start.table(), RunRecords.path(start, RunRecords.START));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not record the start of run {} (the run goes on): {}", start.table(), start.runId(), e.getMessage());
+    }
+    return new RunRecorder(records, start, clock, written);
+  }
+
+  /** The id of the recorded run. */
+  public String runId() {
+    return start.runId();
+  }
+
+  /** Records that the run returned {@code result}, having reached {@code progress}. */
+  public void finished(CleanupResult result, ProgressSnapshot progress, String markMode) {
+    end(RunState.FINISHED, result.namedCounters(), progress, markMode, "");
+  }
+
+  /**
+   * Records that the run failed with {@code error}. Of its counters only the bytes freed so far are
+   * known (the per-kind counts are reduced at the sweep's end, which it did not reach); the rest
+   * stay NULL rather than a zero that reads as "nothing removed".
+   */
+  public void failed(Throwable error, ProgressSnapshot progress, String markMode) {
+    end(RunState.FAILED, Map.of("bytes_removed", progress.bytesFreed()), progress, markMode, oneLine(error));
+  }
+
+  private void end(RunState state, Map<String, Long> counters, ProgressSnapshot progress, String markMode, String error) {
+    if (!started) {
+      return;
+    }
+    OptionalLong manifestsRead = progress.stage().isEmpty() ? OptionalLong.empty() : OptionalLong.of(progress.manifestsRead());
+    RunEnd end = new RunEnd(start.runId(), clock.instant(), state, progress.stage(), markMode, manifestsRead, counters, error);
+    try {
+      records.writeEnd(start, end);
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not record the end of run {}; its history shows it unfinished: {}",
+          start.table(), start.runId(), e.getMessage());
+    }
+  }
+
+  /** The error's first line, its type when it has no message. */
+  static String oneLine(Throwable error) {
+    String message = error.getMessage();
+    if (message == null || message.isBlank()) {
+      return error.getClass().getName();
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

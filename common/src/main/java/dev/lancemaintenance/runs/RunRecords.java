@@ -1,0 +1,123 @@
+package dev.lancemaintenance.runs;
+
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.Generations;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The run records of one table, under {@value #DIR}: per run a start file and, once it returned or
+ * failed, an end file, {@code <started, epoch ms, 13 digits>-<run id>.start|.end}, so that names
+ * sort by start. Each file is created whole with {@link TableStorage#createIfAbsent} and never
+ * changed (a run's end is a second file, not an update), so a crash at any point leaves either no
+ * file or a whole one; a file that does not parse anyway (a store without atomic publication, a
+ * hand edit) is skipped with a warning naming it and decides nothing.
+ *
+ * <p>Lance never lists {@code _maintenance/}, and our cleanup lists only Lance's directories, so
+ * the records are nobody's garbage (docs/ledger.md, "Run records").
+ */
+public final class RunRecords {
+  private static final Logger LOG = LoggerFactory.getLogger(RunRecords.class);
+
+  /** Where the records live, beside the lease and the ledger. */
+  public static final String DIR = TableLease.DIR + "/runs";
+  static final String START = ".start";
+  static final String END = ".end";
+
+  private final TableStorage storage;
+
+  public RunRecords(TableStorage storage) {
+    this.storage = storage;
+  }
+
+  /** Records that {@code start}'s run began; false when a record of that name exists already. */
+  public boolean writeStart(RunStart start) {
+    return storage.createIfAbsent(path(start, START), RecordText.encode(start.fields()));
+  }
+
+  /** Records how {@code start}'s run ended; false when its end was recorded already. */
+  public boolean writeEnd(RunStart start, RunEnd end) {
+    if (!end.runId().equals(start.runId())) {
+      throw new IllegalArgumentException("the end of run " + end.runId() + " is not the end of run " + start.runId());
+    }
+    return storage.createIfAbsent(path(start, END), RecordText.encode(end.fields()));
+  }
+
+  /**
+   * The newest {@code limit} runs, newest first. A run without an end is {@link RunState#RUNNING}
+   * while the lease it took is in force ({@link TableLease#currentOwner}) and {@link
+   * RunState#UNFINISHED} once it is not: the run died.
+   */
+  public List<RunEntry> history(int limit, Clock clock) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("the history's limit must be at least 1, not " + limit);
+    }
+    TreeMap<String, Map<String, FileEntry>> runs = new TreeMap<>(Comparator.reverseOrder());
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      String name = Generations.lastSegment(file.path());
+      for (String suffix : List.of(START, END)) {
+        if (name.endsWith(suffix) && !name.startsWith(".")) {
+          runs.computeIfAbsent(name.substring(0, name.length() - suffix.length()), stem -> new TreeMap<>()).put(suffix, file);
+        }
+      }
+    }
+    Optional<String> leaseOwner = TableLease.currentOwner(storage, clock);
+    List<RunEntry> entries = new ArrayList<>();
+    for (Map.Entry<String, Map<String, FileEntry>> run : runs.entrySet()) {
+      if (entries.size() == limit) {
+        break;
+      }
+      FileEntry startFile = run.getValue().get(START);
+      Optional<RunStart> start = startFile == null ? Optional.empty() : read(startFile, RunStart::of)
+          .filter(record -> matches(startFile, run.getKey(), record.runId(), record));
+      if (start.isEmpty()) {
+        continue;
+      }
+      FileEntry endFile = run.getValue().get(END);
+      Optional<RunEnd> end = endFile == null ? Optional.empty() : read(endFile, RunEnd::of)
+          .filter(record -> matches(endFile, run.getKey(), record.runId(), start.get()));
+      RunState state = end.map(RunEnd::state).orElse(
+          leaseOwner.filter(start.get().leaseOwner()::equals).isPresent() ? RunState.RUNNING : RunState.UNFINISHED);
+      entries.add(new RunEntry(start.get(), end, state));
+    }
+    return entries;
+  }
+
+  private <T> Optional<T> read(FileEntry file, Function<Map<String, String>, T> parse) {
+    try {
+      return Optional.of(parse.apply(RecordText.decode(storage.readFully(file.path()))));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: skipping run record {}: {}", storage.location(), file.path(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** Whether a record's run id is the one its file is named for: a record copied under another name decides nothing. */
+  private boolean matches(FileEntry file, String stem, String runId, RunStart start) {
+    if (stem.equals(stem(start)) && runId.equals(start.runId())) {
+      return true;
+    }
+    LOG.warn("lance maintenance {}: skipping run record {}: it records run {}", storage.location(), file.path(), runId);
+    return false;
+  }
+
+  private static String stem(RunStart start) {
+    return String.format("%013d-%s", start.startedAt().toEpochMilli(), start.runId());
+  }
+
+  static String path(RunStart start, String suffix) {
+    return DIR + "/" + stem(start) + suffix;
+  }
+}

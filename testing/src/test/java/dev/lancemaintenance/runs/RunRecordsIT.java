@@ -1,0 +1,137 @@
+package dev.lancemaintenance.runs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.FaultyTableStorage;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Run records on the local engine: a run that deletes records its start and its result, a failed
+ * one its one-line error, a dry run nothing; a record file cut short or garbled is skipped and never
+ * blocks a cleanup. (A run killed mid-sweep: {@code CrashMatrixContract}, on every engine.)
+ */
+class RunRecordsIT {
+  @TempDir Path dir;
+
+  /** Three appends and an overwrite: v1..v3 expire. */
+  private LanceTableFixture table() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(5);
+    table.append(5);
+    table.append(5);
+    table.overwrite(5);
+    return table;
+  }
+
+  private static LocalCleanupAction cleanup(LanceTableFixture table, TableStorageFactory stores) {
+    return new LocalCleanupAction(TableLocation.of(table.uri()), stores, Clock.systemUTC()).olderThan(Duration.ZERO);
+  }
+
+  private static TableStorageFactory stores() {
+    return HadoopTableStorage.factory(StorageConf.defaults());
+  }
+
+  private static List<RunEntry> history(LanceTableFixture table) {
+    try (TableStorage storage = stores().open(TableLocation.of(table.uri()))) {
+      return new RunRecords(storage).history(10, Clock.systemUTC());
+    }
+  }
+
+  @Test
+  void aCleanupRecordsItsRunWithTheResultsCountersAndADryRunRecordsNothing() {
+    LanceTableFixture table = table();
+    Instant before = Instant.now();
+    cleanup(table, stores()).dryRun(true).execute();
+    assertThat(history(table)).as("after a dry run").isEmpty();
+
+    CleanupResult result = cleanup(table, stores()).markMode(dev.lancemaintenance.cleanup.MarkMode.INCREMENTAL).execute();
+
+    List<RunEntry> runs = history(table);
+    assertThat(runs).hasSize(1);
+    RunEntry run = runs.get(0);
+    assertThat(run.state()).isEqualTo(RunState.FINISHED);
+    assertThat(run.start().engine()).isEqualTo("local");
+    assertThat(run.start().action()).isEqualTo("cleanup");
+    assertThat(run.start().dataset()).isEqualTo("main");
+    assertThat(run.start().policy()).contains("before_timestamp=").contains("mode=incremental");
+    assertThat(run.start().startedAt()).isAfterOrEqualTo(before.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+    RunEnd end = run.end().orElseThrow();
+    assertThat(end.endedAt()).isAfterOrEqualTo(run.start().startedAt());
+    assertThat(end.counters()).isEqualTo(result.namedCounters());
+    assertThat(end.counters().get("old_versions")).isEqualTo(3L);
+    assertThat(end.markMode()).isEqualTo("incremental");
+    assertThat(end.manifestsRead()).as("the run decoded the four manifests").hasValue(4);
+    assertThat(end.stage()).isEqualTo(CleanupStage.RELEASE.label());
+    assertThat(end.error()).isEmpty();
+    assertThat(run.values()).hasSameSizeAs(RunEntry.COLUMNS);
+    assertThat(run.values().get(RunEntry.COLUMNS.indexOf(new RunEntry.Column("old_versions", RunEntry.ColumnType.LONG))))
+        .isEqualTo(3L);
+  }
+
+  @Test
+  void aFailedRunRecordsItsOneLineErrorAndTheStageItReached() {
+    LanceTableFixture table = table();
+    FaultyTableStorage.Faults faults = new FaultyTableStorage.Faults().crashAfterDeleting(1);
+
+    assertThatThrownBy(() -> cleanup(table, FaultyTableStorage.factory(faults)).parallelism(1).execute())
+        .isInstanceOf(FaultyTableStorage.SimulatedCrash.class);
+
+    RunEntry run = history(table).get(0);
+    assertThat(run.state()).isEqualTo(RunState.FAILED);
+    RunEnd end = run.end().orElseThrow();
+    assertThat(end.stage()).isEqualTo(CleanupStage.SWEEP.label());
+    assertThat(end.error()).isNotEmpty().doesNotContain("\n").doesNotContain("\tat ");
+    assertThat(end.counters()).as("only the bytes freed are known of a failed run").containsOnlyKeys("bytes_removed");
+    assertThat(run.values().get(RunEntry.COLUMNS.indexOf(new RunEntry.Column("old_versions", RunEntry.ColumnType.LONG))))
+        .as("unknown counters are NULL, not zero").isNull();
+  }
+
+  @Test
+  void aCutShortOrGarbledRecordIsSkippedAndNeverBlocksACleanup() throws Exception {
+    LanceTableFixture table = table();
+    Path runs = Files.createDirectories(table.root().resolve(RunRecords.DIR));
+    Files.writeString(runs.resolve("0000000000001-run-garbled.start"), "record=start\nrun_id=run-garbled\n");
+    cleanup(table, stores()).beforeVersion(2).execute();
+    Path whole = onlyFile(runs, ".start");
+    byte[] content = Files.readAllBytes(whole);
+    // A partly written copy of a real record, and a record whose checksum no longer holds.
+    Files.write(runs.resolve("0000000000002-run-cut.start"), java.util.Arrays.copyOf(content, content.length / 2));
+    Files.writeString(runs.resolve("0000000000003-run-changed.start"),
+        new String(content, StandardCharsets.UTF_8).replace("engine=local", "engine=spark"));
+
+    CleanupResult second = cleanup(table, stores()).execute();
+
+    assertThat(second.counters().oldVersions()).as("the second run cleaned despite the bad records").isEqualTo(2);
+    assertThat(table.versions()).containsExactly(4L);
+    List<RunEntry> history = history(table);
+    assertThat(history).extracting(RunEntry::state).containsExactly(RunState.FINISHED, RunState.FINISHED);
+    assertThat(history.get(0).end().orElseThrow().counters()).isEqualTo(second.namedCounters());
+  }
+
+  private static Path onlyFile(Path dir, String suffix) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<Path> found = files.filter(f -> f.toString().endsWith(suffix) && !f.getFileName().toString().contains("garbled")).toList();
+      assertThat(found).hasSize(1);
+      return found.get(0);
+    }
+  }
+}
