@@ -113,6 +113,14 @@ public interface CleanupAction {
   CleanupAction verify(boolean verify);
 
   /**
+   * List the table from this S3 Inventory report ({@code s3a://bucket/.../manifest.json}, CSV, as
+   * AWS writes it) instead of walking its managed directories. It can only narrow the run: only
+   * files the report lists are candidates, files modified after it are not, and versions committed
+   * after it are kept (docs/cleanup-semantics.md, "Listing from an inventory").
+   */
+  CleanupAction inventory(String manifestUri);
+
+  /**
    * Makes this run {@code remove_orphan_files} (Iceberg's name): no version expires, and the files
    * under the managed directories (data, deletions, indices, transactions, manifest staging files)
    * that no version of the dataset references, nor any branch reading it, go when modified more

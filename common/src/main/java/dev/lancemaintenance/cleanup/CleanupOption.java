@@ -69,7 +69,11 @@ public enum CleanupOption implements MaintenanceOption {
           + " learnt, the same files go"),
   VERIFY(
       "verify", Type.BOOLEAN, "false", false,
-      "mark both ways (full and from the ledger) and refuse the run, deleting nothing, on any difference");
+      "mark both ways (full and from the ledger) and refuse the run, deleting nothing, on any difference"),
+  INVENTORY(
+      "inventory", Type.STRING, null, true,
+      "list the table from this S3 Inventory report (the URI of its manifest.json, CSV) instead of the store;"
+          + " only files it lists go, files and versions newer than it stay");
 
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
@@ -112,6 +116,7 @@ public enum CleanupOption implements MaintenanceOption {
     return switch (this) {
       case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
       case MODE -> "full|incremental";
+      case INVENTORY -> "MANIFEST_URI";
       default -> MaintenanceOption.super.cliPlaceholder();
     };
   }
@@ -227,6 +232,7 @@ public enum CleanupOption implements MaintenanceOption {
       case MAX_DELETES -> action.maxDeletes(((Number) value).longValue());
       case MODE -> action.markMode(MarkMode.ofOption((String) value));
       case VERIFY -> action.verify((Boolean) value);
+      case INVENTORY -> action.inventory((String) value);
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

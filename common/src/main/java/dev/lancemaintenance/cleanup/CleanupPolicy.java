@@ -120,6 +120,17 @@ public record CleanupPolicy(
   }
 
   /**
+   * This policy with {@code before_timestamp} no later than {@code latest}: a narrowing, for a run
+   * whose listing cannot vouch for versions after that instant ({@link
+   * dev.lancemaintenance.cleanup.rules.InventorySnapshot}).
+   */
+  public CleanupPolicy withBeforeTimestampAtMost(Instant latest) {
+    Instant bound = beforeTimestamp.filter(own -> own.isBefore(latest)).orElse(latest);
+    return new CleanupPolicy(Optional.of(bound), beforeVersion, deleteUnverified, errorIfTaggedOldVersions,
+        cleanReferencedBranches, unverifiedGuard, retainLast, orphanSweep);
+  }
+
+  /**
    * Engines ship the policy to their tasks, but {@link Optional} is not serializable: a proxy of
    * plain fields travels instead and rebuilds the record, with its checks, on arrival.
    */

@@ -12,11 +12,19 @@ import java.util.Objects;
  * @param dataset the main line or a branch
  * @param policy the policy for this dataset
  * @param now the run's clock, read once
+ * @param inventory the manifest of the S3 Inventory report to list the dataset from, null to walk
+ *     its managed directories
  */
-public record DatasetCleanup(DatasetRef dataset, CleanupPolicy policy, Instant now) implements Serializable {
+public record DatasetCleanup(DatasetRef dataset, CleanupPolicy policy, Instant now, String inventory)
+    implements Serializable {
   public DatasetCleanup {
     Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(now, "now");
+  }
+
+  /** A cleanup that walks the dataset's managed directories. */
+  public DatasetCleanup(DatasetRef dataset, CleanupPolicy policy, Instant now) {
+    this(dataset, policy, now, null);
   }
 }

@@ -172,6 +172,8 @@ public final class IncrementalMark {
     long[] versions = new long[count];
     // keptBefore[i]: how many of the first i listed versions keep their files.
     int[] keptBefore = new int[count + 1];
+    // mustListBefore[i]: how many of them keep files the listing must show (all but those newer than an inventory).
+    int[] mustListBefore = new int[count + 1];
     List<CandidateFile> expiredManifests = new ArrayList<>();
     MarkSummary summary = MarkSummary.EMPTY;
     for (int i = 0; i < count; i++) {
@@ -180,6 +182,8 @@ public final class IncrementalMark {
       versions[i] = location.version();
       VersionRetention retention = facts.classify(version.version(), version.timestampNanos());
       keptBefore[i + 1] = keptBefore[i] + (retention.keepsFiles() ? 1 : 0);
+      mustListBefore[i + 1] = mustListBefore[i]
+          + (retention.keepsFiles() && facts.listingMustShowFilesOf(version.timestampNanos()) ? 1 : 0);
       summary = summary.plus(MarkSummary.ofVersion(facts, version.version(), version.timestampNanos(), retention));
       if (retention == VersionRetention.EXPIRED) {
         expiredManifests.add(new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
@@ -193,7 +197,8 @@ public final class IncrementalMark {
         continue; // no listed manifest references it: the full mark does not see it either
       }
       boolean kept = keptBefore[to] - keptBefore[from] > 0;
-      MarkState mark = !kept ? MarkState.EXPIRED : range.element().certain() ? MarkState.KEPT : MarkState.KEPT_IF_PRESENT;
+      boolean mustList = range.element().certain() && mustListBefore[to] - mustListBefore[from] > 0;
+      MarkState mark = !kept ? MarkState.EXPIRED : mustList ? MarkState.KEPT : MarkState.KEPT_IF_PRESENT;
       ReferenceMark reference = new ReferenceMark(range.element().key(), range.element().kind(), mark);
       marks.merge(reference.key(), reference, ReferenceMark::merge);
     }

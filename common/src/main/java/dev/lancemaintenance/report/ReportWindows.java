@@ -107,8 +107,14 @@ public final class ReportWindows {
     }
   }
 
+  /**
+   * The facts under another policy; a report listed from an inventory keeps the versions committed
+   * after it in every window, as the cleanup's planner does ({@code InventorySnapshot}, rule 3).
+   */
   private static RetentionFacts withPolicy(RetentionFacts facts, CleanupPolicy policy) {
-    return new RetentionFacts(facts.table(), facts.dataset(), policy, facts.latestVersion(),
-        facts.tagsByVersion(), facts.forkPoints(), facts.nowMillis());
+    CleanupPolicy narrowed =
+        facts.inventory() == null ? policy : policy.withBeforeTimestampAtMost(facts.inventory().taken());
+    return new RetentionFacts(facts.table(), facts.dataset(), narrowed, facts.latestVersion(),
+        facts.tagsByVersion(), facts.forkPoints(), facts.nowMillis(), facts.inventory());
   }
 }

@@ -52,6 +52,7 @@ public final class HadoopTableStorage implements TableStorage {
   static final int SINGLE_DELETE_PAGE_SIZE = 250;
 
   private final TableLocation location;
+  private final StorageConf conf;
   /** The file system opened for this table; closing it closes {@link #fs} too. */
   private final FileSystem opened;
   /** Where reads, lists, writes and deletes go. */
@@ -66,6 +67,7 @@ public final class HadoopTableStorage implements TableStorage {
 
   public HadoopTableStorage(TableLocation location, StorageConf conf) {
     this.location = location;
+    this.conf = conf;
     this.root = new Path(location.uri());
     try {
       this.opened = FileSystem.newInstance(root.toUri(), conf.toConfiguration());
@@ -88,6 +90,11 @@ public final class HadoopTableStorage implements TableStorage {
   @Override
   public TableLocation location() {
     return location;
+  }
+
+  @Override
+  public TableStorage openOther(TableLocation other) {
+    return new HadoopTableStorage(other, conf);
   }
 
   private Path pathOf(String relative) {

@@ -77,6 +77,14 @@ public interface TableStorage extends Closeable {
     return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
   }
 
+  /**
+   * Opens another location with this storage's settings (credentials, endpoint), e.g. the bucket an
+   * S3 Inventory report of this table lives in; the caller closes it.
+   */
+  default TableStorage openOther(TableLocation other) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot open " + other);
+  }
+
   /** The largest batch {@link #deleteBatch} takes in one request (1 where the store has no bulk delete). */
   int maxDeleteBatchSize();
 

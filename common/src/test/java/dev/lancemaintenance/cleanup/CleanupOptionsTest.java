@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -139,9 +140,10 @@ class CleanupOptionsTest {
 
   @Test
   void modeAndVerifyComeLastSoThatPositionalCallsKeepTheirMeaning() {
-    CleanupOption[] options = CleanupOption.values();
-    assertThat(options[options.length - 2]).isEqualTo(CleanupOption.MODE);
-    assertThat(options[options.length - 1]).isEqualTo(CleanupOption.VERIFY);
+    List<CleanupOption> options = List.of(CleanupOption.values());
+    assertThat(options.indexOf(CleanupOption.MODE)).isEqualTo(options.indexOf(CleanupOption.MAX_DELETES) + 1);
+    assertThat(options.indexOf(CleanupOption.VERIFY)).isEqualTo(options.indexOf(CleanupOption.MODE) + 1);
+    assertThat(options.indexOf(CleanupOption.INVENTORY)).as("added after them").isGreaterThan(options.indexOf(CleanupOption.VERIFY));
     assertThat(CleanupOption.policyOptions()).as("not options of a listing").doesNotContain(CleanupOption.MODE, CleanupOption.VERIFY);
   }
 }

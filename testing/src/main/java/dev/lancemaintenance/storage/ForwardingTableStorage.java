@@ -30,6 +30,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public TableStorage openOther(TableLocation other) {
+    return delegate.openOther(other);
+  }
+
+  @Override
   public List<String> listDirectories(String dir) {
     return delegate.listDirectories(dir);
   }

@@ -63,6 +63,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean verify;
   private boolean orphanFilesOnly;
   private CleanupProgress progress = new CleanupProgress();
+  private String inventory;
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -167,7 +168,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   /** The cleanup of the requested dataset alone, with "now" read from the clock. */
   protected DatasetCleanup requestedCleanup() {
     Instant now = clock.instant();
-    return new DatasetCleanup(dataset, checkedPolicyAt(now), now);
+    return new DatasetCleanup(dataset, checkedPolicyAt(now), now, inventory);
   }
 
   @Override
@@ -184,6 +185,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   /** Runs the cleanup stages for one dataset of the table (main or a branch) with its policy. */
   protected abstract CleanupResult cleanDataset(DatasetCleanup cleanup);
+
+  @Override
+  public SELF inventory(String manifestUri) {
+    this.inventory = Objects.requireNonNull(manifestUri, "inventory");
+    return self();
+  }
 
   @Override
   public SELF branch(String name) {

@@ -13,6 +13,7 @@ import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Objects;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -91,7 +92,14 @@ public final class CleanupRun {
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
   public static CleanupPlan plan(TableStorage storage, CleanupPlanner planner, DatasetCleanup cleanup) {
     long started = System.nanoTime();
-    CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli());
+    S3Inventory inventory = cleanup.inventory() == null ? null : S3Inventory.open(cleanup.inventory(), storage::openOther);
+    CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli(), inventory);
+    if (inventory != null) {
+      LOG.info(
+          "lance cleanup {} [{}]: listing from {} ({} data files); versions committed after it are"
+              + " kept, files modified after it are not candidates",
+          plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().inventory(), plan.listings().size());
+    }
     LOG.info(
         "lance cleanup {} [{}]: latest version {}, {} manifests of the table, {} slices, {} directories; policy {} ({} ms)",
         plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().latestVersion(),

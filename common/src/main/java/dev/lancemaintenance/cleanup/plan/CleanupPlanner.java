@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup.plan;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.rules.InventorySnapshot;
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.Branch;
 import dev.lancemaintenance.format.DatasetRef;
@@ -10,6 +11,7 @@ import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -60,6 +62,18 @@ public final class CleanupPlanner {
    * branch checkout opens.
    */
   public CleanupPlan plan(TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis) {
+    return plan(storage, policy, dataset, nowMillis, (S3Inventory) null);
+  }
+
+  /**
+   * Plans the cleanup of {@code dataset} listed from an S3 Inventory report instead of a walk of its
+   * managed directories: one listing task per data file of the report, the policy narrowed to
+   * versions committed before the report ({@link InventorySnapshot}).
+   *
+   * @param inventory the report, null to walk the directories
+   */
+  public CleanupPlan plan(
+      TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis, S3Inventory inventory) {
     String table = storage.location().toString();
     Optional<String> branch = dataset.branchName();
     List<Branch> branches = RefReader.listBranches(storage);
@@ -104,10 +118,39 @@ public final class CleanupPlanner {
     // retain_last becomes a version bound here, where the dataset's listing is known; every stage
     // after the plan sees only the resolved policy.
     CleanupPolicy resolved = policy.forVersions(versions.stream().map(ManifestLocation::version).toList());
-    RetentionFacts facts =
-        new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis);
-    List<ListingTask> listings =
-        ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(dataset.resolve(dir), true)).toList();
+    if (inventory == null) {
+      RetentionFacts facts =
+          new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis);
+      List<ListingTask> listings =
+          ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(dataset.resolve(dir), true)).toList();
+      return new CleanupPlan(facts, slices, listings);
+    }
+    InventorySnapshot snapshot = new InventorySnapshot(
+        "S3 Inventory " + inventory.manifestUri(), inventory.manifest().creationTime().toEpochMilli());
+    List<ListingTask> listings = inventory.parts(storage.location()).stream()
+        .map(part -> ListingTask.fromInventory(dataset.dir(), part))
+        .toList();
+    return fromInventory(
+        new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis), snapshot, slices, listings);
+  }
+
+  /**
+   * Plans the cleanup of {@code dataset} listed from an inventory an engine reads itself (a Spark
+   * view of file paths), whose tasks the plan does not hold: the plan of {@link #plan}, its policy
+   * narrowed to versions committed before the inventory ({@link InventorySnapshot}), with no listing
+   * task.
+   */
+  public CleanupPlan plan(
+      TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis, InventorySnapshot inventory) {
+    CleanupPlan walked = plan(storage, policy, dataset, nowMillis);
+    return fromInventory(walked.facts(), inventory, walked.slices(), List.of());
+  }
+
+  private static CleanupPlan fromInventory(
+      RetentionFacts walked, InventorySnapshot inventory, List<ManifestSlice> slices, List<ListingTask> listings) {
+    RetentionFacts facts = new RetentionFacts(walked.table(), walked.dataset(),
+        walked.policy().withBeforeTimestampAtMost(inventory.taken()), walked.latestVersion(), walked.tagsByVersion(),
+        walked.forkPoints(), walked.nowMillis(), inventory);
     return new CleanupPlan(facts, slices, listings);
   }
 

@@ -1,11 +1,35 @@
 package dev.lancemaintenance.cleanup.plan;
 
+import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.io.Serializable;
 import java.util.Objects;
 
-/** One directory the list stage walks for candidate files. */
-public record ListingTask(String dir, boolean recursive) implements Serializable {
+/**
+ * One unit of work of the list stage: a directory to walk for candidate files, or, when the run
+ * lists from an S3 Inventory report, one data file of the report read for the managed directories
+ * under {@code dir} (the dataset being cleaned).
+ *
+ * @param dir the directory, relative to the table
+ * @param recursive whether to walk below it
+ * @param inventoryPart the report's data file to read instead of walking {@code dir}; null to walk it
+ */
+public record ListingTask(String dir, boolean recursive, S3Inventory.Part inventoryPart) implements Serializable {
   public ListingTask {
     Objects.requireNonNull(dir, "dir");
+  }
+
+  /** A directory walked in the store. */
+  public ListingTask(String dir, boolean recursive) {
+    this(dir, recursive, null);
+  }
+
+  /** One data file of an inventory, read for the managed directories of the dataset at {@code datasetDir}. */
+  public static ListingTask fromInventory(String datasetDir, S3Inventory.Part part) {
+    return new ListingTask(datasetDir, true, Objects.requireNonNull(part, "part"));
+  }
+
+  /** What the task lists, for logs and messages. */
+  public String describe() {
+    return inventoryPart == null ? dir : inventoryPart.dataFile() + " of " + inventoryPart.manifestUri();
   }
 }

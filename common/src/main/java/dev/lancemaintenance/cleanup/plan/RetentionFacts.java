@@ -1,6 +1,7 @@
 package dev.lancemaintenance.cleanup.plan;
 
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.rules.InventorySnapshot;
 import dev.lancemaintenance.format.DatasetRef;
 import java.io.Serializable;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Set;
  * @param forkPoints versions of this dataset that a descendant branch was created from; kept so
  *     the branch still reads (Lance 7 keeps them too)
  * @param nowMillis the run's clock, read once on the driver
+ * @param inventory the inventory the run lists from, null when it walks the managed directories
  */
 public record RetentionFacts(
     String table,
@@ -28,7 +30,8 @@ public record RetentionFacts(
     long latestVersion,
     Map<Long, List<String>> tagsByVersion,
     Set<Long> forkPoints,
-    long nowMillis)
+    long nowMillis,
+    InventorySnapshot inventory)
     implements Serializable {
 
   public RetentionFacts {
@@ -37,6 +40,32 @@ public record RetentionFacts(
     Objects.requireNonNull(policy, "policy");
     tagsByVersion = Map.copyOf(tagsByVersion);
     forkPoints = Set.copyOf(forkPoints);
+  }
+
+  /** The facts of a run that walks the managed directories. */
+  public RetentionFacts(
+      String table,
+      DatasetRef dataset,
+      CleanupPolicy policy,
+      long latestVersion,
+      Map<Long, List<String>> tagsByVersion,
+      Set<Long> forkPoints,
+      long nowMillis) {
+    this(table, dataset, policy, latestVersion, tagsByVersion, forkPoints, nowMillis, null);
+  }
+
+  /**
+   * Whether the listing must show the files a retained version committed at {@code
+   * timestampNanos} references: always for a walk of the directories; from an inventory, only for
+   * versions committed before it was taken ({@link InventorySnapshot#mustList}).
+   */
+  public boolean listingMustShowFilesOf(long timestampNanos) {
+    return inventory == null || inventory.mustList(timestampNanos);
+  }
+
+  /** The table, and the inventory when the run lists from one: for the refusal over missing files. */
+  public String describeListing() {
+    return inventory == null ? describe() : describe() + " listed from " + inventory;
   }
 
   /** Files younger than this (by mtime) and unreferenced are kept unless delete_unverified. */

@@ -39,7 +39,10 @@ public record DecisionContext(
   public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
     return new DecisionContext(
         facts.dataset(),
-        facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos())),
+        facts.inventory() == null
+            ? facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos()))
+            : facts.inventory().listingCutoffMillis(
+                facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos()))),
         facts.unverifiedThresholdMillis(),
         facts.policy().deleteUnverified(),
         facts.guardThresholdMillis());

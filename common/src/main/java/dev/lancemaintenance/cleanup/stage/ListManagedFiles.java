@@ -1,25 +1,70 @@
 package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.storage.inventory.InventoryRows;
+import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Stage {@code list} ({@link dev.lancemaintenance.cleanup.engine.CleanupStage#LIST}): the files of
  * one managed directory of a {@link ListingTask}, as a lazy iterator, so a directory of millions of
  * files streams to the decision instead of filling a task's memory. Every engine lists through
  * here; it decides only where the files go (a local spill, a shuffle, a keyed stream).
+ *
+ * <p>A task of a run that lists from an S3 Inventory report reads one data file of the report
+ * instead, and passes on only the rows under the managed directories of the dataset, as a walk of
+ * those directories would have shown them (a main-line run never sees {@code tree/}). Nothing else
+ * is ever listed, so a file the report does not show is never a candidate.
  */
 public final class ListManagedFiles {
   private ListManagedFiles() {}
 
   /** The files under the task's directory, through {@code storage}, which the caller closes. */
   public static Iterator<FileEntry> files(TableStorage storage, ListingTask task) {
-    return storage.listFiles(task.dir(), task.recursive());
+    if (task.inventoryPart() == null) {
+      return storage.listFiles(task.dir(), task.recursive());
+    }
+    return inventoryRows(storage, task.inventoryPart(), task.dir());
+  }
+
+  /** The rows of one data file of a report under the managed directories of the dataset at {@code datasetDir}. */
+  private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, String datasetDir) {
+    TableStorage reports = storage.openOther(part.reportBucket());
+    InventoryRows rows;
+    try {
+      rows = part.rows(reports, storage.location());
+    } catch (RuntimeException e) {
+      reports.close();
+      throw e;
+    }
+    Iterator<FileEntry> managed =
+        entries(rows, file -> Optional.of(file).filter(f -> inManagedDirectory(f.path(), datasetDir)));
+    return new ClosingIterator(() -> {
+      try (reports) {
+        rows.close();
+      }
+    }, managed);
+  }
+
+  /**
+   * Whether a table-relative path of an inventory lies in a managed directory of the dataset at
+   * {@code datasetDir} ({@code ""} for the main line): what a walk of those directories would show.
+   */
+  public static boolean inManagedDirectory(String path, String datasetDir) {
+    String prefix = datasetDir.isEmpty() ? "" : datasetDir + "/";
+    if (!path.startsWith(prefix)) {
+      return false;
+    }
+    int slash = path.indexOf('/', prefix.length());
+    return slash > 0 && ManagedLayout.isManagedDirectory(path.substring(prefix.length(), slash));
   }
 
   /**
@@ -30,21 +75,49 @@ public final class ListManagedFiles {
   public static Iterator<FileEntry> closingFiles(TableStorageFactory factory, TableLocation table, ListingTask task) {
     TableStorage storage = factory.open(table);
     try {
-      return new ClosingIterator(storage, files(storage, task));
+      return new ClosingIterator(storage::close, files(storage, task));
     } catch (RuntimeException e) {
       storage.close();
       throw e;
     }
   }
 
-  /** Closes the storage once the listing is exhausted. */
+  /**
+   * The rows of an inventory as the files they stand for, lazily: {@code entryOf} gives a row's
+   * file, or empty for a row the listing skips (another table's, outside the managed directories).
+   */
+  public static <T> Iterator<FileEntry> entries(Iterator<T> rows, Function<T, Optional<FileEntry>> entryOf) {
+    return new Iterator<>() {
+      private FileEntry next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && rows.hasNext()) {
+          next = entryOf.apply(rows.next()).orElse(null);
+        }
+        return next != null;
+      }
+
+      @Override
+      public FileEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        FileEntry file = next;
+        next = null;
+        return file;
+      }
+    };
+  }
+
+  /** Closes what the listing read through once it is exhausted. */
   private static final class ClosingIterator implements Iterator<FileEntry> {
-    private final TableStorage storage;
+    private final Runnable close;
     private final Iterator<FileEntry> files;
     private boolean closed;
 
-    ClosingIterator(TableStorage storage, Iterator<FileEntry> files) {
-      this.storage = storage;
+    ClosingIterator(Runnable close, Iterator<FileEntry> files) {
+      this.close = close;
       this.files = files;
     }
 
@@ -57,7 +130,7 @@ public final class ListManagedFiles {
         return true;
       }
       closed = true;
-      storage.close();
+      close.run();
       return false;
     }
 

@@ -66,13 +66,14 @@ public final class MarkManifests {
       if (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS) {
         VersionRetention retention = facts.classify(manifest.version(), manifest.timestampNanos());
         summary = summary.plus(summarize(manifest, retention));
-        state = retention.keepsFiles() ? MarkState.KEPT : MarkState.EXPIRED;
+        state = retention.keepsFiles() ? keptState(manifest) : MarkState.EXPIRED;
         if (retention == VersionRetention.EXPIRED) {
           expiredManifests.add(
               new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
         }
       } else {
         summary = summary.plus(new MarkSummary(1, 0, Long.MAX_VALUE, Map.of()));
+        state = keptState(manifest);
       }
       // The leading fragments shared with the previous manifest are marked already, at its state.
       int first = previousState != null && previousState.merge(state) == previousState ? manifest.sharedWithPrevious() : 0;
@@ -89,6 +90,15 @@ public final class MarkManifests {
       }
     }
     return new MarkResult(marks.values(), expiredManifests, summary);
+  }
+
+  /**
+   * How a retained (or branch) manifest marks its files: {@link MarkState#KEPT}, or {@link
+   * MarkState#KEPT_IF_PRESENT} when the run lists from an inventory taken before the version was
+   * committed, which cannot be expected to show the files it wrote.
+   */
+  private MarkState keptState(ScannedManifest manifest) {
+    return facts.listingMustShowFilesOf(manifest.timestampNanos()) ? MarkState.KEPT : MarkState.KEPT_IF_PRESENT;
   }
 
   private void markAll(ReferenceGroup group, MarkState state, Map<String, ReferenceMark> marks) {

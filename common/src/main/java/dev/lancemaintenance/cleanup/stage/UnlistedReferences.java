@@ -55,7 +55,7 @@ public record UnlistedReferences(long count, List<String> examples) implements S
    */
   public void refuseIfAny(RetentionFacts facts) {
     if (count > 0) {
-      throw new MissingFilesException(facts.describe(), count, examples);
+      throw new MissingFilesException(facts.describeListing(), count, examples);
     }
   }
 }

@@ -31,6 +31,11 @@ public record InventoryManifest(
     dataFiles = List.copyOf(dataFiles);
   }
 
+  /** This manifest without its data files: what each listing task needs of it. */
+  public InventoryManifest header() {
+    return new InventoryManifest(sourceBucket, creationTime, columns, List.of());
+  }
+
   /** Parses {@code manifest.json}; {@code location} names it in errors. */
   public static InventoryManifest parse(String location, byte[] json) {
     JsonNode root;

@@ -51,7 +51,8 @@ public final class FlinkCleanupAllProcedure implements Procedure {
         @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
         @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "mode", type = @DataTypeHint("STRING"), isOptional = true),
-        @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FLEET_CLEANUP_ROW) Row[] call(
       ProcedureContext context,
@@ -70,11 +71,13 @@ public final class FlinkCleanupAllProcedure implements Procedure {
       Integer retainLast,
       Long maxDeletes,
       String mode,
-      Boolean verify) throws Exception {
+      Boolean verify,
+      String inventory) throws Exception {
     ProcedureArgs.requireRoot(root);
     Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify);
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify,
+        inventory);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, options, storageOptions, clock);
     List<Row> rows = new ArrayList<>();

@@ -41,7 +41,8 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true)
+        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FILE_ROW) Row[] call(
       ProcedureContext context,
@@ -53,11 +54,12 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Boolean cleanReferencedBranches,
       String branch,
       Boolean allowShortRetention,
-      Integer retainLast) {
+      Integer retainLast,
+      String inventory) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.policy(
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-        allowShortRetention, retainLast);
+        allowShortRetention, retainLast, inventory);
     List<Row> rows = new ArrayList<>();
     CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())

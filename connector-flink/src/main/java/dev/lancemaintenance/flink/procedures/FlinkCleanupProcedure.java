@@ -52,7 +52,8 @@ public final class FlinkCleanupProcedure implements Procedure {
         @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
         @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "mode", type = @DataTypeHint("STRING"), isOptional = true),
-        @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true)
+        @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -70,11 +71,13 @@ public final class FlinkCleanupProcedure implements Procedure {
       Integer retainLast,
       Long maxDeletes,
       String mode,
-      Boolean verify) {
+      Boolean verify,
+      String inventory) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
-        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify);
+        maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify,
+        inventory);
     CleanupResult result = CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())
         .execute();

@@ -44,7 +44,8 @@ public final class FlinkDescribeStorageAllProcedure implements Procedure {
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true)
+        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FLEET_DESCRIBE_ROW) Row[] call(
       ProcedureContext context,
@@ -57,11 +58,12 @@ public final class FlinkDescribeStorageAllProcedure implements Procedure {
       Boolean cleanReferencedBranches,
       String branch,
       Boolean allowShortRetention,
-      Integer retainLast) throws Exception {
+      Integer retainLast,
+      String inventory) throws Exception {
     ProcedureArgs.requireRoot(root);
     Map<CleanupOption, Object> policy = ProcedureArgs.policy(
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-        allowShortRetention, retainLast);
+        allowShortRetention, retainLast, inventory);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.describeStorageAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, policy, storageOptions, clock);
     return outcomes.stream().map(outcome -> ResultRows.fleet(outcome, StorageReport.totalNames())).toArray(Row[]::new);

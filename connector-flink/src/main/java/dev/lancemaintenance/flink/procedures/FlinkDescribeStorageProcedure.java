@@ -42,7 +42,8 @@ public final class FlinkDescribeStorageProcedure implements Procedure {
         @ArgumentHint(name = "clean_referenced_branches", type = @DataTypeHint("BOOLEAN"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true)
+        @ArgumentHint(name = "retain_last", type = @DataTypeHint("INT"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.STORAGE_ROW) Row[] call(
       ProcedureContext context,
@@ -55,11 +56,12 @@ public final class FlinkDescribeStorageProcedure implements Procedure {
       Boolean cleanReferencedBranches,
       String branch,
       Boolean allowShortRetention,
-      Integer retainLast) {
+      Integer retainLast,
+      String inventory) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> policy = ProcedureArgs.policy(
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-        allowShortRetention, retainLast);
+        allowShortRetention, retainLast, inventory);
     StorageReport report = LanceFlinkMaintenance.describeStorage(context.getExecutionEnvironment(), table, policy,
         windows == null ? ReportWindows.DEFAULT_WINDOWS : ReportWindows.parse(windows), storageOptions, clock);
     return report.rows().stream().map(ResultRows::storage).toArray(Row[]::new);

@@ -30,9 +30,9 @@ final class ProcedureArgs {
    */
   static Map<CleanupOption, Object> policy(
       String olderThan, Long beforeVersion, Boolean deleteUnverified, Boolean errorIfTaggedOldVersions,
-      Boolean cleanReferencedBranches, String branch, Boolean allowShortRetention, Integer retainLast) {
+      Boolean cleanReferencedBranches, String branch, Boolean allowShortRetention, Integer retainLast, String inventory) {
     return given(Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
-        branch, allowShortRetention, retainLast), CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+        branch, allowShortRetention, retainLast, inventory), CleanupOption.policyOptions().toArray(CleanupOption[]::new));
   }
 
   /** Every fleet procedure's root argument: set. */

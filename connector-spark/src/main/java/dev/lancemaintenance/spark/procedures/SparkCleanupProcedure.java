@@ -52,6 +52,13 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   static final Parameter TABLE =
       Parameter.required("table", DataTypes.StringType, "the table: a path or a Hadoop URI (file:, hdfs:, s3a:, ...)");
+  /**
+   * Spark's own argument (not a cleanup option: only Spark reads views): list the table from a view
+   * of file paths instead of the store, as Iceberg's {@code remove_orphan_files}.
+   */
+  static final Parameter FILE_LIST_VIEW = Parameter.optional(
+      "file_list_view", DataTypes.StringType, "NULL",
+      "a view with the columns path, size, last_modified to list the table from instead of the store");
   /** Spark's own argument (not a cleanup option): Hadoop settings, keys not ours to check. */
   static final Parameter OPTIONS =
       Parameter.optional(
@@ -93,6 +100,9 @@ final class SparkCleanupProcedure implements LanceProcedure {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
     parameters.addAll(optionParameters(catalogue, olderThanType));
+    if (catalogue == CleanupOption.CATALOGUE) {
+      parameters.add(FILE_LIST_VIEW);
+    }
     return parameters;
   }
 
@@ -157,6 +167,10 @@ final class SparkCleanupProcedure implements LanceProcedure {
       action.orphanFilesOnly();
     }
     CleanupOption.applyTo(action, options, clock.instant());
+    if (!orphanFiles() && call.isGiven(FILE_LIST_VIEW)) {
+      action.fileListView(args.string(FILE_LIST_VIEW).orElseThrow(() -> new IllegalArgumentException(
+          "Parameter 'file_list_view' is NULL: give a view's name or leave it out")));
+    }
     if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
       List<InternalRow> rows = new ArrayList<>();
       action.filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));

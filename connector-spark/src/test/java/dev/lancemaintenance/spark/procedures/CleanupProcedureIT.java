@@ -134,6 +134,7 @@ class CleanupProcedureIT {
     List<String> expected = new java.util.ArrayList<>(CleanupOption.sqlNames());
     expected.add(0, "table");
     expected.add(expected.indexOf("branch"), "options");
+    expected.add("file_list_view");
 
     assertThat(names).isEqualTo(expected);
   }

@@ -3,9 +3,11 @@ package dev.lancemaintenance.spark.extensions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
@@ -71,9 +73,11 @@ class LanceCallExtensionIT {
 
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
         .hasMessageContaining("positional argument 2 follows a named argument");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", '0s', 3, false, true, false, false, 8, 0,"
-            + " NULL, NULL, false, NULL, NULL, 'full', false, 1)"))
-        .hasMessageContaining("takes at most 16 arguments, 17 given");
+    // The table, every catalogue option, the options map and file_list_view: one more is too many.
+    int parameters = CleanupOption.values().length + 3;
+    String tooMany = String.join(", ", Collections.nCopies(parameters - 1, "NULL"));
+    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", " + tooMany + ", 1)"))
+        .hasMessageContaining("takes at most " + parameters + " arguments, " + (parameters + 1) + " given");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", table => " + uri + ")"))
         .hasMessageContaining("'table' is given more than once");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(older_than => '0s')"))

@@ -30,7 +30,9 @@ public final class S3InventoryReport {
   private static final DateTimeFormatter FOLDER = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm'Z'").withZone(ZoneOffset.UTC);
 
   private final List<String> extraRows = new ArrayList<>();
+  private final List<String> leftOut = new ArrayList<>();
   private int rowsPerFile = 50;
+  private Instant takenAt;
 
   /** A raw row to add (another version of a key, a delete marker), in the versioned schema. */
   public S3InventoryReport withRow(String... fields) {
@@ -39,6 +41,21 @@ public final class S3InventoryReport {
       quoted.add('"' + field.replace("\"", "\"\"") + '"');
     }
     extraRows.add(String.join(",", quoted));
+    return this;
+  }
+
+  /** Leaves the object {@code key} out of the report, as a report that missed it (or a prefix filter) would. */
+  public S3InventoryReport without(String key) {
+    leftOut.add(key);
+    return this;
+  }
+
+  /**
+   * The report's {@code creationTimestamp}, instead of the moment it is written: a report that
+   * claims to be older than some of the objects it lists.
+   */
+  public S3InventoryReport takenAt(Instant instant) {
+    this.takenAt = instant;
     return this;
   }
 
@@ -51,9 +68,12 @@ public final class S3InventoryReport {
   /** Writes the report of {@code sourceBucket} into {@code destinationBucket}; returns the manifest's s3a URI. */
   public String write(S3ProxyServer s3, String sourceBucket, String destinationBucket, String prefix) {
     BlobStore store = s3.blobStore();
-    Instant now = Instant.now();
+    Instant now = takenAt == null ? Instant.now() : takenAt;
     List<String> rows = new ArrayList<>();
     for (StorageMetadata object : list(store, sourceBucket)) {
+      if (leftOut.contains(object.getName())) {
+        continue;
+      }
       rows.add(String.join(",",
           quote(sourceBucket),
           quote(URLEncoder.encode(object.getName(), StandardCharsets.UTF_8)),
