@@ -137,7 +137,7 @@ public record LedgerSegment(
     }
   }
 
-  private static int count(DataInputStream in, String name) throws IOException {
+  static int count(DataInputStream in, String name) throws IOException {
     int count = in.readInt();
     if (count < 0 || count > in.available()) {
       throw new LedgerFormatException(name, "impossible record count " + count);
@@ -145,13 +145,13 @@ public record LedgerSegment(
     return count;
   }
 
-  private static void writeElement(DataOutputStream out, LedgerElement element) throws IOException {
+  static void writeElement(DataOutputStream out, LedgerElement element) throws IOException {
     out.writeUTF(element.key());
     out.writeUTF(element.kind().name());
     out.writeBoolean(element.certain());
   }
 
-  private static LedgerElement readElement(DataInputStream in, String name) throws IOException {
+  static LedgerElement readElement(DataInputStream in, String name) throws IOException {
     String key = in.readUTF();
     String kind = in.readUTF();
     boolean certain = in.readBoolean();
