@@ -233,13 +233,22 @@ final class CleanupCommand {
     void close();
   }
 
-  private static final class TextOutput implements Output {
+  static final class TextOutput implements Output {
     private final PrintStream out;
     private final String table;
+    private final String ran;
+    private final String dryRan;
 
     TextOutput(PrintStream out, String table) {
+      this(out, table, "Cleaned up", "Dry run of cleanup of");
+    }
+
+    /** @param ran the heading's verb after a run ({@code Cleaned up}), {@code dryRan} after a dry run */
+    TextOutput(PrintStream out, String table, String ran, String dryRan) {
       this.out = out;
       this.table = table;
+      this.ran = ran;
+      this.dryRan = dryRan;
     }
 
     @Override
@@ -250,7 +259,7 @@ final class CleanupCommand {
     @Override
     public void result(CleanupResult result) {
       out.printf("%s %s (latest version %d):%n",
-          result.mode() == CleanupMode.DRY_RUN ? "Dry run of cleanup of" : "Cleaned up",
+          result.mode() == CleanupMode.DRY_RUN ? dryRan : ran,
           table, result.readVersion());
       result.namedCounters().forEach((name, value) -> out.printf("  %-26s %d%n", name, value));
     }

@@ -37,6 +37,9 @@ public final class MaintenanceCli {
           + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
           + "  " + TagCommand.USAGE + "\n"
           + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
+          + "  " + ExpireCommand.USAGE + "\n"
+          + "      remove the manifests of expired versions without reading the retained ones; a later\n"
+          + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
@@ -143,6 +146,7 @@ public final class MaintenanceCli {
         case "compact" -> new CompactCommand(engines).run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);
+        case "expire" -> new ExpireCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };
     } catch (UsageException e) {

@@ -7,6 +7,7 @@ import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.tags.TableTags;
@@ -216,5 +217,22 @@ public final class LanceMaintenance {
     return new SparkStorageReport(spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock)
         .windows(windows.map(ReportWindows::parse).orElse(ReportWindows.DEFAULT_WINDOWS))
         .report(policy.request());
+  }
+
+  /**
+   * {@code expire_versions} of the table at {@code tableUri}: removes the manifests of the versions
+   * the policy expires without reading the retained ones (on the driver; it reads only the manifests
+   * it expires), after recording what only they referenced; a later {@link #cleanup} with the same
+   * policy removes their files exactly as one cleanup would have (README, "Expire, then sweep").
+   */
+  public ExpireVersionsAction expireVersions(String tableUri) {
+    return expireVersions(tableUri, Map.of());
+  }
+
+  /** {@link #expireVersions(String)} through the session's Hadoop settings plus {@code hadoopOptions}. */
+  public ExpireVersionsAction expireVersions(String tableUri, Map<String, String> hadoopOptions) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    return new ExpireVersionsAction(TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock);
   }
 }

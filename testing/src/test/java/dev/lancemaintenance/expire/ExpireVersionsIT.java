@@ -75,10 +75,13 @@ class ExpireVersionsIT {
 
     CleanupResult expired = expire(table, LOCAL).beforeTimestamp(afterDelete).execute();
 
-    assertThat(expired.counters().oldVersions()).as("versions older than the delete's commit, the delete's too").isEqualTo(5);
-    assertThat(expired.counters().manifestFilesRemoved()).isEqualTo(5);
+    LanceTableFixture fixture = LanceTableFixture.open(pristine);
+    List<Long> older = versions.stream().filter(v -> fixture.manifestTimestamp(v).isBefore(afterDelete)).toList();
+    assertThat(older).as("versions committed before the cutoff").hasSizeGreaterThan(2);
+    assertThat(expired.counters().oldVersions()).as("versions committed before the cutoff").isEqualTo(older.size());
+    assertThat(expired.counters().manifestFilesRemoved()).isEqualTo(older.size());
     assertThat(expired.counters().dataFilesRemoved()).as("expire deletes manifests only").isZero();
-    assertThat(LanceTableFixture.open(table).versions()).containsExactlyElementsOf(versions.subList(5, 8));
+    assertThat(LanceTableFixture.open(table).versions()).doesNotContainAnyElementsOf(older).hasSize(versions.size() - older.size());
     KeptManifests.assertEveryManifestReadsBack(table);
 
     sweep(table).beforeTimestamp(afterDelete).execute();

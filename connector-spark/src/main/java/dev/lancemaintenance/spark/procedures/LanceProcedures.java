@@ -25,7 +25,8 @@ public final class LanceProcedures {
           SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new,
           SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
           SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
-          SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock));
+          SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock),
+          SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new);
 
   private LanceProcedures() {}
 
