@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -78,5 +79,13 @@ class FlinkExpireVersionsProcedureIT {
     assertThat(FileTimes.listFiles(table.root())).as("files left by expire then the sweep, and by the SDK")
         .isEqualTo(FileTimes.listFiles(twin));
     KeptManifests.assertEveryManifestReadsBack(table.root());
+  }
+
+  @Test
+  void theArgumentHintsAreTheCatalogueOfExpireVersionsInOrder() {
+    List<String> expected = new ArrayList<>(List.of("table"));
+    ExpireVersionsAction.OPTIONS.forEach(option -> expected.add(option.sqlName()));
+
+    assertThat(ProcedureHints.names(FlinkExpireVersionsProcedure.class)).isEqualTo(expected);
   }
 }
