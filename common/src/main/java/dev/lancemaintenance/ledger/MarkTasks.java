@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * Slices of branches that read the dataset are always decoded. In {@link MarkMode#VERIFY} the
  * engine also marks the dataset's slices in full and the two must agree ({@link MarkVerification}).
  *
+ * <p>In every mode the dataset's expiry records ({@link ExpiryRecords}, written by {@code
+ * expire_versions}) add {@link MarkTask.Derived} tasks marking the files of versions whose manifests
+ * are gone {@link dev.lancemaintenance.cleanup.stage.MarkState#EXPIRED}; kept wins, so they never
+ * remove a file a version the run keeps references.
+ *
  * <p>The ledger is committed here, once, on the driver, and only when the run executes (never in a
  * dry run), under the table lease every executing run holds: it describes manifests, not the run's
  * decisions, so a run refused later by a gate leaves a correct ledger.

@@ -14,6 +14,7 @@ import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * back. Without the expiry record the sweep would keep the expired versions' files (younger than
  * seven days, so unverified), so each comparison fails if the record is not written or not used.
  *
- * <p>One small table (eight versions: appends, a delete, a compaction), written once; each case
- * works on its own copy.
+ * <p>One small table ({@link CompactedHistory}: eight versions), written once; each case works on
+ * its own copy.
  */
 class ExpireVersionsIT {
   @TempDir static Path workDir;
@@ -53,20 +54,12 @@ class ExpireVersionsIT {
   private static final TableStorageFactory LOCAL = HadoopTableStorage.factory(StorageConf.defaults());
 
   @BeforeAll
-  static void writeTable() throws InterruptedException {
-    LanceTableFixture table = LanceTableFixture.create(workDir.resolve("pristine"));
-    table.append(10);
-    table.append(10);
-    table.append(10);
-    long deleted = table.deleteWhere("id % 3 = 0");
-    afterDelete = table.manifestTimestamp(deleted).plusMillis(1);
-    Thread.sleep(5);
-    table.compact();
-    table.append(10);
-    table.append(10);
+  static void writeTable() {
+    LanceTableFixture table = CompactedHistory.write(LanceTableFixture.create(workDir.resolve("pristine")));
     pristine = table.root();
     versions = table.versions();
-    assertThat(versions).as("the fixture's versions: create, 3 appends, delete, compact, 2 appends").hasSize(8);
+    assertThat(versions).as("create, 2 appends, a delete, an index, an update, compaction, an append").hasSize(8);
+    afterDelete = table.manifestTimestamp(versions.get(3)).plusMillis(1);
   }
 
   @Test
@@ -77,7 +70,7 @@ class ExpireVersionsIT {
 
     LanceTableFixture fixture = LanceTableFixture.open(pristine);
     List<Long> older = versions.stream().filter(v -> fixture.manifestTimestamp(v).isBefore(afterDelete)).toList();
-    assertThat(older).as("versions committed before the cutoff").hasSizeGreaterThan(2);
+    assertThat(older).as("versions committed before the cutoff").hasSize(4);
     assertThat(expired.counters().oldVersions()).as("versions committed before the cutoff").isEqualTo(older.size());
     assertThat(expired.counters().manifestFilesRemoved()).isEqualTo(older.size());
     assertThat(expired.counters().dataFilesRemoved()).as("expire deletes manifests only").isZero();
@@ -234,10 +227,7 @@ class ExpireVersionsIT {
   }
 
   private static List<String> sdkLeaves(UnaryOperator<OraclePolicy.Builder> sdk) {
-    Path twin = copy();
-    assertThat(LanceOracle.cleanup(twin, sdk.apply(OraclePolicy.builder()).build()))
-        .as("the SDK cleaned").isInstanceOf(OracleOutcome.Removed.class);
-    return FileTimes.listFiles(twin);
+    return TableTwins.filesTheSdkLeaves(pristine, workDir.resolve("sdk-" + copies.incrementAndGet()), sdk.apply(OraclePolicy.builder()).build());
   }
 
   private static Path copy() {
