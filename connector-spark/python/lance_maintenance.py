@@ -88,18 +88,36 @@ class LanceMaintenance:
         CALL lance.cleanup_all: table, status, the counters, error). ``cleanup_options`` are the
         catalogue's names (older_than="7d", dry_run=True, ...); an unknown name is an error before
         any table is read; ``options`` are Hadoop settings for the store."""
-        for key, value in cleanup_options.items():
-            if value is None:
-                raise ValueError(f"{key} is None: give a value or leave it out")
+        call = cleanup_all_call(root, pattern, options, **cleanup_options)
         if self._jvm is None:
-            return self._spark.sql(cleanup_all_call(root, pattern, options, **cleanup_options))
-        option_map = self._jvm.java.util.HashMap()
-        for key, value in cleanup_options.items():
-            option_map.put(key, _boolean(value) if isinstance(value, bool) else str(value))
-        hadoop_map = self._jvm.java.util.HashMap()
-        for key, value in (options or {}).items():
-            hadoop_map.put(key, value)
-        return DataFrame(self._entry.cleanupAll(root, pattern, option_map, hadoop_map), self._spark)
+            return self._spark.sql(call)
+        return DataFrame(self._entry.cleanupAll(root, pattern, self._option_map(cleanup_options),
+                                                self._java_map(options or {})), self._spark)
+
+    def expire_versions(self, table, options=None, **expire_options):
+        """Runs expire_versions and returns its counters as a dict (the columns of CALL
+        lance.expire_versions): the manifests of the versions the policy expires go, without
+        reading the kept ones; a later ``cleanup`` with the same policy removes their files.
+        ``expire_options`` are its names (older_than="7d", retain_last=100, dry_run=True, ...); an
+        unknown name is an error before anything is read; ``options`` are Hadoop settings."""
+        call = expire_versions_call(table, options, **expire_options)
+        if self._jvm is None:
+            row = self._spark.sql(call).collect()[0]
+            return {key: int(value) for key, value in row.asDict().items()}
+        action = self._entry.expireVersions(table, self._java_map(options or {}))
+        counters = action.options(self._option_map(expire_options)).execute().namedCounters()
+        return {key: int(value) for key, value in counters.items()}
+
+    def _option_map(self, named_options):
+        """Catalogue options by SQL name as the Java API's ``options(Map)`` parses them."""
+        return self._java_map({key: _boolean(value) if isinstance(value, bool) else str(value)
+                               for key, value in named_options.items()})
+
+    def _java_map(self, entries):
+        java_map = self._jvm.java.util.HashMap()
+        for key, value in entries.items():
+            java_map.put(key, value)
+        return java_map
 
 
 def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
@@ -107,7 +125,23 @@ def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
     if not isinstance(root, str) or not isinstance(pattern, str):
         raise ValueError(f"root and pattern take strings, not {root!r}, {pattern!r}")
     named = [("root", _string(root)), ("pattern", _string(pattern))]
-    for key, value in cleanup_options.items():
+    return "CALL lance.cleanup_all(" + _named_arguments(named, options, cleanup_options) + ")"
+
+
+def expire_versions_call(table, options=None, **expire_options):
+    """The ``CALL lance.expire_versions(...)`` statement: the table, then its arguments as given."""
+    if not isinstance(table, str):
+        raise ValueError(f"table takes a string, not {table!r}")
+    return "CALL lance.expire_versions(" + _named_arguments([("table", _string(table))], options, expire_options) + ")"
+
+
+def _named_arguments(named, options, catalogue_options):
+    """``name => literal, ...``: the leading arguments, the catalogue options as given (a None is
+    an error, never the default), then the Hadoop ``options`` as a map."""
+    named = list(named)
+    for key, value in catalogue_options.items():
+        if value is None:
+            raise ValueError(f"{key} is None: give a value or leave it out")
         if isinstance(value, bool):
             named.append((key, _boolean(value)))
         elif isinstance(value, int):
@@ -119,7 +153,7 @@ def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
     if options:
         pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
         named.append(("options", f"map({pairs})"))
-    return "CALL lance.cleanup_all(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
+    return ", ".join(f"{name} => {value}" for name, value in named)
 
 
 def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,
