@@ -21,12 +21,20 @@ public abstract class BaseCompactAction implements CompactAction {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCompactAction.class);
 
   private final CompactionTable table;
+  private final CompactionWorker worker;
   private CompactionPolicy policy = CompactionPolicy.DEFAULT;
   private TableLocation leaseLocation;
   private TableStorageFactory leaseStorage;
 
+  /** With the real SDK rewrite as the worker. */
   protected BaseCompactAction(CompactionTable table) {
+    this(table, new CompactionTaskRunner(table));
+  }
+
+  /** @param worker what runs one task (the SDK rewrite; in tests one that counts or fails), shipped to the tasks */
+  protected BaseCompactAction(CompactionTable table, CompactionWorker worker) {
     this.table = Objects.requireNonNull(table, "table");
+    this.worker = Objects.requireNonNull(worker, "worker");
   }
 
   /**
@@ -39,7 +47,7 @@ public abstract class BaseCompactAction implements CompactAction {
 
   /** The worker engines ship to run a task: the real SDK rewrite, by default. */
   protected CompactionWorker worker() {
-    return new CompactionTaskRunner(table);
+    return worker;
   }
 
   protected CompactionTable table() {

@@ -4,11 +4,11 @@ import dev.lancemaintenance.compaction.BaseCompactAction;
 import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.CompactionPolicy;
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.CompactionTaskRunner;
 import dev.lancemaintenance.compaction.CompactionWorker;
 import dev.lancemaintenance.compaction.DriverTaskPool;
 import dev.lancemaintenance.compaction.RetryingWorker;
 import dev.lancemaintenance.compaction.RewrittenTask;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -23,22 +23,18 @@ public final class LocalCompactAction extends BaseCompactAction {
   /** A task runs at most this often: once, and one retry. */
   static final int MAX_ATTEMPTS = 2;
 
-  private final CompactionWorker worker;
-
   public LocalCompactAction(CompactionTable table) {
-    super(table);
-    this.worker = new RetryingWorker(worker(), MAX_ATTEMPTS, table.toString());
+    this(table, new CompactionTaskRunner(table));
   }
 
-  /** With a worker of the caller's (one that counts, throttles or, in tests, fails). */
+  /** With a worker of the caller's (one that counts, throttles or, in tests, fails), retried once here. */
   public LocalCompactAction(CompactionTable table, CompactionWorker worker) {
-    super(table);
-    this.worker = new RetryingWorker(Objects.requireNonNull(worker, "worker"), MAX_ATTEMPTS, table.toString());
+    super(table, new RetryingWorker(worker, MAX_ATTEMPTS, table.toString()));
   }
 
   @Override
   protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
     new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact")
-        .run(plan.tasks(), worker::rewrite, onRewritten);
+        .run(plan.tasks(), worker()::rewrite, onRewritten);
   }
 }

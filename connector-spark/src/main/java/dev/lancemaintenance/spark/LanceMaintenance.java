@@ -2,6 +2,7 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.CompactionTaskRunner;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
@@ -98,8 +99,8 @@ public final class LanceMaintenance {
    * object-store options (such as {@code aws_region}), not Hadoop keys; they may hold secrets.
    */
   public SparkCompactAction compact(String tableUri, Map<String, String> sdkStorageOptions) {
-    SparkCompactAction action =
-        new SparkCompactAction(spark, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+    CompactionTable table = CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions);
+    SparkCompactAction action = new SparkCompactAction(spark, table, new CompactionTaskRunner(table));
     // The table's lease goes through the session's Hadoop settings, as a cleanup's does.
     action.leaseThrough(
         TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(spark.sessionState().newHadoopConf())));

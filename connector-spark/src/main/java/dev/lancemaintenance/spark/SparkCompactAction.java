@@ -33,19 +33,11 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class SparkCompactAction extends BaseCompactAction {
   private final SparkSession spark;
-  private final CompactionWorker worker;
 
-  public SparkCompactAction(SparkSession spark, CompactionTable table) {
-    super(table);
-    this.spark = Objects.requireNonNull(spark, "spark");
-    this.worker = worker();
-  }
-
-  /** With a worker of the caller's (one that counts or, in tests, fails), shipped to executors. */
+  /** @param worker what runs a task ({@link dev.lancemaintenance.compaction.CompactionTaskRunner}: the SDK rewrite), shipped to executors */
   public SparkCompactAction(SparkSession spark, CompactionTable table, CompactionWorker worker) {
-    super(table);
+    super(table, worker);
     this.spark = Objects.requireNonNull(spark, "spark");
-    this.worker = Objects.requireNonNull(worker, "worker");
   }
 
   @Override
@@ -55,7 +47,7 @@ public final class SparkCompactAction extends BaseCompactAction {
       group.stage("2/3 rewrite", plan.tasks().size() + " tasks merging " + plan.fragmentsToMerge() + " fragments");
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       // One task per partition: parallelize slices n elements into n partitions, element i in partition i.
-      JavaRDD<RewrittenTask> rewritten = jsc.parallelize(plan.tasks(), plan.tasks().size()).map(worker::rewrite);
+      JavaRDD<RewrittenTask> rewritten = jsc.parallelize(plan.tasks(), plan.tasks().size()).map(worker()::rewrite);
       // The pool's threads are created here, so they inherit the job group set above.
       new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact-spark")
           .run(plan.tasks(), task -> runPartition(rewritten, task), onRewritten);

@@ -3,7 +3,6 @@ package dev.lancemaintenance.cleanup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -45,23 +44,12 @@ public abstract class CleanupContractTest {
   /** A cleanup action of the engine under test, with no policy set yet. */
   protected abstract CleanupAction newCleanup(String tableUri);
 
-  /** The scenarios and the policies each is cleaned with; engines may narrow it to save time. */
+  /**
+   * The scenarios and the policies each is cleaned with: all of them, or the subset a line that
+   * is not primary runs ({@link ConformanceScope}).
+   */
   protected List<Function<Path, Scenario>> scenarios() {
-    return List.of(
-        ConformanceScenarios::appends,
-        ConformanceScenarios::deletes,
-        ConformanceScenarios::updates,
-        ConformanceScenarios::overwrite,
-        ConformanceScenarios::indices,
-        ConformanceScenarios::compaction,
-        ConformanceScenarios::tags,
-        ConformanceScenarios::branches,
-        ConformanceScenarios::autoCleanupBranches,
-        ConformanceScenarios::shallowClone,
-        ConformanceScenarios::blobs,
-        ConformanceScenarios::v1Manifests,
-        ConformanceScenarios::plantedFiles,
-        dir -> ConformanceScenarios.randomMix(dir, 7));
+    return ConformanceScope.current().scenarios();
   }
 
   @TestFactory
@@ -77,14 +65,14 @@ public abstract class CleanupContractTest {
     });
   }
 
-  /** The policies {@code scenario} is cleaned with; engines may narrow them to save time. */
+  /** The policies {@code scenario} is cleaned with, narrowed to the {@link ConformanceScope}. */
   protected List<ContractPolicy> policies(Scenario scenario) {
-    return policiesFor(scenario);
+    return ConformanceScope.current().policies(policiesFor(scenario));
   }
 
-  /** Whether the tables LanceDB wrote run too; a second build of an engine may leave them to the first. */
+  /** Whether the tables LanceDB wrote run too: on the primary lines; the others leave them to those. */
   protected boolean withLanceDbTables() {
-    return true;
+    return ConformanceScope.current().withLanceDbTables();
   }
 
   static List<ContractPolicy> policiesFor(Scenario scenario) {

@@ -90,11 +90,12 @@ public final class CleanupRun {
 
   /** Stage {@link CleanupStage#PLAN}, on the driver, logged the same way by every engine. */
   public static CleanupPlan plan(TableStorage storage, CleanupPlanner planner, DatasetCleanup cleanup) {
+    long started = System.nanoTime();
     CleanupPlan plan = planner.plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli());
     LOG.info(
-        "lance cleanup {} [{}]: latest version {}, {} manifests of the table, {} slices, {} directories; policy {}",
+        "lance cleanup {} [{}]: latest version {}, {} manifests of the table, {} slices, {} directories; policy {} ({} ms)",
         plan.facts().describe(), CleanupStage.PLAN.label(), plan.facts().latestVersion(),
-        plan.tableManifestCount(), plan.slices().size(), plan.listings().size(), cleanup.policy());
+        plan.tableManifestCount(), plan.slices().size(), plan.listings().size(), cleanup.policy(), millisSince(started));
     return plan;
   }
 
@@ -110,22 +111,26 @@ public final class CleanupRun {
    */
   public void decide() {
     progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
+    long started = System.nanoTime();
     MarkSummary summary = engine.mark(plan);
     progress.settleManifestsRead(summary.manifestsRead());
     LOG.info(
-        "lance cleanup {} [{}]: {} manifests read, {} versions expire",
-        table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions());
+        "lance cleanup {} [{}]: {} manifests read, {} versions expire ({} ms)",
+        table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions(), millisSince(started));
     DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
     progress.enterStage(CleanupStage.LIST.label(), CleanupStage.LIST.work());
+    started = System.nanoTime();
     OptionalLong listed = engine.list(plan);
     if (listed.isPresent()) {
       progress.settleFilesListed(listed.getAsLong());
       LOG.info(
-          "lance cleanup {} [{}]: {} files in {} directories",
-          table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size());
+          "lance cleanup {} [{}]: {} files in {} directories ({} ms)",
+          table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size(), millisSince(started));
     }
     progress.enterStage(CleanupStage.DECIDE.label(), CleanupStage.DECIDE.work());
+    started = System.nanoTime();
     referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
+    LOG.info("lance cleanup {} [{}]: decided ({} ms)", table, CleanupStage.DECIDE.label(), millisSince(started));
   }
 
   /**
@@ -134,17 +139,19 @@ public final class CleanupRun {
    */
   public CleanupCounters sweep() {
     progress.enterStage(CleanupStage.SWEEP.label(), CleanupStage.SWEEP.work());
+    long started = System.nanoTime();
     CleanupCounters files = engine.sweepDecided(maxDeletes);
     progress.settleRemoved(files);
-    LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.SWEEP.label(), files);
+    LOG.info("lance cleanup {} [{}]: {} ({} ms)", table, CleanupStage.SWEEP.label(), files, millisSince(started));
     if (!releasesExpiredManifests(table, files)) {
       return files;
     }
     progress.enterStage(CleanupStage.RELEASE.label(), CleanupStage.RELEASE.work());
+    started = System.nanoTime();
     CleanupCounters manifests = engine.sweepExpiredManifests(manifestBudget(maxDeletes, files));
     CleanupCounters all = files.plus(manifests);
     progress.settleRemoved(all);
-    LOG.info("lance cleanup {} [{}]: {}", table, CleanupStage.RELEASE.label(), manifests);
+    LOG.info("lance cleanup {} [{}]: {} ({} ms)", table, CleanupStage.RELEASE.label(), manifests, millisSince(started));
     return all;
   }
 
@@ -207,5 +214,9 @@ public final class CleanupRun {
       String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis) {
     LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
     return new CleanupResult(table, mode, readVersion, counters, durationMillis);
+  }
+
+  private static long millisSince(long nanoTime) {
+    return (System.nanoTime() - nanoTime) / 1_000_000;
   }
 }

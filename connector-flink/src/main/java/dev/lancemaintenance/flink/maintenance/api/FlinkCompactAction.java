@@ -30,19 +30,11 @@ import org.apache.flink.util.CloseableIterator;
  */
 public final class FlinkCompactAction extends BaseCompactAction {
   private final StreamExecutionEnvironment env;
-  private final CompactionWorker worker;
 
-  public FlinkCompactAction(StreamExecutionEnvironment env, CompactionTable table) {
-    super(table);
-    this.env = Objects.requireNonNull(env, "env");
-    this.worker = worker();
-  }
-
-  /** With a worker of the caller's (one that counts or, in tests, fails), shipped to the subtasks. */
+  /** @param worker what runs a task ({@link dev.lancemaintenance.compaction.CompactionTaskRunner}: the SDK rewrite), shipped to the subtasks */
   public FlinkCompactAction(StreamExecutionEnvironment env, CompactionTable table, CompactionWorker worker) {
-    super(table);
+    super(table, worker);
     this.env = Objects.requireNonNull(env, "env");
-    this.worker = Objects.requireNonNull(worker, "worker");
   }
 
   @Override
@@ -51,7 +43,7 @@ public final class FlinkCompactAction extends BaseCompactAction {
     int parallelism = Math.max(1, Math.min(policy.maxConcurrentTasks(), plan.tasks().size()));
     String failure = null;
     try (CloseableIterator<TaskOutcome> outcomes =
-        CompactionTopology.build(env, plan, worker, parallelism, table().toString())
+        CompactionTopology.build(env, plan, worker(), parallelism, table().toString())
             .executeAndCollect("lance compact " + table())) {
       while (outcomes.hasNext()) {
         TaskOutcome outcome = outcomes.next();

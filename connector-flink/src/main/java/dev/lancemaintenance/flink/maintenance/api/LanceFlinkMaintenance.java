@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.CompactionTaskRunner;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
@@ -104,7 +105,8 @@ public final class LanceFlinkMaintenance {
    */
   public static FlinkCompactAction compact(
       StreamExecutionEnvironment env, String tableUri, Map<String, String> sdkStorageOptions) {
-    return new FlinkCompactAction(env, CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+    CompactionTable table = CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions);
+    return new FlinkCompactAction(env, table, new CompactionTaskRunner(table));
   }
 
   /**
