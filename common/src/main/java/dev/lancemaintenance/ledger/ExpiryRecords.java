@@ -8,6 +8,7 @@ import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
@@ -71,12 +72,22 @@ public final class ExpiryRecords {
   public List<ReferenceMark> expiredMarks() {
     Map<String, ReferenceMark> marks = new LinkedHashMap<>();
     int records = 0;
-    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
-      String path = files.next().path();
-      String name = Generations.lastSegment(path);
-      if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX)) {
-        continue;
+    List<String> paths = new ArrayList<>();
+    try {
+      for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
+        String path = files.next().path();
+        String name = Generations.lastSegment(path);
+        if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
+          paths.add(path);
+        }
       }
+    } catch (StorageException e) {
+      // Records can only add deletes: without them the run keeps more, never less.
+      LOG.warn("lance maintenance {}: expiry records not read, their files count as unverified: {}",
+          storage.location(), e.getMessage());
+      return List.of();
+    }
+    for (String path : paths) {
       try {
         ExpiryRecord record = ExpiryRecord.decode(path, storage.readFully(path));
         if (!record.fingerprint().equals(fingerprint) || !record.datasetDir().equals(datasetDir)) {
