@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,9 +28,32 @@ import java.util.Set;
 
 /**
  * {@code cleanup <table-uri> [options]}: runs a cleanup on the chosen engine and prints its
- * counters; a dry run also prints every file that would go, as it is decided.
+ * counters; a dry run also prints every file that would go, as it is decided. {@code
+ * remove-orphans <table-uri> [options]} is the same run with the orphan-sweep policy ({@link
+ * CleanupAction#orphanFilesOnly()}) and its own options ({@link Kind}).
  */
 final class CleanupCommand {
+  /** What the command runs: a cleanup, or remove_orphan_files (the same stages, no version expiring). */
+  enum Kind {
+    CLEANUP("cleanup", CleanupOption.CATALOGUE, "Cleaned up"),
+    REMOVE_ORPHANS("remove-orphans", CleanupOption.ORPHAN_FILES_CATALOGUE, "Removed orphan files of");
+
+    final String command;
+    final OptionCatalogue catalogue;
+    private final String done;
+
+    Kind(String command, OptionCatalogue catalogue, String done) {
+      this.command = command;
+      this.catalogue = catalogue;
+      this.done = done;
+    }
+
+    /** The engine's action for this command. */
+    CleanupAction action(CleanupAction cleanup) {
+      return this == REMOVE_ORPHANS ? cleanup.orphanFilesOnly() : cleanup;
+    }
+  }
+
   /** Command-line arguments of cleanup that are not cleanup options: where and how it runs. */
   private static final Set<String> OWN_FLAGS = Set.of("json", "no-progress");
   private static final Set<String> OWN_VALUED = Set.of(
@@ -38,36 +62,51 @@ final class CleanupCommand {
   /** Plain progress lines (not on a terminal) come this often unless {@code --progress-interval} says. */
   static final long DEFAULT_PROGRESS_SECONDS = 10;
 
-  static final String USAGE = usage();
+  static final String USAGE = usage(Kind.CLEANUP);
+  static final String ORPHANS_USAGE = usage(Kind.REMOVE_ORPHANS);
 
+  private final Kind kind;
   private final Clock clock;
   private final Engines engines;
   private final boolean verbose;
 
   CleanupCommand(Clock clock, Engines engines, boolean verbose) {
+    this(Kind.CLEANUP, clock, engines, verbose);
+  }
+
+  CleanupCommand(Kind kind, Clock clock, Engines engines, boolean verbose) {
+    this.kind = kind;
     this.clock = clock;
     this.engines = engines;
     this.verbose = verbose;
   }
 
   /** The synopsis, generated from the option catalogue so that it lists every option there is. */
-  private static String usage() {
-    List<String> items = OptionArguments.usageItems(CleanupOption.CATALOGUE.options());
+  private static String usage(Kind kind) {
+    List<String> items = OptionArguments.usageItems(kind.catalogue.options());
     items.add(items.indexOf(OptionArguments.usageItem(CleanupOption.OLDER_THAN)) + 1, "[--before-timestamp-millis MS]");
     items.addAll(List.of(
         "[--json]", "[--engine local|spark|flink]", "[--conf HADOOP_KEY=VALUE]...",
         "[--engine-option KEY=VALUE]...", "[--master URL]", "[--parallelism N]", "[--spill-dir DIR]",
         "[--no-progress]", "[--progress-interval SECONDS]"));
-    return OptionArguments.synopsis("cleanup <table-uri>", items);
+    return OptionArguments.synopsis(kind.command + " <table-uri>", items);
   }
 
   /** Every {@code --name} cleanup takes, without the dashes: the catalogue's and the command line's own. */
   static Set<String> flags() {
-    return OptionArguments.flags(CleanupOption.CATALOGUE.options(), OWN_FLAGS);
+    return flags(Kind.CLEANUP);
   }
 
   static Set<String> valued() {
-    return OptionArguments.valued(CleanupOption.CATALOGUE.options(), OWN_VALUED);
+    return valued(Kind.CLEANUP);
+  }
+
+  private static Set<String> flags(Kind kind) {
+    return OptionArguments.flags(kind.catalogue.options(), OWN_FLAGS);
+  }
+
+  private static Set<String> valued(Kind kind) {
+    return OptionArguments.valued(kind.catalogue.options(), OWN_VALUED);
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
@@ -87,9 +126,9 @@ final class CleanupCommand {
   }
 
   private int runChecked(List<String> args, PrintStream out, PrintStream err) {
-    CliArguments parsed = CliArguments.parse(args, flags(), valued());
+    CliArguments parsed = CliArguments.parse(args, flags(kind), valued(kind));
     if (parsed.positionals().size() != 1) {
-      throw new UsageException("cleanup takes exactly one table URI");
+      throw new UsageException(kind.command + " takes exactly one table URI");
     }
     String tableUri = parsed.positionals().get(0);
     boolean json = parsed.flag("json");
@@ -100,8 +139,9 @@ final class CleanupCommand {
       // Parsed first: a URI with credentials is refused before any library sees it.
       TableLocation.of(tableUri);
       String table = TableLocation.redact(tableUri);
-      Map<CleanupOption, Object> options = options(parsed);
-      action = CleanupOption.applyTo(engines.named(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed)),
+      Map<CleanupOption, Object> options = options(parsed, kind.catalogue.options());
+      action = CleanupOption.applyTo(
+          kind.action(engines.named(parsed.value("engine")).cleanup(tableUri, parsed.hadoopConf(), engineOptions(parsed))),
           options, clock.instant());
       action.onProgress(progress);
       if (parsed.value("before-timestamp-millis") != null) {
@@ -111,7 +151,7 @@ final class CleanupCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }
-    try (Output output = json ? new JsonOutput(out, tableUri) : new TextOutput(out, tableUri)) {
+    try (Output output = json ? new JsonOutput(out, tableUri) : new TextOutput(out, tableUri, kind)) {
       if (parsed.flag("dry-run")) {
         // A real run names its files on the audit logger only; a dry run is about the files.
         action.onRemovedFile(output::file);
@@ -157,8 +197,12 @@ final class CleanupCommand {
 
   /** Whether this command line, run by {@code main}, draws the progress bar rather than lines. */
   static boolean drawsBar(List<String> commandLine) {
-    return !commandLine.isEmpty() && commandLine.get(0).equals("cleanup") && !commandLine.contains("--no-progress")
+    return !commandLine.isEmpty() && isCommand(commandLine.get(0)) && !commandLine.contains("--no-progress")
         && drawsBar(commandLine.contains("--json"));
+  }
+
+  private static boolean isCommand(String name) {
+    return Arrays.stream(Kind.values()).anyMatch(kind -> kind.command.equals(name));
   }
 
   /** On a terminal, unless stdout is {@code --json}, which a terminal user pipes somewhere. */
@@ -236,19 +280,19 @@ final class CleanupCommand {
   static final class TextOutput implements Output {
     private final PrintStream out;
     private final String table;
-    private final String ran;
-    private final String dryRan;
+    private final String command;
+    private final String done;
 
-    TextOutput(PrintStream out, String table) {
-      this(out, table, "Cleaned up", "Dry run of cleanup of");
+    TextOutput(PrintStream out, String table, Kind kind) {
+      this(out, table, kind.command, kind.done);
     }
 
-    /** @param ran the heading's verb after a run ({@code Cleaned up}), {@code dryRan} after a dry run */
-    TextOutput(PrintStream out, String table, String ran, String dryRan) {
+    /** @param command the command's name in the dry run's heading, {@code done} the heading's verb after a run */
+    TextOutput(PrintStream out, String table, String command, String done) {
       this.out = out;
       this.table = table;
-      this.ran = ran;
-      this.dryRan = dryRan;
+      this.command = command;
+      this.done = done;
     }
 
     @Override
@@ -259,7 +303,7 @@ final class CleanupCommand {
     @Override
     public void result(CleanupResult result) {
       out.printf("%s %s (latest version %d):%n",
-          result.mode() == CleanupMode.DRY_RUN ? dryRan : ran,
+          result.mode() == CleanupMode.DRY_RUN ? "Dry run of " + command + " of" : done,
           table, result.readVersion());
       result.namedCounters().forEach((name, value) -> out.printf("  %-26s %d%n", name, value));
     }

@@ -59,7 +59,7 @@ final class ExpireCommand {
     }
     try (CleanupCommand.Output output = parsed.flag("json")
         ? new CleanupCommand.JsonOutput(out, table)
-        : new CleanupCommand.TextOutput(out, table, "Expired versions of", "Dry run of expire of")) {
+        : new CleanupCommand.TextOutput(out, table, "expire", "Expired versions of")) {
       if (parsed.flag("dry-run")) {
         action.onRemovedFile(output::file);
       }

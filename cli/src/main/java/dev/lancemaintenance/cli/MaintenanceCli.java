@@ -37,6 +37,8 @@ public final class MaintenanceCli {
           + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
           + "  " + TagCommand.USAGE + "\n"
           + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
+          + "  " + CleanupCommand.ORPHANS_USAGE + "\n"
+          + "      remove files no version references (uncommitted writes) older than the window; expires no version\n\n"
           + "  " + ExpireCommand.USAGE + "\n"
           + "      remove the manifests of expired versions without reading the retained ones; a later\n"
           + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
@@ -46,7 +48,7 @@ public final class MaintenanceCli {
 
   private static final String ENGINE_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
   /** The commands an engine's own entry point ({@code flink run}) runs; the first is the default. */
-  private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize");
+  private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize", "remove-orphans");
 
   private final Clock clock;
   private final String usage;
@@ -85,7 +87,7 @@ public final class MaintenanceCli {
   }
 
   /**
-   * Runs {@code [cleanup|compact|optimize] <table-uri> [options]} on {@code engine}, for an
+   * Runs {@code [cleanup|compact|optimize|remove-orphans] <table-uri> [options]} on {@code engine}, for an
    * entry point that is the engine's own ({@code flink run}): the arguments are parsed once, as the
    * command of that name parses them (cleanup when none is named), and the action is made by {@code
    * engine} without looking any engine up; {@code --engine} may only name it.
@@ -146,6 +148,7 @@ public final class MaintenanceCli {
         case "compact" -> new CompactCommand(engines).run(rest, out, err);
         case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);
+        case "remove-orphans" -> new CleanupCommand(CleanupCommand.Kind.REMOVE_ORPHANS, clock, engines, verbose).run(rest, out, err);
         case "expire" -> new ExpireCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };

@@ -55,6 +55,15 @@ class ReadmeSynopsisTest {
       assertThat(OptimizeCommand.USAGE).as("optimize").contains("[--" + option.cliName());
     }
     assertThat(OptimizeCommand.USAGE).as("optimize compacts the main line").doesNotContain("--branch");
+    for (MaintenanceOption option : CleanupOption.ORPHAN_FILES_CATALOGUE.options()) {
+      assertThat(CleanupCommand.ORPHANS_USAGE).as("remove-orphans").contains("[--" + option.cliName());
+    }
+    assertThat(CleanupCommand.ORPHANS_USAGE).as("remove-orphans expires no version").doesNotContain("--before-version");
+  }
+
+  @Test
+  void theReadmeShowsTheRemoveOrphansSynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + CleanupCommand.ORPHANS_USAGE);
   }
 
   private static Path readme() {

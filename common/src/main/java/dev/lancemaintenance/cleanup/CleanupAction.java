@@ -113,6 +113,17 @@ public interface CleanupAction {
   CleanupAction verify(boolean verify);
 
   /**
+   * Makes this run {@code remove_orphan_files} (Iceberg's name): no version expires, and the files
+   * under the managed directories (data, deletions, indices, transactions, manifest staging files)
+   * that no version of the dataset references, nor any branch reading it, go when modified more
+   * than {@link #olderThan} ago (default 7 days, Lance's threshold for unreferenced files). It is
+   * the cleanup's run with a policy that expires nothing and deletes unreferenced files ({@link
+   * CleanupPolicy.Builder#orphanSweep}), so the retention guard holds: a window under 1 day is
+   * refused unless {@link #allowShortRetention}. The options that choose versions are refused.
+   */
+  CleanupAction orphanFilesOnly();
+
+  /**
    * The policy a run starting at {@code now} would apply, after the checks {@link #execute()} makes
    * first (the retention guard): for callers that must refuse before other work, as optimize does
    * before compacting. Reads nothing.

@@ -74,6 +74,16 @@ public enum CleanupOption implements MaintenanceOption {
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
 
+  /**
+   * The options of {@code remove_orphan_files}, in catalogue order: an orphan sweep expires no
+   * version ({@link CleanupPolicy.Builder#orphanSweep}), so the options that choose versions ({@code
+   * before_version}, {@code retain_last}, tags, branches to cascade into) and {@code
+   * delete_unverified} (always on) are not among them, nor the marking mode; {@code older_than} is
+   * the files' window.
+   */
+  public static final OptionCatalogue ORPHAN_FILES_CATALOGUE = OptionCatalogue.of("remove_orphan_files", List.of(
+      OLDER_THAN, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, BRANCH, ALLOW_SHORT_RETENTION, MAX_DELETES));
+
   private final Declaration declaration;
   private final boolean changesWhatIsDeleted;
 
@@ -154,8 +164,13 @@ public enum CleanupOption implements MaintenanceOption {
    * against the catalogue: for option maps and the command line.
    */
   public static Map<CleanupOption, Object> parseAll(Map<String, String> textByName) {
+    return parseAll(CATALOGUE, textByName);
+  }
+
+  /** Options parsed from text by name, checked against {@code catalogue} (cleanup's or remove_orphan_files'). */
+  public static Map<CleanupOption, Object> parseAll(OptionCatalogue catalogue, Map<String, String> textByName) {
     Map<CleanupOption, Object> values = new EnumMap<>(CleanupOption.class);
-    values.putAll(OptionCatalogue.only(CleanupOption.class, CATALOGUE.parseAll(textByName)));
+    values.putAll(OptionCatalogue.only(CleanupOption.class, catalogue.parseAll(textByName)));
     return values;
   }
 

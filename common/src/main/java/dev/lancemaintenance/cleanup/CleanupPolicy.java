@@ -34,6 +34,10 @@ import java.util.OptionalLong;
  *     explicit {@code allow_short_retention}) is Lance's behaviour.
  * @param retainLast keep this many of the newest versions whatever their age (Iceberg's {@code
  *     retain_last}); a bound on top of the others, so it only ever keeps more ({@link RetainLast})
+ * @param orphanSweep {@code remove_orphan_files}: no version qualifies, so every version is retained
+ *     and nothing is "verified"; {@link #beforeTimestamp()} is then the cutoff of the files
+ *     themselves (an unreferenced file modified before it goes) and {@link #deleteUnverified()} is
+ *     set, so the retention guard applies as to any delete of unreferenced files ({@link #orphanSweep})
  */
 public record CleanupPolicy(
     Optional<Instant> beforeTimestamp,
@@ -42,7 +46,8 @@ public record CleanupPolicy(
     boolean errorIfTaggedOldVersions,
     boolean cleanReferencedBranches,
     Duration unverifiedGuard,
-    OptionalInt retainLast)
+    OptionalInt retainLast,
+    boolean orphanSweep)
     implements Serializable {
 
   /**
@@ -71,6 +76,11 @@ public record CleanupPolicy(
     if (beforeVersion.isPresent() && beforeVersion.getAsLong() < 0) {
       throw new IllegalArgumentException("before_version must be >= 0: " + beforeVersion.getAsLong());
     }
+    if (orphanSweep && (beforeTimestamp.isEmpty() || !deleteUnverified || beforeVersion.isPresent()
+        || retainLast.isPresent() || cleanReferencedBranches)) {
+      throw new IllegalArgumentException("remove_orphan_files expires no version: it takes a file cutoff (older_than)"
+          + " and none of before_version, retain_last, clean_referenced_branches");
+    }
   }
 
   public static Builder builder() {
@@ -80,6 +90,10 @@ public record CleanupPolicy(
   /** The policy under its option names, for the stage logs. */
   @Override
   public String toString() {
+    if (orphanSweep) {
+      return "remove_orphan_files: unreferenced files modified before " + beforeTimestamp.get()
+          + ", retention_guard=" + unverifiedGuard;
+    }
     return "before_timestamp=" + beforeTimestamp.map(Instant::toString).orElse("none")
         + ", before_version=" + (beforeVersion.isPresent() ? Long.toString(beforeVersion.getAsLong()) : "none")
         + ", delete_unverified=" + deleteUnverified
@@ -102,7 +116,7 @@ public record CleanupPolicy(
     long oldestKept = RetainLast.oldestKept(ascendingVersions, retainLast.getAsInt());
     long bound = beforeVersion.isPresent() ? Math.min(beforeVersion.getAsLong(), oldestKept) : oldestKept;
     return new CleanupPolicy(beforeTimestamp, OptionalLong.of(bound), deleteUnverified, errorIfTaggedOldVersions,
-        cleanReferencedBranches, unverifiedGuard, retainLast);
+        cleanReferencedBranches, unverifiedGuard, retainLast, orphanSweep);
   }
 
   /**
@@ -117,7 +131,8 @@ public record CleanupPolicy(
         errorIfTaggedOldVersions,
         cleanReferencedBranches,
         unverifiedGuard,
-        retainLast.isPresent() ? retainLast.getAsInt() : null);
+        retainLast.isPresent() ? retainLast.getAsInt() : null,
+        orphanSweep);
   }
 
   private record SerializedForm(
@@ -127,7 +142,8 @@ public record CleanupPolicy(
       boolean errorIfTaggedOldVersions,
       boolean cleanReferencedBranches,
       Duration unverifiedGuard,
-      Integer retainLast)
+      Integer retainLast,
+      boolean orphanSweep)
       implements Serializable {
     private Object readResolve() {
       return new CleanupPolicy(
@@ -137,16 +153,30 @@ public record CleanupPolicy(
           errorIfTaggedOldVersions,
           cleanReferencedBranches,
           unverifiedGuard,
-          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast));
+          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast),
+          orphanSweep);
     }
   }
 
-  /** Whether a version with this number and manifest timestamp qualifies for removal. */
+  /** Whether a version with this number and manifest timestamp qualifies for removal; none in an orphan sweep. */
   public boolean qualifies(long version, long timestampNanos) {
+    if (orphanSweep) {
+      return false;
+    }
     boolean oldEnough =
         beforeTimestamp.isEmpty() || timestampNanos < toEpochNanos(beforeTimestamp.get());
     boolean lowEnough = beforeVersion.isEmpty() || version < beforeVersion.getAsLong();
     return oldEnough && lowEnough;
+  }
+
+  /**
+   * The millisecond before which an unreferenced file may go, or empty to take Lance's rule (files
+   * older than the earliest retained manifest, {@code DecisionContext}). An orphan sweep retains
+   * every version, so Lance's rule would protect every file younger than the table's oldest version;
+   * its cutoff is the window's instead, which the retention guard keeps at least a day old.
+   */
+  public OptionalLong orphanCutoffMillis() {
+    return orphanSweep ? OptionalLong.of(Math.floorDiv(toEpochNanos(beforeTimestamp.get()), 1_000_000L)) : OptionalLong.empty();
   }
 
   /**
@@ -171,6 +201,7 @@ public record CleanupPolicy(
     private boolean cleanReferencedBranches = false;
     private Duration unverifiedGuard = DEFAULT_RETENTION_GUARD;
     private Integer retainLast;
+    private boolean orphanSweep;
 
     private Builder() {}
 
@@ -225,15 +256,28 @@ public record CleanupPolicy(
       return this;
     }
 
+    /**
+     * {@code remove_orphan_files} (Iceberg's {@code remove_orphan_files}): no version expires, and the
+     * files under the managed directories that no version references (of this dataset, of the
+     * branches that read it, under any tag) go when modified before {@link #beforeTimestamp}. This is
+     * Lance's cleanup with nothing expiring and {@code delete_unverified}, the cutoff of the files
+     * being the window rather than the oldest version's timestamp.
+     */
+    public Builder orphanSweep() {
+      this.orphanSweep = true;
+      return this;
+    }
+
     public CleanupPolicy build() {
       return new CleanupPolicy(
           Optional.ofNullable(beforeTimestamp),
           beforeVersion == null ? OptionalLong.empty() : OptionalLong.of(beforeVersion),
-          deleteUnverified,
+          deleteUnverified || orphanSweep,
           errorIfTaggedOldVersions,
           cleanReferencedBranches,
           unverifiedGuard,
-          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast));
+          retainLast == null ? OptionalInt.empty() : OptionalInt.of(retainLast),
+          orphanSweep);
     }
   }
 }

@@ -3,7 +3,7 @@
  * phase, after recording in the maintenance ledger's directory what only they referenced
  * ({@link dev.lancemaintenance.ledger.ExpiryRecord}), so that a later cleanup (the sweep) removes
  * their files exactly as one cleanup with that policy would have (docs/cleanup-semantics.md,
- * section 15).
+ * section 16).
  *
  * <p>Rules of the package: which versions go is decided by the cleanup's own {@link
  * dev.lancemaintenance.cleanup.plan.RetentionFacts#classify} and planner; what a manifest

@@ -67,7 +67,7 @@ public final class ReportWindows {
   static CleanupPolicy withCutoff(CleanupPolicy policy, Optional<Instant> beforeTimestamp) {
     return new CleanupPolicy(beforeTimestamp, policy.beforeVersion(), policy.deleteUnverified(),
         policy.errorIfTaggedOldVersions(), policy.cleanReferencedBranches(), policy.unverifiedGuard(),
-        policy.retainLast());
+        policy.retainLast(), policy.orphanSweep());
   }
 
   /** The given policy, as the report's "reclaimable now". */

@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * Main class for {@code flink run}: {@code flink run -c dev.lancemaintenance.flink.FlinkCleanupJob
- * lance-maintenance-flink.jar [cleanup|compact|optimize] <table-uri> --older-than 7d [--dry-run] ...}.
+ * lance-maintenance-flink.jar [cleanup|compact|optimize|remove-orphans] <table-uri> --older-than 7d [--dry-run] ...}.
  * Takes the options of the command line's command of the same name (cleanup when none is given),
  * parsed once by that command, and runs it on the {@link FlinkMaintenanceEngine}, whose environment
  * is the cluster's under {@code flink run}; prints the result. Compaction needs {@code

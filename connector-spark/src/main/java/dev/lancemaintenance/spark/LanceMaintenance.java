@@ -221,6 +221,21 @@ public final class LanceMaintenance {
   }
 
   /**
+   * {@code remove_orphan_files} of the table at {@code tableUri}: no version expires, and the files
+   * under its managed directories that no version (nor a branch reading it) references and that were
+   * modified more than {@code olderThan} ago (default 7 days) go; a window under 1 day is refused
+   * unless {@code allowShortRetention(true)}. The same distributed stages as {@link #cleanup}.
+   */
+  public SparkCleanupAction removeOrphanFiles(String tableUri) {
+    return removeOrphanFiles(tableUri, Map.of());
+  }
+
+  /** {@link #removeOrphanFiles(String)} with Hadoop settings for the store over the session's; may hold secrets. */
+  public SparkCleanupAction removeOrphanFiles(String tableUri, Map<String, String> hadoopOptions) {
+    return cleanup(tableUri, hadoopOptions).orphanFilesOnly();
+  }
+
+  /**
    * {@code expire_versions} of the table at {@code tableUri}: removes the manifests of the versions
    * the policy expires without reading the retained ones (on the driver; it reads only the manifests
    * it expires), after recording what only they referenced; a later {@link #cleanup} with the same

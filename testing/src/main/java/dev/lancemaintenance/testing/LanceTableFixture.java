@@ -221,6 +221,26 @@ public final class LanceTableFixture {
     return latestVersion();
   }
 
+  /**
+   * Writes {@code rows} new rows as a fragment through the SDK ({@code Fragment.create}) and never
+   * commits it: what a writer that died or lost its commit leaves behind, the orphans {@code
+   * remove_orphan_files} is for. On a branch handle the fragment lands in the branch's directory.
+   *
+   * @return the table-relative paths of the files the write left, sorted
+   */
+  public List<String> writeUncommitted(int rows) {
+    checkRowCount(rows);
+    String target = branch.map(b -> root().resolve("tree").resolve(b).toString()).orElse(uri());
+    List<String> before = listFiles();
+    try (OpenedTable table = openLatest();
+        VectorSchemaRoot batch = FixtureRows.batch(table.allocator(), firstId(nextVersion()) + ID_STRIDE / 2, rows, 0)) {
+      Fragment.create(target, table.allocator(), batch, new WriteParams.Builder().build());
+    }
+    List<String> written = new java.util.ArrayList<>(listFiles());
+    written.removeAll(before);
+    return written;
+  }
+
   /** Forks a branch at {@code fromVersion} of this line; the handle writes to the branch. */
   public LanceTableFixture createBranch(String name, long fromVersion) {
     try (OpenedTable table = openLatest()) {

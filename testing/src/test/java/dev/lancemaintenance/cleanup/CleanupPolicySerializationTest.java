@@ -28,4 +28,12 @@ class CleanupPolicySerializationTest {
 
     assertThat(roundTrip(policy)).isEqualTo(policy);
   }
+
+  @Test
+  void anOrphanSweepStaysOneAcrossJavaSerialization() throws Exception {
+    CleanupPolicy policy = CleanupPolicy.builder().beforeTimestamp(Instant.parse("2026-01-31T10:15:30Z")).orphanSweep().build();
+
+    assertThat(roundTrip(policy)).isEqualTo(policy);
+    assertThat(roundTrip(policy).orphanSweep()).isTrue();
+  }
 }

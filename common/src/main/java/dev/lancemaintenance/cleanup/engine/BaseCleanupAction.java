@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
@@ -56,6 +57,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private Consumer<CandidateFile> removedFileListener = file -> {};
   private MarkMode markMode = MarkMode.FULL;
   private boolean verify;
+  private boolean orphanFilesOnly;
   private CleanupProgress progress = new CleanupProgress();
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
@@ -140,7 +142,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   @Override
   public CleanupPolicy checkedPolicyAt(Instant now) {
-    CleanupPolicy requested = policy(now);
+    CleanupPolicy requested;
+    try {
+      requested = policy(now);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(describe() + ": " + e.getMessage(), e);
+    }
     RetentionGuard.check(describe(), requested, now, allowShortRetention);
     return requested;
   }
@@ -199,7 +206,18 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   @Override
   public SELF options(Map<String, String> options) {
-    return CleanupOption.applyTo(self(), CleanupOption.parseAll(options), clock.instant());
+    return CleanupOption.applyTo(self(), CleanupOption.parseAll(catalogue(), options), clock.instant());
+  }
+
+  @Override
+  public SELF orphanFilesOnly() {
+    this.orphanFilesOnly = true;
+    return self();
+  }
+
+  /** The options this run takes by name: cleanup's, or remove_orphan_files' once {@link #orphanFilesOnly()}. */
+  protected OptionCatalogue catalogue() {
+    return orphanFilesOnly ? CleanupOption.ORPHAN_FILES_CATALOGUE : CleanupOption.CATALOGUE;
   }
 
   @Override
@@ -321,6 +339,9 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   protected CleanupPolicy policy(Instant now) {
     policy.beforeTimestamp(beforeTimestamp != null ? beforeTimestamp : now.minus(olderThan));
     policy.unverifiedGuard(allowShortRetention ? Duration.ZERO : retentionGuard);
+    if (orphanFilesOnly) {
+      policy.orphanSweep();
+    }
     return policy.build();
   }
 }

@@ -14,7 +14,9 @@ import java.util.Objects;
  *     the millisecond of the earliest retained manifest's timestamp. Anything newer than that
  *     manifest may belong to a write in flight (Lance applies the same cut-off, at the store's
  *     precision). Listings give milliseconds while the timestamp has nanoseconds, so a file of the
- *     same millisecond cannot be ordered against it and is kept.
+ *     same millisecond cannot be ordered against it and is kept. In an orphan sweep, which retains
+ *     every version, the window's cutoff instead ({@link
+ *     dev.lancemaintenance.cleanup.CleanupPolicy#orphanCutoffMillis()}).
  * @param unverifiedThresholdMillis unreferenced files modified at or after this instant are young
  *     (now minus 7 days)
  * @param deleteUnverified the policy's {@code delete_unverified}
@@ -37,7 +39,7 @@ public record DecisionContext(
   public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
     return new DecisionContext(
         facts.dataset(),
-        cutoffMillisOf(summary.earliestRetainedNanos()),
+        facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos())),
         facts.unverifiedThresholdMillis(),
         facts.policy().deleteUnverified(),
         facts.guardThresholdMillis());

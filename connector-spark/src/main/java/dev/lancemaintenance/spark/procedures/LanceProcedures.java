@@ -26,6 +26,7 @@ public final class LanceProcedures {
           SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
           SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
           SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock),
+          SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles,
           SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new);
 
   private LanceProcedures() {}

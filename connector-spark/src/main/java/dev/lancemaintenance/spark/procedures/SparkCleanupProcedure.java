@@ -39,9 +39,16 @@ import org.apache.spark.sql.types.StructType;
  * <p>Output: one row of counters, or with {@code dry_run => true} one row per file that would go.
  * Procedures return local rows, so a dry run's rows are gathered on the driver; for dry
  * runs of millions of files use {@code LanceMaintenance...dryRun(true).toDataset()}, which streams.
+ *
+ * <p>{@code CALL lance.remove_orphan_files(table, older_than, dry_run, max_concurrent_deletes,
+ * delete_rate_limit, options, branch, allow_short_retention, max_deletes)} is the same procedure on
+ * {@link CleanupOption#ORPHAN_FILES_CATALOGUE} with the orphan-sweep policy ({@link
+ * SparkCleanupAction#orphanFilesOnly()}): no version expires, unreferenced files older than {@code
+ * older_than} go.
  */
 final class SparkCleanupProcedure implements LanceProcedure {
   static final String NAME = "cleanup";
+  static final String ORPHAN_FILES_NAME = "remove_orphan_files";
 
   static final Parameter TABLE =
       Parameter.required("table", DataTypes.StringType, "the table: a path or a Hadoop URI (file:, hdfs:, s3a:, ...)");
@@ -52,9 +59,24 @@ final class SparkCleanupProcedure implements LanceProcedure {
           "Hadoop settings for the table's store, over the session's spark.hadoop.*");
 
   private final Clock clock;
+  private final OptionCatalogue catalogue;
 
   SparkCleanupProcedure(Clock clock) {
+    this(clock, CleanupOption.CATALOGUE);
+  }
+
+  private SparkCleanupProcedure(Clock clock, OptionCatalogue catalogue) {
     this.clock = clock;
+    this.catalogue = catalogue;
+  }
+
+  /** {@code lance.remove_orphan_files}: the cleanup with the orphan-sweep policy and its options. */
+  static SparkCleanupProcedure removeOrphanFiles(Clock clock) {
+    return new SparkCleanupProcedure(clock, CleanupOption.ORPHAN_FILES_CATALOGUE);
+  }
+
+  private boolean orphanFiles() {
+    return catalogue == CleanupOption.ORPHAN_FILES_CATALOGUE;
   }
 
   /**
@@ -64,15 +86,23 @@ final class SparkCleanupProcedure implements LanceProcedure {
    * argument given for it.
    */
   static List<Parameter> parameters(DataType olderThanType) {
+    return parameters(CleanupOption.CATALOGUE, olderThanType);
+  }
+
+  private static List<Parameter> parameters(OptionCatalogue catalogue, DataType olderThanType) {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
-    parameters.addAll(optionParameters(olderThanType));
+    parameters.addAll(optionParameters(catalogue, olderThanType));
     return parameters;
   }
 
   /** The catalogue's parameters with {@code options} before {@code branch}: what follows the table (or a fleet's root). */
   static List<Parameter> optionParameters(DataType olderThanType) {
-    List<Parameter> parameters = new ArrayList<>(OptionParameters.parameters(CleanupOption.CATALOGUE.options(), olderThanType));
+    return optionParameters(CleanupOption.CATALOGUE, olderThanType);
+  }
+
+  private static List<Parameter> optionParameters(OptionCatalogue catalogue, DataType olderThanType) {
+    List<Parameter> parameters = new ArrayList<>(OptionParameters.parameters(catalogue.options(), olderThanType));
     parameters.add(parameters.indexOf(parameter(CleanupOption.BRANCH)), OPTIONS);
     return parameters;
   }
@@ -83,23 +113,27 @@ final class SparkCleanupProcedure implements LanceProcedure {
 
   @Override
   public String name() {
-    return NAME;
+    return orphanFiles() ? ORPHAN_FILES_NAME : NAME;
   }
 
   @Override
   public String description() {
+    if (orphanFiles()) {
+      return "Removes the files under a Lance table's managed directories that no version references (writes that"
+          + " never committed) and that are older than older_than (default 7 days); expires no version.";
+    }
     return "Removes versions of a Lance table older than older_than, and the files only they referenced,"
         + " with the semantics of Lance's cleanup_with_policy, distributed over the executors.";
   }
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    return parameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
+    return parameters(catalogue, OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
   }
 
   @Override
   public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(CleanupOption.CATALOGUE);
+    return Optional.of(catalogue);
   }
 
   /** A dry run's rows are its files; every other run returns one row of counters. */
@@ -112,12 +146,15 @@ final class SparkCleanupProcedure implements LanceProcedure {
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();
-    Map<CleanupOption, Object> options = options(call);
+    Map<CleanupOption, Object> options = options(call, catalogue);
     SparkCleanupAction action;
     try {
       action = LanceMaintenance.of(SparkSession.active(), clock).cleanup(args.requiredString(TABLE), args.stringMap(OPTIONS));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
+    }
+    if (orphanFiles()) {
+      action.orphanFilesOnly();
     }
     CleanupOption.applyTo(action, options, clock.instant());
     if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
@@ -134,8 +171,12 @@ final class SparkCleanupProcedure implements LanceProcedure {
    * and {@code pattern}) are not the catalogue's and are left out.
    */
   static Map<CleanupOption, Object> options(BoundCall call) {
+    return options(call, CleanupOption.CATALOGUE);
+  }
+
+  private static Map<CleanupOption, Object> options(BoundCall call, OptionCatalogue catalogue) {
     Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, catalogue)));
     return options;
   }
 }

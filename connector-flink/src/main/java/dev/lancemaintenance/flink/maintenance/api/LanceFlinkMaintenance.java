@@ -130,6 +130,18 @@ public final class LanceFlinkMaintenance {
   }
 
   /**
+   * {@code remove_orphan_files} of {@code tableUri} on {@code env}: the cleanup job with the
+   * orphan-sweep policy ({@link FlinkCleanupAction#orphanFilesOnly()}): no version expires, and
+   * files no version references that are older than {@code olderThan} (default 7 days) go.
+   *
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static FlinkCleanupAction removeOrphanFiles(
+      StreamExecutionEnvironment env, String tableUri, Map<String, String> storageOptions) {
+    return cleanup(env, tableUri, storageOptions).orphanFilesOnly();
+  }
+
+  /**
    * {@code expire_versions} of {@code tableUri}: the manifests of the versions the policy expires,
    * removed in this process (the client) without reading the retained ones; a later cleanup with the
    * same policy removes their files.

@@ -1,0 +1,63 @@
+package dev.lancemaintenance.spark.procedures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.testing.KeptManifests;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OrphanedTable;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code CALL lance.remove_orphan_files(...)} on Spark 4.1 (the semantics are the contract's, {@code
+ * LocalRemoveOrphanFilesIT}): on the {@link OrphanedTable}.
+ */
+class RemoveOrphanFilesProcedureIT {
+  private static SparkSession spark;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startSpark() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  @Test
+  void listsThenRemovesTheOldOrphanAndRefusesAnOptionThatChoosesVersions() {
+    OrphanedTable orphaned = OrphanedTable.write(dir.resolve("t.lance"));
+    LanceTableFixture table = orphaned.table();
+    String orphan = orphaned.oldOrphan();
+    TreeSet<String> before = new TreeSet<>(table.listFiles());
+    String call = "CALL lance.remove_orphan_files(table => '" + table.uri() + "'";
+
+    List<Row> listed = spark.sql(call + ", dry_run => true)").collectAsList();
+    assertThatThrownBy(() -> spark.sql(call + ", before_version => 2)").collect())
+        .hasMessageContaining("before_version");
+    assertThat(new TreeSet<>(table.listFiles())).as("files after the dry run and the refused call").isEqualTo(before);
+    List<Row> counters = spark.sql(call + ")").collectAsList();
+
+    assertThat(listed).as("the dry run's rows").singleElement()
+        .satisfies(row -> assertThat(row.<String>getAs("path")).isEqualTo(orphan));
+    assertThat(counters).singleElement().satisfies(row -> {
+      assertThat(row.<Long>getAs("data_files_removed")).as("data_files_removed").isEqualTo(1L);
+      assertThat(row.<Long>getAs("old_versions")).as("old_versions").isZero();
+    });
+    before.remove(orphan);
+    assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(orphaned.freshOrphan());
+    KeptManifests.assertEveryManifestReadsBack(table.root());
+  }
+}
