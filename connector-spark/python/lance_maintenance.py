@@ -88,11 +88,20 @@ class LanceMaintenance:
         CALL lance.cleanup_all: table, status, the counters, error). ``cleanup_options`` are the
         catalogue's names (older_than="7d", dry_run=True, ...); an unknown name is an error before
         any table is read; ``options`` are Hadoop settings for the store."""
-        call = cleanup_all_call(root, pattern, options, **cleanup_options)
+        return self._fleet("cleanup_all", "cleanupAll", root, pattern, options, cleanup_options)
+
+    def describe_storage_all(self, root, pattern="*.lance", options=None, **policy_options) -> DataFrame:
+        """The storage report of every table under ``root`` as ``describe_storage`` would make it,
+        one row of totals per table (the rows of CALL lance.describe_storage_all). ``policy_options``
+        are the cleanup's policy names (older_than="7d", ...); deletes nothing."""
+        return self._fleet("describe_storage_all", "describeStorageAll", root, pattern, options, policy_options)
+
+    def _fleet(self, procedure, java_method, root, pattern, options, named_options) -> DataFrame:
+        call = fleet_call(procedure, root, pattern, options, **named_options)
         if self._jvm is None:
             return self._spark.sql(call)
-        return DataFrame(self._entry.cleanupAll(root, pattern, self._option_map(cleanup_options),
-                                                self._java_map(options or {})), self._spark)
+        return DataFrame(getattr(self._entry, java_method)(root, pattern, self._option_map(named_options),
+                                                           self._java_map(options or {})), self._spark)
 
     def expire_versions(self, table, options=None, **expire_options):
         """Runs expire_versions and returns its counters as a dict (the columns of CALL
@@ -119,13 +128,12 @@ class LanceMaintenance:
             java_map.put(key, value)
         return java_map
 
-
-def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
-    """The ``CALL lance.cleanup_all(...)`` statement: root, pattern, then the cleanup arguments as given."""
+def fleet_call(procedure, root, pattern="*.lance", options=None, **named_options):
+    """The ``CALL lance.<procedure>(...)`` statement of a fleet procedure: root, pattern, then the arguments as given."""
     if not isinstance(root, str) or not isinstance(pattern, str):
         raise ValueError(f"root and pattern take strings, not {root!r}, {pattern!r}")
     named = [("root", _string(root)), ("pattern", _string(pattern))]
-    return "CALL lance.cleanup_all(" + _named_arguments(named, options, cleanup_options) + ")"
+    return f"CALL lance.{procedure}(" + _named_arguments(named, options, named_options) + ")"
 
 
 def expire_versions_call(table, options=None, **expire_options):

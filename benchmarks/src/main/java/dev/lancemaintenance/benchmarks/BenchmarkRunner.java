@@ -7,6 +7,7 @@ import dev.lancemaintenance.benchmarks.generate.TableFiles;
 import dev.lancemaintenance.benchmarks.generate.TableShape;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +47,17 @@ public final class BenchmarkRunner {
 
     ResultTable results = new ResultTable(String.format(
         "%s, before_version %d, %d runs each after %d warm-up", source, beforeVersion, options.repeats(), options.warmups()));
-    for (String engine : options.engines()) {
-      try (Contender contender = options.childXmx().isPresent()
-          ? new ChildJvmCleanup(engine, options.childXmx().get())
-          : contender(engine, reference)) {
-        for (int i = 0; i < options.warmups() + options.repeats(); i++) {
+    // Round by round, every contender once per round: on a shared machine the load moves, and
+    // interleaving spreads it over all contenders instead of charging it to whichever ran then.
+    List<Contender> contenders = new ArrayList<>();
+    try {
+      for (String engine : options.engines()) {
+        contenders.add(options.childXmx().isPresent()
+            ? new ChildJvmCleanup(engine, options.childXmx().get())
+            : contender(engine, reference));
+      }
+      for (int i = 0; i < options.warmups() + options.repeats(); i++) {
+        for (Contender contender : contenders) {
           RunSample sample = timedRun(contender, source, beforeVersion, reference, i);
           if (i >= options.warmups()) {
             results.add(contender.name(), sample);
@@ -59,8 +66,20 @@ public final class BenchmarkRunner {
               i < options.warmups() ? " (warm-up)" : "");
         }
       }
+    } finally {
+      closeAll(contenders);
     }
     return results;
+  }
+
+  private static void closeAll(List<Contender> contenders) {
+    for (Contender contender : contenders) {
+      try {
+        contender.close();
+      } catch (Exception e) {
+        System.err.println("closing " + contender.name() + ": " + e);
+      }
+    }
   }
 
   private Path prepareTable() {
@@ -114,9 +133,17 @@ public final class BenchmarkRunner {
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());
       case "sdk-cold" -> ColdProcessCleanup.sdk();
-      case "cli-cold" -> ColdProcessCleanup.cli(Path.of(System.getProperty("lance.maintenance.home", ".")));
+      case "cli-cold" -> ColdProcessCleanup.cli(home());
+      case "cli-tiered-cold" -> ColdProcessCleanup.cliTiered(home());
+      case "spark-cluster" -> new SparkClusterCleanup(home(), options.work().resolve("spark-cluster"));
+      case "flink-session" -> new FlinkSessionCleanup(home(), options.work().resolve("flink-session"));
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
+  }
+
+  /** The checkout or distribution whose {@code bin/} the cold contenders run. */
+  private static Path home() {
+    return Path.of(System.getProperty("lance.maintenance.home", "."));
   }
 
   /** What the SDK's reference run saw: the files before, the files after, and those it removed. */

@@ -16,7 +16,7 @@ import java.util.Optional;
  * is that the engine completes where holding every path in one process would not fit). The child
  * times itself; the JVM start is not part of the sample.
  */
-final class ChildJvmCleanup implements Contender, SelfMeasuring {
+final class ChildJvmCleanup implements SelfMeasuring {
   private final String engine;
   private final String xmx;
 
@@ -28,11 +28,6 @@ final class ChildJvmCleanup implements Contender, SelfMeasuring {
   @Override
   public String name() {
     return engine + "@" + xmx;
-  }
-
-  @Override
-  public long clean(Table table, long beforeVersion) {
-    return measure(table, beforeVersion).metadataBytes();
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.BiFunction;
 
@@ -18,25 +19,40 @@ import java.util.function.BiFunction;
  * SDK and runs its {@code cleanupWithPolicy}, nothing else (the benchmark's own classpath, which
  * the SDK's classes are a small part of, and its JVM flags).
  */
-final class ColdProcessCleanup implements Contender, SelfMeasuring {
+final class ColdProcessCleanup implements SelfMeasuring {
   private final String name;
   private final BiFunction<Table, Long, List<String>> command;
+  private final Map<String, String> environment;
 
-  private ColdProcessCleanup(String name, BiFunction<Table, Long, List<String>> command) {
+  private ColdProcessCleanup(String name, BiFunction<Table, Long, List<String>> command, Map<String, String> environment) {
     this.name = name;
     this.command = command;
+    this.environment = environment;
   }
 
-  /** {@code bin/lance-maintenance} of the checkout (or distribution) at {@code home}. */
+  /** {@code bin/lance-maintenance} of the checkout (or distribution) at {@code home}, its default JVM flags. */
   static ColdProcessCleanup cli(Path home) {
+    return cli(home, "cli-cold", Map.of());
+  }
+
+  /**
+   * {@code bin/lance-maintenance} with the JVM's tiered compilation up to C2 ({@code
+   * -XX:TieredStopAtLevel=4} in {@code LANCE_MAINTENANCE_JAVA_OPTS}), what a long cleanup is told to
+   * set: the default stops at C1.
+   */
+  static ColdProcessCleanup cliTiered(Path home) {
+    return cli(home, "cli-tiered-cold", Map.of("LANCE_MAINTENANCE_JAVA_OPTS", "-XX:TieredStopAtLevel=4"));
+  }
+
+  private static ColdProcessCleanup cli(Path home, String name, Map<String, String> environment) {
     Path script = home.resolve("bin/lance-maintenance");
     if (!Files.isExecutable(script)) {
       throw new IllegalStateException("cli-cold needs " + script + " (set -Dlance.maintenance.home)");
     }
-    return new ColdProcessCleanup("cli-cold", (table, beforeVersion) -> List.of(
+    return new ColdProcessCleanup(name, (table, beforeVersion) -> List.of(
         script.toString(), "cleanup", table.localRoot().orElseThrow().toString(),
         // No age limit, as the SDK's policy: the version cutoff alone decides.
-        "--older-than", "0s", "--before-version", Long.toString(beforeVersion)));
+        "--older-than", "0s", "--before-version", Long.toString(beforeVersion)), environment);
   }
 
   static ColdProcessCleanup sdk() {
@@ -48,18 +64,12 @@ final class ColdProcessCleanup implements Contender, SelfMeasuring {
       command.addAll(List.of("-cp", System.getProperty("java.class.path"), SdkCleanup.class.getName(),
           table.localRoot().orElseThrow().toString(), Long.toString(beforeVersion)));
       return command;
-    });
+    }, Map.of());
   }
 
   @Override
   public String name() {
     return name;
-  }
-
-  @Override
-  public long clean(Table table, long beforeVersion) {
-    measure(table, beforeVersion);
-    return -1;
   }
 
   @Override
@@ -69,7 +79,9 @@ final class ColdProcessCleanup implements Contender, SelfMeasuring {
       Path log = Files.createTempFile("lance-bench-" + name, ".log");
       try {
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         int status = process.waitFor();
         long wall = System.nanoTime() - start;
         if (status != 0) {

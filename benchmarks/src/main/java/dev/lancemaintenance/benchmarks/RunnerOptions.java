@@ -15,7 +15,10 @@ import java.util.Optional;
  * --work DIR                       tables and copies (default /tmp/lance-benchmarks)
  * --engines sdk,local,spark,flink,floor   contenders, in this order (default: these five)
  *           sdk-cold,cli-cold      also: the SDK, and bin/lance-maintenance cleanup, each in a fresh
- *                                  process timed from spawn to exit (cli-cold is compared to sdk-cold)
+ *                                  process timed from spawn to exit (cli-cold is compared to sdk-cold);
+ *           cli-tiered-cold        cli-cold with the JVM's tiered compilation (C2) back
+ *           spark-cluster          CALL lance.cleanup as jobs on a Spark standalone cluster
+ *           flink-session          flink run of the job jar on a Flink session cluster
  * --repeats N --warmups N          timed runs (default 3) after untimed ones (default 1)
  * --child-xmx 512m                 run each contender in a child JVM with this heap cap
  * </pre>

@@ -1,18 +1,15 @@
 package dev.lancemaintenance.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.fleet.TableTask;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -61,77 +58,29 @@ final class CleanupAllCommand {
       root = TableLocation.of(parsed.positionals().get(0));
       engine = engines.named(parsed.value("engine"));
       engineOptions = CleanupCommand.engineOptions(parsed);
-      long concurrent = parsed.longValue("concurrent-tables", FleetPool.DEFAULT_CONCURRENT_TABLES);
-      if (concurrent < 1 || concurrent > 1024) {
-        throw new UsageException("--concurrent-tables takes 1 to 1024, not " + concurrent);
-      }
-      concurrentTables = (int) concurrent;
+      concurrentTables = FleetOutput.concurrentTables(parsed);
       fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
           CleanupCommand.options(parsed), clock.instant());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }
-    String pattern = parsed.value("pattern") == null ? DirectoryNamespace.DEFAULT_PATTERN : parsed.value("pattern");
+    String pattern = FleetOutput.pattern(parsed);
     List<TableLocation> tables = fleet.tables(root, pattern);
     Map<String, String> hadoopConf = parsed.hadoopConf();
-    List<TableOutcome> outcomes = FleetPool.run(tables, concurrentTables,
-        table -> fleet.through(table, t -> engine.cleanup(t.uri(), hadoopConf, engineOptions)));
+    TableTask throughEngine = fleet.using(t -> engine.cleanup(t.uri(), hadoopConf, engineOptions));
+    List<TableOutcome> outcomes = FleetPool.run(tables, concurrentTables, table -> fleet.through(table, throughEngine));
     if (parsed.flag("json")) {
-      printJson(out, root, pattern, outcomes);
+      FleetOutput.printJson(out, root, pattern, outcomes);
     } else {
-      printText(out, root, pattern, fleet.dryRun(), outcomes);
+      FleetOutput.printText(out, String.format("%s %d tables under %s matching %s:",
+          fleet.dryRun() ? "Dry run of cleanup of" : "Cleaned up", outcomes.size(), root, pattern), outcomes);
     }
     return exitCode(outcomes, err);
   }
 
-  private static void printText(PrintStream out, TableLocation root, String pattern, boolean dryRun, List<TableOutcome> outcomes) {
-    out.printf("%s %d tables under %s matching %s:%n",
-        dryRun ? "Dry run of cleanup of" : "Cleaned up", outcomes.size(), root, pattern);
-    for (TableOutcome outcome : outcomes) {
-      StringBuilder line = new StringBuilder(String.format("  %-8s %s", outcome.status().sqlName(), outcome.table()));
-      outcome.counters().forEach((name, value) -> line.append(' ').append(name).append('=').append(value));
-      outcome.errorMessage().ifPresent(error -> line.append(": ").append(error));
-      out.println(line);
-    }
-    out.flush();
-  }
-
-  /** {@code {"root": ..., "pattern": ..., "tables": [{"table", "status", <counters>, "error"}]}}. */
-  private static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
-    try {
-      JsonGenerator json = Json.generator(out);
-      json.writeStartObject();
-      json.writeStringField("root", root.toString());
-      json.writeStringField("pattern", pattern);
-      json.writeArrayFieldStart("tables");
-      for (TableOutcome outcome : outcomes) {
-        json.writeStartObject();
-        json.writeStringField("table", outcome.table());
-        json.writeStringField("status", outcome.status().sqlName());
-        for (Map.Entry<String, Long> counter : outcome.counters().entrySet()) {
-          json.writeNumberField(counter.getKey(), counter.getValue());
-        }
-        if (outcome.error() != null) {
-          json.writeStringField("error", outcome.error());
-        }
-        json.writeEndObject();
-      }
-      json.writeEndArray();
-      json.writeEndObject();
-      json.flush();
-      out.println();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** 1 when a table failed or was refused; else 3 when deletes failed somewhere; else 0. */
   private static int exitCode(List<TableOutcome> outcomes, PrintStream err) {
-    long notRun = outcomes.stream()
-        .filter(o -> o.status() == TableStatus.FAILED || o.status() == TableStatus.REFUSED)
-        .count();
-    if (notRun > 0) {
-      err.println("lance-maintenance: " + notRun + " of " + outcomes.size() + " tables failed or were refused (see their lines)");
+    if (FleetOutput.notRun(outcomes, err) > 0) {
       return 1;
     }
     long failedDeletes = outcomes.stream().mapToLong(o -> o.counters().getOrDefault("failed_deletes", 0L)).sum();

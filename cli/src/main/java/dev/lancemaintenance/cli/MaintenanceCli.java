@@ -39,6 +39,8 @@ public final class MaintenanceCli {
           + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
           + "  " + CleanupCommand.ORPHANS_USAGE + "\n"
           + "      remove files no version references (uncommitted writes) older than the window; expires no version\n\n"
+          + "  " + DescribeAllCommand.USAGE + "\n"
+          + "      describe of every table under a directory (--pattern, default *.lance), one line of totals per table\n\n"
           + "  " + ExpireCommand.USAGE + "\n"
           + "      remove the manifests of expired versions without reading the retained ones; a later\n"
           + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
@@ -149,6 +151,7 @@ public final class MaintenanceCli {
         case "optimize" -> new OptimizeCommand(clock, engines).run(rest, out, err);
         case "tag" -> new TagCommand(clock).run(rest, out);
         case "remove-orphans" -> new CleanupCommand(CleanupCommand.Kind.REMOVE_ORPHANS, clock, engines, verbose).run(rest, out, err);
+        case "describe-all" -> new DescribeAllCommand(clock).run(rest, out, err);
         case "expire" -> new ExpireCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };

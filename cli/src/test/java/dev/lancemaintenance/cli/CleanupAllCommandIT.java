@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cleanup-all <root>} from the shell: one line (or JSON object) per table, a refused table
- * in its line while the others are cleaned, and the exit code that tells a script. The semantics
- * per table are the fleet contract's ({@code LocalFleetIT}).
+ * {@code cleanup-all <root>} and {@code describe-all <root>} from the shell: one line (or JSON
+ * object) per table, a refused or failed table in its line while the others run, and the exit code
+ * that tells a script. The semantics per table are the fleet contract's ({@code LocalFleetIT}).
  */
 class CleanupAllCommandIT {
   @TempDir Path dir;
@@ -71,5 +71,30 @@ class CleanupAllCommandIT {
     assertThat(aTable.exitCode()).as(aTable.toString()).isEqualTo(1);
     assertThat(aTable.err()).contains("is a Lance table, not a directory of tables");
     assertThat(good.listFiles()).as("files after the mistakes").isEqualTo(before);
+  }
+
+  @Test
+  void describeAllReportsEachTableInItsLineAndDeletesNothing() throws Exception {
+    LanceTableFixture good = table("good.lance", false);
+    Files.createDirectories(dir.resolve("broken.lance/data"));
+    Files.writeString(dir.resolve("broken.lance/data/left-behind.lance"), "not a table");
+    List<String> before = good.listFiles();
+    String root = dir.toUri().toString();
+
+    CliRun json = CliRun.of("describe-all", root, "--older-than", "0s", "--json");
+    CliRun text = CliRun.of("describe-all", root, "--older-than", "0s");
+    CliRun runSetting = CliRun.of("describe-all", root, "--dry-run");
+
+    JsonNode tables = new ObjectMapper().readTree(json.out()).get("tables");
+    assertThat(tables).as(json.toString()).hasSize(2);
+    assertThat(tables.get(0).get("status").asText()).isEqualTo("failed");
+    assertThat(tables.get(0).get("error").asText()).contains("broken.lance").contains("not a Lance table");
+    assertThat(tables.get(1).get("status").asText()).isEqualTo("ok");
+    assertThat(tables.get(1).get("versions").asLong()).isEqualTo(good.versions().size());
+    assertThat(tables.get(1).get("reclaimable_versions").asLong()).as("versions older than 0s").isEqualTo(good.versions().size() - 1);
+    assertThat(json.exitCode()).as(json.toString()).isEqualTo(1);
+    assertThat(text.out()).contains("Storage of 2 tables under").containsPattern("ok +\\S*good.lance versions=");
+    assertThat(runSetting.exitCode()).as(runSetting.toString()).isEqualTo(2);
+    assertThat(good.listFiles()).as("files after the reports").isEqualTo(before);
   }
 }

@@ -25,6 +25,7 @@ class ReadmeSynopsisTest {
   @Test
   void theReadmeShowsTheDescribeSynopsisAsTheCliPrintsIt() throws IOException {
     assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeCommand.USAGE);
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + DescribeAllCommand.USAGE);
   }
 
   @Test

@@ -144,6 +144,20 @@ public enum CleanupOption implements MaintenanceOption {
     return Arrays.stream(values()).filter(option -> !option.runSetting()).collect(Collectors.toList());
   }
 
+  /**
+   * Rejects a run setting given to {@code operation}, which deletes nothing (the storage report): it
+   * takes the policy alone, and a {@code dry_run} accepted and ignored would mislead.
+   */
+  public static void requirePolicyOnly(String operation, Collection<CleanupOption> given) {
+    for (CleanupOption option : given) {
+      if (option.runSetting()) {
+        throw new IllegalArgumentException(operation + " takes no '" + option.sqlName()
+            + "': it deletes nothing; its options are " + policyOptions().stream().map(CleanupOption::sqlName).toList()
+            + " and windows");
+      }
+    }
+  }
+
   /** The option named {@code name} (case-insensitive, as SQL); the error names it and lists the valid ones. */
   public static CleanupOption named(String name, Collection<String> alsoValid) {
     return (CleanupOption) CATALOGUE.named(name, alsoValid);

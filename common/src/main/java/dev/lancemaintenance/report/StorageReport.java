@@ -125,6 +125,34 @@ public record StorageReport(
     return rows;
   }
 
+  /** The names of {@link #totals()}, in its order: the columns of {@code describe_storage_all}. */
+  public static List<String> totalNames() {
+    return List.of("versions", "latest_version", "files", "bytes", "latest_bytes", "retained_bytes", "unverified_bytes",
+        "reclaimable_versions", "reclaimable_files", "reclaimable_bytes");
+  }
+
+  /**
+   * The report in one line of counters ({@link #totalNames()}): versions, every listed file, the
+   * bytes the latest version needs, that only older versions, tags or branches hold, that no version
+   * references, and what the given policy frees now (zero when it would refuse).
+   */
+  public Map<String, Long> totals() {
+    Map<StorageCategory, FilesBytes> byCategory = new java.util.EnumMap<>(StorageCategory.class);
+    files.forEach((bucket, counted) -> byCategory.merge(bucket.category(), counted, FilesBytes::plus));
+    FilesBytes all = byCategory.values().stream().reduce(FilesBytes.ZERO, FilesBytes::plus);
+    boolean refused = now.refusal().isPresent();
+    List<Long> values = List.of(versions.count(), versions.latest(), all.files(), all.bytes(),
+        byCategory.getOrDefault(StorageCategory.LATEST, FilesBytes.ZERO).bytes(),
+        byCategory.getOrDefault(StorageCategory.RETAINED, FilesBytes.ZERO).bytes(),
+        byCategory.getOrDefault(StorageCategory.UNVERIFIED, FilesBytes.ZERO).bytes(),
+        refused ? 0 : now.versionsRemoved(), refused ? 0 : now.freed().files(), refused ? 0 : now.freed().bytes());
+    Map<String, Long> totals = new LinkedHashMap<>();
+    for (int i = 0; i < values.size(); i++) {
+      totals.put(totalNames().get(i), values.get(i));
+    }
+    return totals;
+  }
+
   private static Row windowRow(String section, WindowResult window, String detail) {
     String text = window.refusal().map(reason -> "refused: " + reason).orElse(detail);
     return new Row(section, window.label(), window.versionsRemoved(), window.freed().files(), window.freed().bytes(), text);

@@ -15,6 +15,8 @@ import dev.lancemaintenance.tags.TableTags;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.FleetDescribe;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.fleet.TableOutcome;
 import java.util.EnumMap;
 import java.util.List;
@@ -140,7 +142,7 @@ public final class LanceMaintenance {
    * @param hadoopOptions Hadoop settings for the store, over the session's; may hold secrets
    */
   public Dataset<Row> cleanupAll(String rootUri, String pattern, Map<String, String> cleanupOptions, Map<String, String> hadoopOptions) {
-    return ResultRows.fleetDataset(spark, cleanupAllOutcomes(rootUri, pattern, CleanupOption.parseAll(cleanupOptions), hadoopOptions));
+    return ResultRows.fleetDataset(spark, ResultRows.FLEET_CLEANUP_SCHEMA, cleanupAllOutcomes(rootUri, pattern, CleanupOption.parseAll(cleanupOptions), hadoopOptions));
   }
 
   /** {@link #cleanupAll(String, String, Map, Map)} with options already read, as the SQL procedure has them. */
@@ -155,8 +157,37 @@ public final class LanceMaintenance {
       withSession.putIfAbsent(CleanupOption.ALLOW_SHORT_RETENTION, true);
     }
     FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(conf)), withSession, clock.instant());
-    return SparkFleetCleanup.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
-        SparkCleanupAction.sessionDistributeAbove(spark), table -> cleanup(table.uri(), hadoopOptions));
+    return SparkFleet.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
+        SparkCleanupAction.sessionDistributeAbove(spark), fleet.using(table -> cleanup(table.uri(), hadoopOptions)));
+  }
+
+  /**
+   * {@code describe_storage_all}: the storage report of every table under {@code rootUri} whose
+   * directory name matches {@code pattern}, under the cleanup policy {@code policyOptions} (the
+   * catalogue's names, no run settings) and one "now", each exactly as {@link #describeStorage} on
+   * it alone, as one row of totals per table ({@link ResultRows#FLEET_DESCRIBE_SCHEMA}: table,
+   * status, versions, files, bytes, what the latest version needs, what the policy frees now, ...,
+   * error). Small tables in one Spark job, a large one on its own distributed stages. Deletes nothing.
+   *
+   * @param hadoopOptions Hadoop settings for the store, over the session's; may hold secrets
+   */
+  public Dataset<Row> describeStorageAll(
+      String rootUri, String pattern, Map<String, String> policyOptions, Map<String, String> hadoopOptions) {
+    return ResultRows.fleetDataset(spark, ResultRows.FLEET_DESCRIBE_SCHEMA,
+        describeStorageAllOutcomes(rootUri, pattern, CleanupOption.parseAll(policyOptions), hadoopOptions));
+  }
+
+  /** {@link #describeStorageAll} with options already read, as the SQL procedure has them. */
+  public List<TableOutcome> describeStorageAllOutcomes(
+      String rootUri, String pattern, Map<CleanupOption, Object> policy, Map<String, String> hadoopOptions) {
+    TableLocation root = TableLocation.of(rootUri);
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(conf));
+    FleetDescribe fleet = FleetDescribe.of(root, storage, policy, clock.instant());
+    return SparkFleet.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
+        SparkCleanupAction.sessionDistributeAbove(spark),
+        fleet.using((table, request) -> new SparkStorageReport(spark, table, storage, clock).report(request)));
   }
 
   /**
@@ -205,13 +236,7 @@ public final class LanceMaintenance {
    */
   public StorageReport storageReport(
       String tableUri, Map<CleanupOption, Object> options, Optional<String> windows, Map<String, String> hadoopOptions) {
-    for (CleanupOption option : options.keySet()) {
-      if (option.runSetting()) {
-        throw new IllegalArgumentException("describe_storage takes no '" + option.sqlName()
-            + "': it deletes nothing; its options are " + CleanupOption.policyOptions().stream().map(CleanupOption::sqlName).toList()
-            + " and windows");
-      }
-    }
+    CleanupOption.requirePolicyOnly("describe_storage", options.keySet());
     SparkCleanupAction policy = CleanupOption.applyTo(cleanup(tableUri, hadoopOptions), options, clock.instant());
     Configuration conf = spark.sessionState().newHadoopConf();
     hadoopOptions.forEach(conf::set);

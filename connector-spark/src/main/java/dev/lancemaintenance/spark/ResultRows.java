@@ -99,6 +99,12 @@ public final class ResultRows {
    */
   public static final StructType FLEET_CLEANUP_SCHEMA = fleetSchema(COUNTER_SCHEMA);
 
+  /**
+   * The columns of {@code lance.describe_storage_all}'s rows: {@code table}, {@code status}, the
+   * report's totals ({@link StorageReport#totalNames()}, NULL for a table that did not run), {@code error}.
+   */
+  public static final StructType FLEET_DESCRIBE_SCHEMA = fleetSchema(schemaOf(StorageReport.totalNames()));
+
   private ResultRows() {}
 
   private static StructType fleetSchema(StructType counters) {
@@ -112,17 +118,18 @@ public final class ResultRows {
     return new StructType(fields.toArray(new StructField[0]));
   }
 
-  /** A fleet's rows as a Dataset of {@link #FLEET_CLEANUP_SCHEMA}. */
-  public static Dataset<Row> fleetDataset(SparkSession spark, List<TableOutcome> outcomes) {
+  /** A fleet's rows as a Dataset of {@code schema} ({@link #FLEET_CLEANUP_SCHEMA}, {@link #FLEET_DESCRIBE_SCHEMA}). */
+  public static Dataset<Row> fleetDataset(SparkSession spark, StructType schema, List<TableOutcome> outcomes) {
     List<Row> rows = new ArrayList<>();
     for (TableOutcome outcome : outcomes) {
-      rows.add(RowFactory.create(fleetValues(outcome, FLEET_CLEANUP_SCHEMA, false)));
+      rows.add(RowFactory.create(fleetValues(outcome, schema, false)));
     }
-    return spark.createDataFrame(rows, FLEET_CLEANUP_SCHEMA);
+    return spark.createDataFrame(rows, schema);
   }
 
-  public static InternalRow fleetInternalRow(TableOutcome outcome) {
-    return new GenericInternalRow(fleetValues(outcome, FLEET_CLEANUP_SCHEMA, true));
+  /** A fleet's rows of {@code schema}, as a procedure returns them. */
+  public static InternalRow[] fleetInternalRows(StructType schema, List<TableOutcome> outcomes) {
+    return outcomes.stream().map(outcome -> new GenericInternalRow(fleetValues(outcome, schema, true))).toArray(InternalRow[]::new);
   }
 
   /** The row's values in schema order: a counter the outcome lacks is NULL. */
@@ -148,8 +155,12 @@ public final class ResultRows {
 
   /** One non-null BIGINT column per named counter, in order. */
   private static StructType schemaOf(Map<String, Long> namedCounters) {
+    return schemaOf(namedCounters.keySet());
+  }
+
+  private static StructType schemaOf(java.util.Collection<String> counterNames) {
     List<StructField> fields = new ArrayList<>();
-    for (String name : namedCounters.keySet()) {
+    for (String name : counterNames) {
       fields.add(DataTypes.createStructField(name, DataTypes.LongType, false));
     }
     return new StructType(fields.toArray(new StructField[0]));

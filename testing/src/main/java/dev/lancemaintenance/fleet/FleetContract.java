@@ -2,6 +2,13 @@ package dev.lancemaintenance.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.local.LocalStorageReport;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
@@ -11,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +30,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cleanup_all} on every engine: a directory namespace of small real tables written by the
- * SDK, among them one refused over a tagged old version, one directory that is not a table, one
- * deregistered table and one directory the pattern leaves out. Each table must end exactly as the
- * SDK's cleanup of its twin with the same cutoff, each failure must be in its own row, and a dry run
- * deletes nothing. An engine supplies {@link #cleanupAll}: the call as its users make it.
+ * {@code cleanup_all} and {@code describe_storage_all} on every engine: a directory namespace of
+ * small real tables written by the SDK, among them one refused over a tagged old version, one
+ * directory that is not a table, one table whose manifests are corrupt, one deregistered table and
+ * one directory the pattern leaves out. Each table must end exactly as the SDK's cleanup of its twin
+ * with the same cutoff, each table's report must be the local engine's report of it alone, each
+ * failure must be in its own row, and a dry run deletes nothing. An engine supplies {@link
+ * #cleanupAll} and {@link #describeAll}: the calls as its users make them.
  */
 public abstract class FleetContract {
+  private static final TableStorageFactory STORAGE = HadoopTableStorage.factory(StorageConf.defaults());
+
   @TempDir static Path workDir;
   private static Path pristine;
   private static Instant cutoff;
@@ -36,6 +48,9 @@ public abstract class FleetContract {
 
   /** Runs {@code cleanup_all} of {@code rootUri} (default pattern) with these catalogue options, as text. */
   protected abstract List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) throws Exception;
+
+  /** Runs {@code describe_storage_all} of {@code rootUri} (default pattern) with these policy options, as text. */
+  protected abstract List<TableOutcome> describeAll(String rootUri, Map<String, String> options) throws Exception;
 
   @BeforeAll
   public static void writeTheWarehouse() throws IOException {
@@ -57,6 +72,13 @@ public abstract class FleetContract {
     Files.writeString(pristine.resolve("gone.lance/" + DirectoryNamespace.DEREGISTERED), "");
     Files.createDirectories(pristine.resolve("broken.lance/data"));
     Files.writeString(pristine.resolve("broken.lance/data/left-behind.lance"), "not a table");
+    LanceTableFixture corrupt = LanceTableFixture.create(pristine.resolve("corrupt.lance"));
+    corrupt.append(10);
+    try (var manifests = Files.list(pristine.resolve("corrupt.lance/_versions"))) {
+      for (Path manifest : manifests.filter(p -> p.toString().endsWith(".manifest")).toList()) {
+        Files.writeString(manifest, "not a manifest");
+      }
+    }
     Files.createDirectories(pristine.resolve("notes"));
     Files.writeString(pristine.resolve("notes/readme.txt"), "not matched by *.lance");
     cutoff = Instant.now().plusMillis(1);
@@ -98,12 +120,13 @@ public abstract class FleetContract {
     List<String> brokenBefore = allFiles(root.resolve("broken.lance"));
     List<String> goneBefore = allFiles(root.resolve("gone.lance"));
     List<String> taggedBefore = files(root.resolve("tagged.lance"));
+    List<String> corruptBefore = allFiles(root.resolve("corrupt.lance"));
 
     Map<String, TableOutcome> rows = byName(cleanupAll(root.toUri().toString(),
         Map.of("older_than", cutoff.toString(), "dry_run", "false")));
 
     assertThat(rows.keySet()).as("tables found under the root")
-        .containsExactlyInAnyOrder("a.lance", "b.lance", "broken.lance", "gone.lance", "tagged.lance");
+        .containsExactlyInAnyOrder("a.lance", "b.lance", "broken.lance", "corrupt.lance", "gone.lance", "tagged.lance");
     for (String table : List.of("a.lance", "b.lance")) {
       OracleOutcome sdk = LanceOracle.cleanup(twins.resolve(table), policy);
       assertThat(rows.get(table).status()).as("status of %s (%s)", table, rows.get(table).error()).isEqualTo(TableStatus.OK);
@@ -122,8 +145,39 @@ public abstract class FleetContract {
     assertThat(rows.get("broken.lance").status()).as("broken.lance").isEqualTo(TableStatus.FAILED);
     assertThat(rows.get("broken.lance").error()).contains("broken.lance").contains("not a Lance table");
     assertThat(allFiles(root.resolve("broken.lance"))).as("files of the directory that is no table").isEqualTo(brokenBefore);
+    assertThat(rows.get("corrupt.lance").status()).as("corrupt.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(rows.get("corrupt.lance").error()).contains("corrupt.lance");
+    assertThat(allFiles(root.resolve("corrupt.lance"))).as("files of the corrupt table: none deleted (its lease may stay)")
+        .containsAll(corruptBefore);
     assertThat(rows.get("gone.lance").status()).as("gone.lance").isEqualTo(TableStatus.SKIPPED);
     assertThat(allFiles(root.resolve("gone.lance"))).as("files of the deregistered table").isEqualTo(goneBefore);
+  }
+
+  @Test
+  public void eachTablesReportIsItsReportAloneAndEachFailureStaysInItsRow() throws Exception {
+    Path root = copy();
+    List<String> before = allFiles(root);
+    Map<String, String> policy = Map.of("older_than", cutoff.toString(), "error_if_tagged_old_versions", "false");
+
+    Map<String, TableOutcome> rows = byName(describeAll(root.toUri().toString(), policy));
+
+    assertThat(rows.keySet()).as("tables found under the root")
+        .containsExactlyInAnyOrder("a.lance", "b.lance", "broken.lance", "corrupt.lance", "gone.lance", "tagged.lance");
+    for (String table : List.of("a.lance", "b.lance", "tagged.lance")) {
+      TableLocation location = TableLocation.of(root.resolve(table).toUri().toString());
+      Map<String, Long> alone = new LocalStorageReport(location, STORAGE)
+          .report(CleanupOption.applyTo(new LocalCleanupAction(location, STORAGE, Clock.systemUTC()),
+              CleanupOption.parseAll(policy), Instant.now()).request())
+          .totals();
+      assertThat(rows.get(table).status()).as("status of %s (%s)", table, rows.get(table).error()).isEqualTo(TableStatus.OK);
+      assertThat(rows.get(table).counters()).as("the totals of %s against its report alone", table).isEqualTo(alone);
+    }
+    assertThat(rows.get("a.lance").counters().get("reclaimable_bytes")).as("a.lance frees its old versions").isPositive();
+    assertThat(rows.get("corrupt.lance").status()).as("corrupt.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(rows.get("corrupt.lance").error()).contains("corrupt.lance");
+    assertThat(rows.get("broken.lance").status()).as("broken.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(rows.get("gone.lance").status()).as("gone.lance").isEqualTo(TableStatus.SKIPPED);
+    assertThat(allFiles(root)).as("files under the root after the reports").isEqualTo(before);
   }
 
   @Test

@@ -28,11 +28,19 @@ class LocalFleetIT extends FleetContract {
     return run(rootUri, DirectoryNamespace.DEFAULT_PATTERN, CleanupOption.parseAll(options));
   }
 
+  /** As the CLI's {@code describe-all}: each table's local report on the pool. */
+  @Override
+  protected List<TableOutcome> describeAll(String rootUri, Map<String, String> options) {
+    TableLocation root = TableLocation.of(rootUri);
+    FleetDescribe fleet = FleetDescribe.of(root, STORAGE, CleanupOption.parseAll(options), Instant.now());
+    return FleetPool.run(fleet.tables(root, DirectoryNamespace.DEFAULT_PATTERN), 2, table -> fleet.onWorker(table, Long.MAX_VALUE));
+  }
+
   private static List<TableOutcome> run(String rootUri, String pattern, Map<CleanupOption, Object> options) {
     TableLocation root = TableLocation.of(rootUri);
     FleetCleanup fleet = FleetCleanup.of(root, STORAGE, options, Instant.now());
     return FleetPool.run(fleet.tables(root, pattern), 2,
-        table -> fleet.through(table, t -> new LocalCleanupAction(t, STORAGE, Clock.systemUTC())));
+        table -> fleet.through(table, fleet.using(t -> new LocalCleanupAction(t, STORAGE, Clock.systemUTC()))));
   }
 
   @Test
@@ -50,5 +58,7 @@ class LocalFleetIT extends FleetContract {
         .hasMessageContaining("is a Lance table, not a directory of tables");
     assertThatThrownBy(() -> run(dir.resolve("missing").toUri().toString(), DirectoryNamespace.DEFAULT_PATTERN, Map.of()))
         .hasMessageContaining("missing");
+    assertThatThrownBy(() -> FleetDescribe.of(TableLocation.of(root), STORAGE, Map.of(CleanupOption.DRY_RUN, true), Instant.now()))
+        .hasMessageContaining("dry_run");
   }
 }

@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.packaged;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.testing.cluster.FlinkSessionCluster;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +26,7 @@ class FlinkCatalogInLibIT {
 
   @BeforeAll
   static void startCluster() {
-    cluster = FlinkSessionCluster.startOnFlinkLib(List.of(FlinkSessionCluster.JOB_JAR), clusterHome);
+    cluster = PackagedFlink.startCluster(List.of(PackagedFlink.JOB_JAR), clusterHome);
   }
 
   @AfterAll

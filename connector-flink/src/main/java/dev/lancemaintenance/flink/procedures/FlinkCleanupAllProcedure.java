@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
@@ -70,17 +71,14 @@ public final class FlinkCleanupAllProcedure implements Procedure {
       Long maxDeletes,
       String mode,
       Boolean verify) throws Exception {
-    if (root == null || root.isBlank()) {
-      throw new IllegalArgumentException("Parameter 'root' is not set: give the directory that holds the tables, e.g."
-          + " root => 's3a://b/warehouse/'");
-    }
+    ProcedureArgs.requireRoot(root);
     Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
         maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, options, storageOptions, clock);
     List<Row> rows = new ArrayList<>();
-    outcomes.forEach(outcome -> rows.add(ResultRows.fleet(outcome)));
+    outcomes.forEach(outcome -> rows.add(ResultRows.fleet(outcome, CleanupResult.counterNames())));
     return rows.toArray(new Row[0]);
   }
 }

@@ -4,7 +4,6 @@ import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -56,10 +55,9 @@ public final class FlinkCleanupFilesProcedure implements Procedure {
       Boolean allowShortRetention,
       Integer retainLast) {
     ProcedureArgs.requireTable(table);
-    Map<CleanupOption, Object> options = ProcedureArgs.given(
-        Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
-            allowShortRetention, retainLast),
-        CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+    Map<CleanupOption, Object> options = ProcedureArgs.policy(
+        olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, branch,
+        allowShortRetention, retainLast);
     List<Row> rows = new ArrayList<>();
     CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())

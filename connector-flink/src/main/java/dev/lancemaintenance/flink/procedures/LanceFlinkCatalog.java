@@ -51,6 +51,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkCleanupProcedure.NAME, FlinkCleanupAllProcedure.NAME, FlinkCleanupFilesProcedure.NAME, FlinkCompactProcedure.NAME,
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
+            FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
             FlinkExpireVersionsProcedure.NAME)
         : List.of();
   }
@@ -77,6 +78,10 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkDeleteTagProcedure(storageOptions, clock);
         case FlinkRemoveOrphanFilesProcedure.NAME:
           return new FlinkRemoveOrphanFilesProcedure(storageOptions, clock);
+        case FlinkDescribeStorageProcedure.NAME:
+          return new FlinkDescribeStorageProcedure(storageOptions, clock);
+        case FlinkDescribeStorageAllProcedure.NAME:
+          return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
         case FlinkExpireVersionsProcedure.NAME:
           return new FlinkExpireVersionsProcedure(storageOptions, clock);
         default:

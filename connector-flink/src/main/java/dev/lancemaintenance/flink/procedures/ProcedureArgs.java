@@ -23,6 +23,26 @@ final class ProcedureArgs {
     }
   }
 
+  /**
+   * The policy arguments of the procedures that delete nothing ({@code sys.cleanup_files}, {@code
+   * sys.describe_storage}, {@code sys.describe_storage_all}), in the catalogue's order of {@link
+   * CleanupOption#policyOptions()}; nulls are left out.
+   */
+  static Map<CleanupOption, Object> policy(
+      String olderThan, Long beforeVersion, Boolean deleteUnverified, Boolean errorIfTaggedOldVersions,
+      Boolean cleanReferencedBranches, String branch, Boolean allowShortRetention, Integer retainLast) {
+    return given(Arrays.asList(olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches,
+        branch, allowShortRetention, retainLast), CleanupOption.policyOptions().toArray(CleanupOption[]::new));
+  }
+
+  /** Every fleet procedure's root argument: set. */
+  static void requireRoot(String root) {
+    if (root == null || root.isBlank()) {
+      throw new IllegalArgumentException("Parameter 'root' is not set: give the directory that holds the tables, e.g."
+          + " root => 's3a://b/warehouse/'");
+    }
+  }
+
   /** A procedure argument without which the call means nothing: set, or an error naming it. */
   static <T> T required(String name, T value) {
     if (value == null) {

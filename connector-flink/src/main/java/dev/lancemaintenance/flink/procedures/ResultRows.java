@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.format.Tag;
+import dev.lancemaintenance.report.StorageReport;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +49,10 @@ final class ResultRows {
   /** A tag after create, move or delete: its branch is NULL for main. */
   static final String TAG_ROW = "ROW<`tag` STRING, `branch` STRING, `version` BIGINT>";
 
+  /** {@code sys.describe_storage}'s rows: {@code StorageReport.Row}, as Spark's {@code lance.describe_storage}. */
+  static final String STORAGE_ROW =
+      "ROW<`section` STRING, `name` STRING, `versions` BIGINT, `files` BIGINT, `bytes` BIGINT, `detail` STRING>";
+
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
@@ -63,9 +68,17 @@ final class ResultRows {
     return Row.of(tag.name(), tag.branch().orElse(null), tag.version());
   }
 
-  /** A fleet's row: the counters in {@link CleanupResult#namedCounters()} order, NULL for a table that did not run. */
-  static Row fleet(TableOutcome outcome) {
-    List<String> counters = CleanupResult.counterNames();
+  /**
+   * {@code sys.describe_storage_all}'s rows: table, status, {@code StorageReport.totals()} (NULL
+   * unless the table ran), error.
+   */
+  static final String FLEET_DESCRIBE_ROW =
+      "ROW<`table` STRING, `status` STRING, `versions` BIGINT, latest_version BIGINT, `files` BIGINT, `bytes` BIGINT,"
+          + " latest_bytes BIGINT, retained_bytes BIGINT, unverified_bytes BIGINT, reclaimable_versions BIGINT,"
+          + " reclaimable_files BIGINT, reclaimable_bytes BIGINT, `error` STRING>";
+
+  /** A fleet's row: the counters in {@code counters}' order, NULL for a table that did not run. */
+  static Row fleet(TableOutcome outcome, List<String> counters) {
     Object[] values = new Object[counters.size() + 3];
     values[0] = outcome.table();
     values[1] = outcome.status().sqlName();
@@ -74,6 +87,10 @@ final class ResultRows {
     }
     values[values.length - 1] = outcome.error();
     return Row.of(values);
+  }
+
+  static Row storage(StorageReport.Row row) {
+    return Row.of(row.section(), row.name(), row.versions(), row.files(), row.bytes(), row.detail());
   }
 
   static Row file(CandidateFile file) {

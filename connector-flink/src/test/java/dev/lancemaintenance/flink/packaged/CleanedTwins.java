@@ -10,6 +10,7 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableTwins;
+import dev.lancemaintenance.testing.cluster.FlinkSessionCluster;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;

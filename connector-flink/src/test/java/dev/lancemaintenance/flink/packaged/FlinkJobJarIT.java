@@ -9,6 +9,7 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableSnapshot;
+import dev.lancemaintenance.testing.cluster.FlinkSessionCluster;
 import dev.lancemaintenance.testing.stores.CleanupCommandLine;
 import dev.lancemaintenance.testing.stores.S3Bucket;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server on 127.0.0.1, {@code flink run} cleans {@code s3a://} tables with nothing but the job jar.
  */
 class FlinkJobJarIT {
-  private static final Path JOB_JAR = FlinkSessionCluster.JOB_JAR;
+  private static final Path JOB_JAR = PackagedFlink.JOB_JAR;
   private static final String BUCKET = "flink-job-jar";
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
 
@@ -44,7 +45,7 @@ class FlinkJobJarIT {
 
   @BeforeAll
   static void startCluster() {
-    cluster = FlinkSessionCluster.startOnFlinkLib(List.of(), clusterHome);
+    cluster = PackagedFlink.startCluster(List.of(), clusterHome);
   }
 
   @AfterAll

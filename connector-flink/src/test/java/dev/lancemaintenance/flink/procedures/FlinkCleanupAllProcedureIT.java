@@ -8,6 +8,7 @@ import dev.lancemaintenance.fleet.FleetContract;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.flink.FlinkTestCluster;
+import dev.lancemaintenance.report.StorageReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,20 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     return outcomes;
   }
 
+  @Override
+  protected List<TableOutcome> describeAll(String rootUri, Map<String, String> options) throws Exception {
+    String arguments = options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().startsWith("error_if") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+    TableResult result = call("CALL lance.sys.describe_storage_all(root => '" + rootUri + "', " + arguments + ")");
+    List<String> columns = result.getResolvedSchema().getColumnNames();
+    List<TableOutcome> outcomes = new ArrayList<>();
+    try (CloseableIterator<Row> rows = result.collect()) {
+      rows.forEachRemaining(row -> outcomes.add(outcome(row, columns)));
+    }
+    return outcomes;
+  }
+
   private static TableOutcome outcome(Row row, List<String> columns) {
     Map<String, Long> counters = new LinkedHashMap<>();
     for (int i = 2; i < columns.size() - 1; i++) {
@@ -72,5 +87,11 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     assertThatThrownBy(() -> call("CALL lance.sys.cleanup_all(root => '" + workDir().toUri() + "', older_than => '7d',"
             + " dryrun => true)").await())
         .hasStackTraceContaining("needs dry_run");
+    List<String> describeColumns = new ArrayList<>(List.of("table", "status"));
+    describeColumns.addAll(StorageReport.totalNames());
+    describeColumns.add("error");
+    assertThat(call("CALL lance.sys.describe_storage_all(root => '" + workDir().toUri() + "', `pattern` => 'none-*')")
+            .getResolvedSchema().getColumnNames())
+        .isEqualTo(describeColumns);
   }
 }

@@ -17,19 +17,24 @@ public final class LanceProcedures {
 
   /** The procedures by lower-case name; immutable. */
   private static final Map<String, Function<Clock, LanceProcedure>> PROCEDURES =
-      Map.of(
-          SparkCleanupProcedure.NAME, SparkCleanupProcedure::new,
-          SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new,
-          SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure(),
-          SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new,
-          SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new,
-          SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock),
-          SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock),
-          SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock),
-          SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles,
-          SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new);
+      Map.ofEntries(
+          procedure(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new),
+          procedure(SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new),
+          procedure(SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure()),
+          procedure(SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new),
+          procedure(SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new),
+          procedure(SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock)),
+          procedure(SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock)),
+          procedure(SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock)),
+          procedure(SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles),
+          procedure(SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new),
+          procedure(SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new));
 
   private LanceProcedures() {}
+
+  private static Map.Entry<String, Function<Clock, LanceProcedure>> procedure(String name, Function<Clock, LanceProcedure> make) {
+    return Map.entry(name, make);
+  }
 
   /** The procedure {@code namespace.name} of a catalog, if it is one of ours. */
   public static Optional<LanceProcedure> find(String[] namespace, String name, Clock clock) {

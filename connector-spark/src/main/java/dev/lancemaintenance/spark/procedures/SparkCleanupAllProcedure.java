@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -64,6 +63,15 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
     return Optional.of(CleanupOption.CATALOGUE);
   }
 
+  /** The glob of every fleet procedure: given, or the default; NULL is an error, not the default. */
+  static String pattern(BoundCall call) {
+    if (call.isGiven(PATTERN) && !call.args().isSet(PATTERN)) {
+      throw new IllegalArgumentException("Parameter 'pattern' is NULL: give a glob or leave it out (default "
+          + DirectoryNamespace.DEFAULT_PATTERN + ")");
+    }
+    return call.args().string(PATTERN).orElse(DirectoryNamespace.DEFAULT_PATTERN);
+  }
+
   @Override
   public StructType schema(BoundCall call) {
     return ResultRows.FLEET_CLEANUP_SCHEMA;
@@ -72,16 +80,11 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();
-    if (call.isGiven(PATTERN) && !args.isSet(PATTERN)) {
-      throw new IllegalArgumentException("Parameter 'pattern' is NULL: give a glob or leave it out (default "
-          + DirectoryNamespace.DEFAULT_PATTERN + ")");
-    }
     List<TableOutcome> outcomes = LanceMaintenance.of(SparkSession.active(), clock).cleanupAllOutcomes(
         args.requiredString(ROOT),
-        args.string(PATTERN).orElse(DirectoryNamespace.DEFAULT_PATTERN),
+        pattern(call),
         SparkCleanupProcedure.options(call),
         args.stringMap(SparkCleanupProcedure.OPTIONS));
-    return new Result(ResultRows.FLEET_CLEANUP_SCHEMA,
-        outcomes.stream().map(ResultRows::fleetInternalRow).toArray(InternalRow[]::new));
+    return new Result(ResultRows.FLEET_CLEANUP_SCHEMA, ResultRows.fleetInternalRows(ResultRows.FLEET_CLEANUP_SCHEMA, outcomes));
   }
 }

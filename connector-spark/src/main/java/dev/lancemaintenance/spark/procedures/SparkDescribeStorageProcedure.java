@@ -53,10 +53,23 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(SparkCleanupProcedure.TABLE);
     parameters.add(WINDOWS);
+    parameters.addAll(policyParameters(givenTypes));
+    return parameters;
+  }
+
+  /** The cleanup's policy parameters, generated from the catalogue, with {@code options} before {@code branch}. */
+  static List<Parameter> policyParameters(Map<String, DataType> givenTypes) {
     DataType cutoffType = OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN);
-    parameters.addAll(OptionParameters.parameters(CleanupOption.policyOptions(), cutoffType));
+    List<Parameter> parameters = new ArrayList<>(OptionParameters.parameters(CleanupOption.policyOptions(), cutoffType));
     parameters.add(parameters.indexOf(OptionParameters.parameter(CleanupOption.BRANCH, cutoffType)), SparkCleanupProcedure.OPTIONS);
     return parameters;
+  }
+
+  /** The policy options given, by catalogue option. */
+  static Map<CleanupOption, Object> policy(BoundCall call) {
+    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
+    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
+    return options;
   }
 
   /** A misspelt argument is the cleanup catalogue's error, naming it. */
@@ -73,8 +86,7 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();
-    Map<CleanupOption, Object> options = new EnumMap<>(CleanupOption.class);
-    options.putAll(OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, CleanupOption.CATALOGUE)));
+    Map<CleanupOption, Object> options = policy(call);
     if (call.isGiven(WINDOWS) && !args.isSet(WINDOWS)) {
       throw new IllegalArgumentException("Parameter 'windows' is NULL: give windows such as '0s,1d,7d' or leave it out");
     }

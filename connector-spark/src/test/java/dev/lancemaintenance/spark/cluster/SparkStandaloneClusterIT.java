@@ -11,6 +11,7 @@ import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableSnapshot;
 import dev.lancemaintenance.testing.TableTwins;
+import dev.lancemaintenance.testing.cluster.StandaloneCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -69,15 +70,8 @@ class SparkStandaloneClusterIT {
             .stats();
     assertThat(reference.dataFilesRemoved()).as("data files the compaction replaced").isPositive();
 
-    Path bundle = bundleJar();
-    Map<String, String> conf = new LinkedHashMap<>();
-    conf.put("spark.jars", bundle.toString());
-    conf.put("spark.driver.host", "127.0.0.1");
-    conf.put("spark.ui.enabled", "false");
-    conf.put("spark.cores.max", "2");
-    conf.put("spark.executor.cores", "2");
-    conf.put("spark.executor.memory", "1g");
-    conf.put("spark.executor.extraJavaOptions", String.join(" ", SparkJvm.JAVA_MODULE_OPTIONS));
+    Path bundle = StandaloneCluster.bundleJar(BUILD);
+    Map<String, String> conf = StandaloneCluster.applicationConf(bundle);
     try (StandaloneCluster cluster = StandaloneCluster.start(BUILD.resolve("spark-home"), workDir.resolve("cluster"), 2)) {
       driverOutput =
           cluster.runDriver(
@@ -108,16 +102,6 @@ class SparkStandaloneClusterIT {
 
   private static Path ours(String mode) {
     return workDir.resolve(mode + ".lance");
-  }
-
-  private static Path bundleJar() {
-    try (Stream<Path> jars = Files.list(BUILD)) {
-      return jars.filter(p -> p.getFileName().toString().matches("lance-maintenance-spark-[0-9.]+_[0-9.]+-.*\\.jar"))
-          .findFirst()
-          .orElseThrow(() -> new IllegalStateException("no bundle jar in " + BUILD + ": run mvn package first"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** Where {@link ClusterDriver} was compiled: the driver's only class that is not Spark's or the bundle's. */

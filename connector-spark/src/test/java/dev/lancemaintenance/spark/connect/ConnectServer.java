@@ -1,6 +1,6 @@
 package dev.lancemaintenance.spark.connect;
 
-import dev.lancemaintenance.spark.cluster.SparkJvm;
+import dev.lancemaintenance.testing.cluster.SparkJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.spark.SparkTestSession;
-import dev.lancemaintenance.spark.cluster.SparkJvm;
 import dev.lancemaintenance.testing.CompactedHistory;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -13,6 +12,7 @@ import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.OracleStats;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableTwins;
+import dev.lancemaintenance.testing.cluster.SparkJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

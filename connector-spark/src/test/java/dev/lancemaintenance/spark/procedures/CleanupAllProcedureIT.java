@@ -53,6 +53,15 @@ class CleanupAllProcedureIT extends FleetContract {
     return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
   }
 
+  @Override
+  protected List<TableOutcome> describeAll(String rootUri, Map<String, String> options) {
+    String arguments = options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().startsWith("error_if") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+    List<Row> rows = spark.sql("CALL lance.describe_storage_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
+    return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
+  }
+
   private static TableOutcome outcome(Row row) {
     Map<String, Long> counters = new LinkedHashMap<>();
     for (int i = 2; i < row.length() - 1; i++) {
@@ -71,5 +80,9 @@ class CleanupAllProcedureIT extends FleetContract {
     assertThat(ResultRows.FLEET_CLEANUP_SCHEMA.fieldNames()).startsWith("table", "status").endsWith("error");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', dryrun => true)").collect())
         .hasMessageContaining("dryrun");
+    assertThat(spark.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+        .isEqualTo(ResultRows.FLEET_DESCRIBE_SCHEMA);
+    assertThatThrownBy(() -> spark.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', dry_run => true)").collect())
+        .hasMessageContaining("dry_run");
   }
 }

@@ -13,7 +13,13 @@ import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
-import dev.lancemaintenance.flink.maintenance.operator.FleetCleanupJob;
+import dev.lancemaintenance.fleet.FleetDescribe;
+import dev.lancemaintenance.fleet.FleetRun;
+import dev.lancemaintenance.fleet.TableTask;
+import dev.lancemaintenance.flink.maintenance.operator.FleetJob;
+import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +64,7 @@ public final class LanceFlinkMaintenance {
    * {@code cleanup_all}: the cleanup of every table under {@code rootUri} whose directory name
    * matches {@code pattern} ({@link DirectoryNamespace#DEFAULT_PATTERN} for a Lance directory
    * namespace), each as {@link #cleanup} on it alone with {@code options} and one "now". Tables of
-   * at most {@link FleetCleanup#RUN_ON_WORKER_UP_TO} versions run in one Flink job, a subtask
+   * at most {@link FleetRun#RUN_ON_WORKER_UP_TO} versions run in one Flink job, a subtask
    * each; larger ones afterwards in their own cleanup jobs. One outcome per table, in the tables'
    * order; a table that fails or is refused is reported in its outcome and the others go on.
    *
@@ -69,19 +75,64 @@ public final class LanceFlinkMaintenance {
       Map<String, String> storageOptions, Clock clock) throws Exception {
     TableLocation root = TableLocation.of(rootUri);
     FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(storageOptions)), options, clock.instant());
+    return fleet(env, root, pattern, fleet, fleet.using(t -> cleanup(env, t.uri(), storageOptions)));
+  }
+
+  /**
+   * {@code describe_storage_all}: the storage report of every table under {@code rootUri} whose
+   * directory name matches {@code pattern}, each as {@link #describeStorage} on it alone under
+   * {@code policy} (no run settings) and one "now", in one outcome of totals per table
+   * ({@link StorageReport#totals()}). Small tables in one Flink job, larger ones in their own report
+   * jobs; a table that fails is reported in its outcome and the others go on. Deletes nothing.
+   *
+   * @param storageOptions Hadoop configuration entries for the store; may hold secrets
+   */
+  public static List<TableOutcome> describeStorageAll(
+      StreamExecutionEnvironment env, String rootUri, String pattern, Map<CleanupOption, ?> policy,
+      Map<String, String> storageOptions, Clock clock) throws Exception {
+    TableLocation root = TableLocation.of(rootUri);
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(storageOptions));
+    FleetDescribe fleet = FleetDescribe.of(root, storage, policy, clock.instant());
+    return fleet(env, root, pattern, fleet,
+        fleet.using((table, request) -> new FlinkStorageReport(env, table, storage).report(request)));
+  }
+
+  /**
+   * A fleet call: the small tables in one job ({@link FleetJob}), each larger one through {@code
+   * distributed} afterwards; one outcome per table, in the tables' order.
+   */
+  private static List<TableOutcome> fleet(
+      StreamExecutionEnvironment env, TableLocation root, String pattern, FleetRun fleet, TableTask distributed)
+      throws Exception {
     List<TableLocation> tables = fleet.tables(root, pattern);
     Map<String, TableOutcome> byTable = new HashMap<>();
-    for (TableOutcome outcome : FleetCleanupJob.run(env, root.toString(), fleet, tables, FleetCleanup.RUN_ON_WORKER_UP_TO)) {
+    for (TableOutcome outcome : FleetJob.run(env, root.toString(), fleet, tables, FleetRun.RUN_ON_WORKER_UP_TO)) {
       byTable.put(outcome.table(), outcome);
     }
     List<TableOutcome> outcomes = new ArrayList<>();
     for (TableLocation table : tables) {
       TableOutcome outcome = byTable.get(table.toString());
-      outcomes.add(outcome.status() == TableStatus.DEFERRED
-          ? fleet.through(table, t -> cleanup(env, t.uri(), storageOptions))
-          : outcome);
+      outcomes.add(outcome.status() == TableStatus.DEFERRED ? fleet.through(table, distributed) : outcome);
     }
     return outcomes;
+  }
+
+  /**
+   * The storage report of {@code tableUri} ({@code describe_storage}) as Flink jobs: what its files
+   * are for, what a cleanup with {@code policy} would free now and with each of {@code windows} as
+   * {@code older_than}. Deletes nothing.
+   *
+   * @param policy the cleanup's policy options (no run settings: {@link CleanupOption#policyOptions()})
+   * @param storageOptions Hadoop configuration entries for the table's store; may hold secrets
+   */
+  public static StorageReport describeStorage(
+      StreamExecutionEnvironment env, String tableUri, Map<CleanupOption, ?> policy, List<Duration> windows,
+      Map<String, String> storageOptions, Clock clock) {
+    CleanupOption.requirePolicyOnly("describe_storage", policy.keySet());
+    TableLocation table = TableLocation.of(tableUri);
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(storageOptions));
+    FlinkCleanupAction cleanup = CleanupOption.applyTo(new FlinkCleanupAction(env, table, storage, clock), policy, clock.instant());
+    return new FlinkStorageReport(env, table, storage).windows(windows).report(cleanup.request());
   }
 
   /**

@@ -15,6 +15,14 @@ public final class Keys {
     }
   }
 
+  /** Ages and files by reference key: the co-group of the report's classify stage. */
+  public static final class ByReportKey implements KeySelector<ReportInput, String> {
+    @Override
+    public String getKey(ReportInput input) {
+      return input.key();
+    }
+  }
+
   /** Expired manifests by path: spreads the manifest sweep over subtasks. */
   public static final class ByPath implements KeySelector<CandidateFile, String> {
     @Override

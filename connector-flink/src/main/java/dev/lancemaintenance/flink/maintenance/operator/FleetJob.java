@@ -1,6 +1,6 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
-import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.FleetRun;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
@@ -11,43 +11,42 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 
 /**
- * The small tables of a {@code cleanup_all} in one Flink batch job: the tables are rebalanced over
- * the subtasks and each subtask cleans its table with the local engine; a table of more than {@code
- * distributeAbove} versions comes back deferred, for its own cleanup job. The client collects one
- * outcome per table, never a file.
+ * The small tables of a fleet call ({@code cleanup_all}, {@code describe_storage_all}) in one Flink
+ * batch job: the tables are rebalanced over the subtasks and each subtask runs its table with the
+ * local engine; a table of more than {@code distributeAbove} versions comes back deferred, for its
+ * own job. The client collects one outcome per table, never a file.
  */
-public final class FleetCleanupJob {
-  private static final String UID = "lance-cleanup-all-tables";
-
-  private FleetCleanupJob() {}
+public final class FleetJob {
+  private FleetJob() {}
 
   /** The outcomes, in no particular order (subtasks finish when they finish). */
   public static List<TableOutcome> run(
-      StreamExecutionEnvironment env, String root, FleetCleanup fleet, List<TableLocation> tables, long distributeAbove)
+      StreamExecutionEnvironment env, String root, FleetRun fleet, List<TableLocation> tables, long distributeAbove)
       throws Exception {
     if (tables.isEmpty()) {
       return List.of();
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    String uid = "lance-" + fleet.operation().replace('_', '-') + "-tables";
     List<TableOutcome> outcomes = new ArrayList<>();
     try (CloseableIterator<TableOutcome> collected = env
-        .fromData(tables, new JavaSerializedType<>(TableLocation.class)).name("tables").uid(UID + "-source")
+        .fromData(tables, new JavaSerializedType<>(TableLocation.class)).name("tables").uid(uid + "-source")
         .rebalance()
-        .map(new CleanSmallTable(fleet, distributeAbove), new JavaSerializedType<>(TableOutcome.class))
-        .name("clean small tables").uid(UID)
-        .executeAndCollect("lance cleanup_all " + root)) {
+        .map(new RunSmallTable(fleet, distributeAbove), new JavaSerializedType<>(TableOutcome.class))
+        .name("run small tables").uid(uid)
+        .executeAndCollect("lance " + fleet.operation() + " " + root)) {
       collected.forEachRemaining(outcomes::add);
     }
     return outcomes;
   }
 
   /** A subtask's table: the local engine, or deferred when it is large. */
-  static final class CleanSmallTable implements MapFunction<TableLocation, TableOutcome> {
+  static final class RunSmallTable implements MapFunction<TableLocation, TableOutcome> {
     private static final long serialVersionUID = 1L;
-    private final FleetCleanup fleet;
+    private final FleetRun fleet;
     private final long distributeAbove;
 
-    CleanSmallTable(FleetCleanup fleet, long distributeAbove) {
+    RunSmallTable(FleetRun fleet, long distributeAbove) {
       this.fleet = fleet;
       this.distributeAbove = distributeAbove;
     }

@@ -1,10 +1,14 @@
-package dev.lancemaintenance.spark.cluster;
+package dev.lancemaintenance.testing.cluster;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A Spark standalone cluster of separate processes on 127.0.0.1: a Master and one Worker, each a
@@ -49,6 +53,34 @@ public final class StandaloneCluster implements AutoCloseable {
 
   public String masterUrl() {
     return masterUrl;
+  }
+
+  /**
+   * The settings of an application deployed on this cluster with only {@code bundle}, as {@code
+   * spark-submit --jars} ships it to the executors: both cores of the Worker, executors of 1 GB with
+   * the module flags Spark needs on Java 17, no UI.
+   */
+  public static Map<String, String> applicationConf(Path bundle) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.jars", bundle.toString());
+    conf.put("spark.driver.host", "127.0.0.1");
+    conf.put("spark.ui.enabled", "false");
+    conf.put("spark.cores.max", "2");
+    conf.put("spark.executor.cores", "2");
+    conf.put("spark.executor.memory", "1g");
+    conf.put("spark.executor.extraJavaOptions", String.join(" ", SparkJvm.JAVA_MODULE_OPTIONS));
+    return conf;
+  }
+
+  /** The bundle jar ({@code lance-maintenance-spark-<sparkMinor>_<scala>-<version>.jar}) that {@code package} built in {@code buildDir}. */
+  public static Path bundleJar(Path buildDir) {
+    try (Stream<Path> jars = Files.list(buildDir)) {
+      return jars.filter(p -> p.getFileName().toString().matches("lance-maintenance-spark-[0-9.]+_[0-9.]+-.*\\.jar"))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no bundle jar in " + buildDir + ": run mvn package first"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("no build directory " + buildDir + ": run mvn package first", e);
+    }
   }
 
   /** The Spark distribution's jars, as a class path entry. */

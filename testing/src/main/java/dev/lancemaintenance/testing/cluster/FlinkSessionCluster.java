@@ -1,4 +1,4 @@
-package dev.lancemaintenance.flink.packaged;
+package dev.lancemaintenance.testing.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
  * {@code conf/config.yaml}, on 127.0.0.1. {@link #flink} runs {@code bin/flink}'s main ({@code
  * CliFrontend}) the same way: it submits through the cluster's REST endpoint.
  */
-final class FlinkSessionCluster implements AutoCloseable {
+public final class FlinkSessionCluster implements AutoCloseable {
   /** What a client run printed. */
-  record Run(int exit, String out, String err) {
-    Run assertSucceeded() {
+  public record Run(int exit, String out, String err) {
+    public Run assertSucceeded() {
       if (exit != 0) {
         throw new AssertionError("exited " + exit + "\nstdout:\n" + out + "\nstderr:\n" + err);
       }
@@ -48,22 +48,17 @@ final class FlinkSessionCluster implements AutoCloseable {
     this.restPort = restPort;
   }
 
-  /** The job jar of the module's Flink line, as {@code package} built it. */
-  static final Path JOB_JAR = Path.of(System.getProperty("lance.flink.jobJar"));
-
-  /** Flink's own jars, as a Flink distribution's {@code lib/} has them. */
-  static final Path FLINK_LIB = Path.of(System.getProperty("lance.flink.lib"));
-
   /**
-   * A cluster on {@link #FLINK_LIB} and {@code extraLib}, once the job jar is built and Flink's lib/
-   * is checked to hold Flink's jars only (no Hadoop, Jackson, protobuf, Arrow or Lance, none of our
-   * modules): what the job jar needs must be inside it.
+   * A cluster on {@code flinkLib} (Flink's own jars, as a Flink distribution's {@code lib/} has them)
+   * and {@code extraLib}, once {@code jobJar} is built and Flink's lib/ is checked to hold Flink's jars
+   * only (no Hadoop, Jackson, protobuf, Arrow or Lance, none of our modules): what the job jar needs
+   * must be inside it.
    */
-  static FlinkSessionCluster startOnFlinkLib(List<Path> extraLib, Path home) {
-    if (!Files.isRegularFile(JOB_JAR)) {
-      throw new IllegalStateException("no job jar at " + JOB_JAR + ": run the tests after package");
+  public static FlinkSessionCluster startOnFlinkLib(Path jobJar, Path flinkLib, List<Path> extraLib, Path home) {
+    if (!Files.isRegularFile(jobJar)) {
+      throw new IllegalStateException("no job jar at " + jobJar + ": run mvn package first");
     }
-    try (java.util.stream.Stream<Path> jars = Files.list(FLINK_LIB)) {
+    try (java.util.stream.Stream<Path> jars = Files.list(flinkLib)) {
       List<String> foreign = jars.map(p -> p.getFileName().toString())
           .filter(name -> name.startsWith("hadoop-") || name.startsWith("jackson-") || name.startsWith("protobuf-")
               || name.startsWith("lance-") || name.startsWith("arrow-"))
@@ -72,9 +67,9 @@ final class FlinkSessionCluster implements AutoCloseable {
         throw new IllegalStateException("Flink's lib/ must hold Flink's jars only, but has " + foreign);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + FLINK_LIB, e);
+      throw new UncheckedIOException("cannot list " + flinkLib, e);
     }
-    return start(FLINK_LIB, extraLib, home);
+    return start(flinkLib, extraLib, home);
   }
 
   /**
@@ -100,20 +95,20 @@ final class FlinkSessionCluster implements AutoCloseable {
   }
 
   /** {@code http://127.0.0.1:<rest port>}. */
-  URI rest() {
+  public URI rest() {
     return URI.create("http://127.0.0.1:" + restPort);
   }
 
-  int restPort() {
+  public int restPort() {
     return restPort;
   }
 
-  Path conf() {
+  public Path conf() {
     return home.resolve("conf");
   }
 
   /** {@code bin/flink args}: Flink's command line with {@code FLINK_CONF_DIR} set to this cluster's conf. */
-  Run flink(List<String> args) {
+  public Run flink(List<String> args) {
     return client("org.apache.flink.client.cli.CliFrontend", List.of(), args);
   }
 
@@ -121,7 +116,7 @@ final class FlinkSessionCluster implements AutoCloseable {
    * A client JVM with Flink's {@code lib/} and {@code extraClasspath} on its classpath, running
    * {@code mainClass}, with {@code FLINK_CONF_DIR} set to this cluster's conf.
    */
-  Run client(String mainClass, List<Path> extraClasspath, List<String> args) {
+  public Run client(String mainClass, List<Path> extraClasspath, List<String> args) {
     List<String> command = java("-Xmx512m", "client", extraClasspath);
     command.add(mainClass);
     command.addAll(args);
@@ -146,7 +141,7 @@ final class FlinkSessionCluster implements AutoCloseable {
   }
 
   /** {@code GET <rest>/<path>}'s body. */
-  String get(String path) {
+  public String get(String path) {
     try {
       HttpResponse<String> response = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(rest().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
@@ -161,12 +156,12 @@ final class FlinkSessionCluster implements AutoCloseable {
   }
 
   /** How many jobs the cluster has finished. */
-  int finishedJobs() {
+  public int finishedJobs() {
     return get("jobs/overview").split("\"state\":\"FINISHED\"", -1).length - 1;
   }
 
   /** The cluster's log files, for failure messages. */
-  String logs() {
+  public String logs() {
     StringBuilder text = new StringBuilder();
     for (String name : List.of("jobmanager", "taskmanager")) {
       Path log = home.resolve("log").resolve(name + ".log");

@@ -1,8 +1,9 @@
 package dev.lancemaintenance.spark;
 
-import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.FleetRun;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.fleet.TableTask;
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,33 +12,28 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * {@code cleanup_all} on Spark: the small tables in one job, one task per table, each cleaned by
- * the local engine on its executor; a table of more than {@code distributeAbove} versions comes
- * back {@link TableStatus#DEFERRED} and runs afterwards on its own distributed stages ({@link
- * SparkCleanupAction}), from the driver. The driver holds the tables' locations and one outcome
- * per table, never their files.
+ * A fleet call on Spark ({@code cleanup_all}, {@code describe_storage_all}): the small tables in
+ * one job, one task per table, each run by the local engine on its executor; a table of more than
+ * {@code distributeAbove} versions comes back {@link TableStatus#DEFERRED} and runs afterwards on
+ * its own distributed stages ({@code distributed}), from the driver. The driver holds the tables'
+ * locations and one outcome per table, never their files.
  */
-final class SparkFleetCleanup {
-  private SparkFleetCleanup() {}
+final class SparkFleet {
+  private SparkFleet() {}
 
   static List<TableOutcome> run(
-      SparkSession spark,
-      String root,
-      FleetCleanup fleet,
-      List<TableLocation> tables,
-      int distributeAbove,
-      java.util.function.Function<TableLocation, SparkCleanupAction> distributed) {
+      SparkSession spark, String root, FleetRun fleet, List<TableLocation> tables, int distributeAbove, TableTask distributed) {
     if (tables.isEmpty()) {
       return List.of();
     }
     List<TableOutcome> outcomes;
     try (JobGroup group = new JobGroup(spark.sparkContext(),
-        "lance-cleanup-all-" + Integer.toHexString(root.hashCode()) + "-" + System.currentTimeMillis(),
-        "lance cleanup_all " + root)) {
+        "lance-" + fleet.operation().replace('_', '-') + "-" + Integer.toHexString(root.hashCode()) + "-" + System.currentTimeMillis(),
+        "lance " + fleet.operation() + " " + root)) {
       group.stage("tables", tables.size() + " tables, one task each");
       outcomes = JavaSparkContext.fromSparkContext(spark.sparkContext())
           .parallelize(tables, tables.size())
-          .map(new CleanSmallTable(fleet, distributeAbove))
+          .map(new RunSmallTable(fleet, distributeAbove))
           .collect();
     }
     List<TableOutcome> finished = new ArrayList<>(outcomes.size());
@@ -50,12 +46,12 @@ final class SparkFleetCleanup {
   }
 
   /** A task's table: the local engine, or deferred when it is large. */
-  static final class CleanSmallTable implements Function<TableLocation, TableOutcome> {
+  static final class RunSmallTable implements Function<TableLocation, TableOutcome> {
     private static final long serialVersionUID = 1L;
-    private final FleetCleanup fleet;
+    private final FleetRun fleet;
     private final int distributeAbove;
 
-    CleanSmallTable(FleetCleanup fleet, int distributeAbove) {
+    RunSmallTable(FleetRun fleet, int distributeAbove) {
       this.fleet = fleet;
       this.distributeAbove = distributeAbove;
     }

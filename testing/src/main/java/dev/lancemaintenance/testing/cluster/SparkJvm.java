@@ -1,4 +1,4 @@
-package dev.lancemaintenance.spark.cluster;
+package dev.lancemaintenance.testing.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

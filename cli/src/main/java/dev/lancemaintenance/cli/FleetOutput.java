@@ -1,0 +1,82 @@
+package dev.lancemaintenance.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.storage.TableLocation;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/** How every fleet command ({@code cleanup-all}, {@code describe-all}) prints its rows: one line or JSON object per table. */
+final class FleetOutput {
+  private FleetOutput() {}
+
+  /** {@code heading}, then a line per table: status, table, its counters as {@code name=value}, its error. */
+  static void printText(PrintStream out, String heading, List<TableOutcome> outcomes) {
+    out.println(heading);
+    for (TableOutcome outcome : outcomes) {
+      StringBuilder line = new StringBuilder(String.format("  %-8s %s", outcome.status().sqlName(), outcome.table()));
+      outcome.counters().forEach((name, value) -> line.append(' ').append(name).append('=').append(value));
+      outcome.errorMessage().ifPresent(error -> line.append(": ").append(error));
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  /** {@code {"root": ..., "pattern": ..., "tables": [{"table", "status", <counters>, "error"}]}}. */
+  static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
+    try {
+      JsonGenerator json = Json.generator(out);
+      json.writeStartObject();
+      json.writeStringField("root", root.toString());
+      json.writeStringField("pattern", pattern);
+      json.writeArrayFieldStart("tables");
+      for (TableOutcome outcome : outcomes) {
+        json.writeStartObject();
+        json.writeStringField("table", outcome.table());
+        json.writeStringField("status", outcome.status().sqlName());
+        for (Map.Entry<String, Long> counter : outcome.counters().entrySet()) {
+          json.writeNumberField(counter.getKey(), counter.getValue());
+        }
+        if (outcome.error() != null) {
+          json.writeStringField("error", outcome.error());
+        }
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+      json.writeEndObject();
+      json.flush();
+      out.println();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Tables that failed or were refused, said on {@code err} when there are any. */
+  static long notRun(List<TableOutcome> outcomes, PrintStream err) {
+    long notRun = outcomes.stream()
+        .filter(o -> o.status() == TableStatus.FAILED || o.status() == TableStatus.REFUSED)
+        .count();
+    if (notRun > 0) {
+      err.println("lance-maintenance: " + notRun + " of " + outcomes.size() + " tables failed or were refused (see their lines)");
+    }
+    return notRun;
+  }
+
+  /** {@code --concurrent-tables}: 1 to 1024, default {@link dev.lancemaintenance.fleet.FleetPool#DEFAULT_CONCURRENT_TABLES}. */
+  static int concurrentTables(CliArguments parsed) {
+    long concurrent = parsed.longValue("concurrent-tables", dev.lancemaintenance.fleet.FleetPool.DEFAULT_CONCURRENT_TABLES);
+    if (concurrent < 1 || concurrent > 1024) {
+      throw new UsageException("--concurrent-tables takes 1 to 1024, not " + concurrent);
+    }
+    return (int) concurrent;
+  }
+
+  /** {@code --pattern}, or Lance's table directories. */
+  static String pattern(CliArguments parsed) {
+    return parsed.value("pattern") == null ? dev.lancemaintenance.fleet.DirectoryNamespace.DEFAULT_PATTERN : parsed.value("pattern");
+  }
+}

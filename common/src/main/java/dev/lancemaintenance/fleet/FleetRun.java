@@ -1,0 +1,75 @@
+package dev.lancemaintenance.fleet;
+
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The shape every fleet call shares ({@code cleanup_all}, {@code describe_storage_all}, {@code
+ * optimize_all}), parameterised by the maintenance it runs on each table: the tables under a root,
+ * each run with the same options and the same "now" exactly as the one-table call, one {@link
+ * TableOutcome} per table. Serializable: workers run small tables on the local engine ({@link
+ * #onWorker}); the driver or the CLI's pool runs a table through an engine's own one-table action
+ * ({@link #through}).
+ */
+public abstract class FleetRun implements Serializable {
+  /**
+   * Versions up to which an engine without its own setting runs a table inside one worker (the
+   * local engine in a Flink subtask): below some thousands of versions, scheduling distributed
+   * stages costs more than the work, as Spark's {@code distributeAbove} measured.
+   */
+  public static final long RUN_ON_WORKER_UP_TO = 5_000;
+  private static final long serialVersionUID = 1L;
+
+  private final TableStorageFactory storage;
+  private final Instant now;
+
+  protected FleetRun(TableStorageFactory storage, Instant now) {
+    this.storage = Objects.requireNonNull(storage, "storage");
+    this.now = Objects.requireNonNull(now, "now");
+  }
+
+  /** The call's name, for job names and logs ({@code cleanup_all}). */
+  public abstract String operation();
+
+  /** The counters of a table that ran, in their order: the columns of the call's rows. */
+  public abstract List<String> counterNames();
+
+  /** The one-table run on the local engine, here: what a worker does with a small table. */
+  protected abstract Map<String, Long> runLocally(TableLocation table) throws Exception;
+
+  /** The tables under {@code root} whose directory names match {@code pattern}: one listing of the root. */
+  public final List<TableLocation> tables(TableLocation root, String pattern) {
+    try (TableStorage opened = storage.open(root)) {
+      return DirectoryNamespace.tables(opened, pattern);
+    }
+  }
+
+  /**
+   * On a worker (a Spark task, a Flink subtask): the table's run on the local engine, or, for a
+   * table of more than {@code distributeAbove} versions, {@link TableStatus#DEFERRED} to the
+   * driver's distributed run.
+   */
+  public final TableOutcome onWorker(TableLocation table, long distributeAbove) {
+    return TableOutcome.of(table, storage, this::runLocally, distributeAbove);
+  }
+
+  /** The table's run through {@code task} (an engine's own one-table action), here in this JVM. */
+  public final TableOutcome through(TableLocation table, TableTask task) {
+    return TableOutcome.of(table, storage, task);
+  }
+
+  protected final TableStorageFactory storage() {
+    return storage;
+  }
+
+  /** The call's "now", read once for every table. */
+  protected final Instant now() {
+    return now;
+  }
+}
