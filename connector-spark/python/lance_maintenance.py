@@ -97,31 +97,59 @@ class LanceMaintenance:
         return self._fleet("describe_storage_all", "describeStorageAll", root, pattern, options, policy_options)
 
     def _fleet(self, procedure, java_method, root, pattern, options, named_options) -> DataFrame:
-        for key, value in named_options.items():
-            if value is None:
-                raise ValueError(f"{key} is None: give a value or leave it out")
+        call = fleet_call(procedure, root, pattern, options, **named_options)
         if self._jvm is None:
-            return self._spark.sql(fleet_call(procedure, root, pattern, options, **named_options))
-        option_map = self._jvm.java.util.HashMap()
-        for key, value in named_options.items():
-            option_map.put(key, _boolean(value) if isinstance(value, bool) else str(value))
-        hadoop_map = self._jvm.java.util.HashMap()
-        for key, value in (options or {}).items():
-            hadoop_map.put(key, value)
-        return DataFrame(getattr(self._entry, java_method)(root, pattern, option_map, hadoop_map), self._spark)
+            return self._spark.sql(call)
+        return DataFrame(getattr(self._entry, java_method)(root, pattern, self._option_map(named_options),
+                                                           self._java_map(options or {})), self._spark)
 
+    def expire_versions(self, table, options=None, **expire_options):
+        """Runs expire_versions and returns its counters as a dict (the columns of CALL
+        lance.expire_versions): the manifests of the versions the policy expires go, without
+        reading the kept ones; a later ``cleanup`` with the same policy removes their files.
+        ``expire_options`` are its names (older_than="7d", retain_last=100, dry_run=True, ...); an
+        unknown name is an error before anything is read; ``options`` are Hadoop settings."""
+        call = expire_versions_call(table, options, **expire_options)
+        if self._jvm is None:
+            row = self._spark.sql(call).collect()[0]
+            return {key: int(value) for key, value in row.asDict().items()}
+        action = self._entry.expireVersions(table, self._java_map(options or {}))
+        counters = action.options(self._option_map(expire_options)).execute().namedCounters()
+        return {key: int(value) for key, value in counters.items()}
 
-def cleanup_all_call(root, pattern="*.lance", options=None, **cleanup_options):
-    """The ``CALL lance.cleanup_all(...)`` statement: root, pattern, then the cleanup arguments as given."""
-    return fleet_call("cleanup_all", root, pattern, options, **cleanup_options)
+    def _option_map(self, named_options):
+        """Catalogue options by SQL name as the Java API's ``options(Map)`` parses them."""
+        return self._java_map({key: _boolean(value) if isinstance(value, bool) else str(value)
+                               for key, value in named_options.items()})
 
+    def _java_map(self, entries):
+        java_map = self._jvm.java.util.HashMap()
+        for key, value in entries.items():
+            java_map.put(key, value)
+        return java_map
 
 def fleet_call(procedure, root, pattern="*.lance", options=None, **named_options):
     """The ``CALL lance.<procedure>(...)`` statement of a fleet procedure: root, pattern, then the arguments as given."""
     if not isinstance(root, str) or not isinstance(pattern, str):
         raise ValueError(f"root and pattern take strings, not {root!r}, {pattern!r}")
     named = [("root", _string(root)), ("pattern", _string(pattern))]
-    for key, value in named_options.items():
+    return f"CALL lance.{procedure}(" + _named_arguments(named, options, named_options) + ")"
+
+
+def expire_versions_call(table, options=None, **expire_options):
+    """The ``CALL lance.expire_versions(...)`` statement: the table, then its arguments as given."""
+    if not isinstance(table, str):
+        raise ValueError(f"table takes a string, not {table!r}")
+    return "CALL lance.expire_versions(" + _named_arguments([("table", _string(table))], options, expire_options) + ")"
+
+
+def _named_arguments(named, options, catalogue_options):
+    """``name => literal, ...``: the leading arguments, the catalogue options as given (a None is
+    an error, never the default), then the Hadoop ``options`` as a map."""
+    named = list(named)
+    for key, value in catalogue_options.items():
+        if value is None:
+            raise ValueError(f"{key} is None: give a value or leave it out")
         if isinstance(value, bool):
             named.append((key, _boolean(value)))
         elif isinstance(value, int):
@@ -133,7 +161,7 @@ def fleet_call(procedure, root, pattern="*.lance", options=None, **named_options
     if options:
         pairs = ", ".join(f"{_string(key)}, {_string(value)}" for key, value in options.items())
         named.append(("options", f"map({pairs})"))
-    return f"CALL lance.{procedure}(" + ", ".join(f"{name} => {value}" for name, value in named) + ")"
+    return ", ".join(f"{name} => {value}" for name, value in named)
 
 
 def cleanup_call(table, older_than=None, before_version=None, delete_unverified=False,

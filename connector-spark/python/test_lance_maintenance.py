@@ -151,5 +151,26 @@ class ConnectFallbackTest(unittest.TestCase):
         self.assertLessEqual(set(written), set(parameters.split(",")))
 
 
+    def test_expire_versions_is_one_call_with_the_arguments_given(self):
+        session = ConnectSession({"old_versions": 5, "bytes_removed": 900})
+        counters = lance_maintenance.LanceMaintenance(session).expire_versions(
+            "/t.lance", older_than="7d", retain_last=100, dry_run=False, options={"k": "v"})
+
+        self.assertEqual(session.statements, [
+            "CALL lance.expire_versions(table => '/t.lance', older_than => '7d', retain_last => 100,"
+            " dry_run => false, options => map('k', 'v'))"])
+        self.assertEqual(counters, {"old_versions": 5, "bytes_removed": 900})
+        written = re.findall(r"(\w+) => ", session.statements[0])
+        parameters = os.environ.get("LANCE_EXPIRE_ARGUMENTS")
+        self.assertIsNotNone(parameters, "run through PySparkConnectFallbackTest, which sets LANCE_EXPIRE_ARGUMENTS")
+        self.assertLessEqual(set(written), set(parameters.split(",")))
+
+    def test_expire_versions_refuses_a_none_before_any_sql(self):
+        session = ConnectSession()
+        with self.assertRaises(ValueError):
+            lance_maintenance.LanceMaintenance(session).expire_versions("/t.lance", dry_run=None)
+        self.assertEqual(session.statements, [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -277,15 +277,22 @@ final class CleanupCommand {
     void close();
   }
 
-  private static final class TextOutput implements Output {
+  static final class TextOutput implements Output {
     private final PrintStream out;
     private final String table;
-    private final Kind kind;
+    private final String command;
+    private final String done;
 
     TextOutput(PrintStream out, String table, Kind kind) {
+      this(out, table, kind.command, kind.done);
+    }
+
+    /** @param command the command's name in the dry run's heading, {@code done} the heading's verb after a run */
+    TextOutput(PrintStream out, String table, String command, String done) {
       this.out = out;
       this.table = table;
-      this.kind = kind;
+      this.command = command;
+      this.done = done;
     }
 
     @Override
@@ -296,7 +303,7 @@ final class CleanupCommand {
     @Override
     public void result(CleanupResult result) {
       out.printf("%s %s (latest version %d):%n",
-          result.mode() == CleanupMode.DRY_RUN ? "Dry run of " + kind.command + " of" : kind.done,
+          result.mode() == CleanupMode.DRY_RUN ? "Dry run of " + command + " of" : done,
           table, result.readVersion());
       result.namedCounters().forEach((name, value) -> out.printf("  %-26s %d%n", name, value));
     }

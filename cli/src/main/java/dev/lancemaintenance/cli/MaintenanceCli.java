@@ -43,6 +43,9 @@ public final class MaintenanceCli {
           + "      describe of every table under a directory (--pattern, default *.lance), one line of totals per table\n\n"
           + "  " + HistoryCommand.USAGE + "\n"
           + "      the table's maintenance runs, newest first: finished, failed, or unfinished (the run died)\n\n"
+          + "  " + ExpireCommand.USAGE + "\n"
+          + "      remove the manifests of expired versions without reading the retained ones; a later\n"
+          + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
@@ -152,6 +155,7 @@ public final class MaintenanceCli {
         case "remove-orphans" -> new CleanupCommand(CleanupCommand.Kind.REMOVE_ORPHANS, clock, engines, verbose).run(rest, out, err);
         case "describe-all" -> new DescribeAllCommand(clock).run(rest, out, err);
         case "history" -> new HistoryCommand(clock).run(rest, out);
+        case "expire" -> new ExpireCommand(clock).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };
     } catch (UsageException e) {

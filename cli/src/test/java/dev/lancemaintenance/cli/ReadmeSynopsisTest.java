@@ -42,6 +42,14 @@ class ReadmeSynopsisTest {
   }
 
   @Test
+  void theReadmeShowsTheExpireSynopsisAsTheCliPrintsIt() throws IOException {
+    assertThat(Files.readString(readme())).contains("bin/lance-maintenance " + ExpireCommand.USAGE);
+    for (CleanupOption option : dev.lancemaintenance.expire.ExpireVersionsAction.OPTIONS) {
+      assertThat(ExpireCommand.USAGE).as("expire").contains("[--" + option.cliName());
+    }
+  }
+
+  @Test
   void theSynopsisNamesEveryCatalogueOption() {
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(CleanupCommand.USAGE).contains("[--" + option.cliName());

@@ -1,19 +1,13 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.format.FileKind;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.zip.CRC32C;
 
 /**
  * One immutable ledger file: the versions it summarises and the changes of their references.
@@ -30,10 +24,7 @@ import java.util.zip.CRC32C;
  */
 public record LedgerSegment(
     String fingerprint, String datasetDir, List<LedgerVersion> versions, List<Open> opens, List<Close> closes) {
-  private static final byte[] MAGIC = "LMLEDGER".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] END_MAGIC = "LMLEDEND".getBytes(StandardCharsets.US_ASCII);
-  private static final int FORMAT = 1;
-  private static final int TRAILER = Long.BYTES + 8;
+  private static final LedgerFile FILE = new LedgerFile("ledger segment", "LMLEDGER", "LMLEDEND", 1);
 
   public LedgerSegment {
     Objects.requireNonNull(fingerprint, "fingerprint");
@@ -59,10 +50,7 @@ public record LedgerSegment(
 
   /** The file's bytes. */
   public byte[] encode() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.write(MAGIC);
-      out.writeInt(FORMAT);
+    return FILE.encode(out -> {
       out.writeUTF(fingerprint);
       out.writeUTF(datasetDir);
       out.writeInt(versions.size());
@@ -83,33 +71,12 @@ public record LedgerSegment(
         writeElement(out, close.element());
         out.writeLong(close.atVersion());
       }
-      out.flush();
-      CRC32C crc = new CRC32C();
-      crc.update(bytes.toByteArray());
-      out.writeLong(crc.getValue());
-      out.write(END_MAGIC);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
-    }
-    return bytes.toByteArray();
+    });
   }
 
   /** Decodes a segment file; {@code name} is for the message. */
   public static LedgerSegment decode(String name, byte[] content) {
-    if (content.length < MAGIC.length + TRAILER
-        || !Arrays.equals(content, 0, MAGIC.length, MAGIC, 0, MAGIC.length)
-        || !Arrays.equals(content, content.length - END_MAGIC.length, content.length, END_MAGIC, 0, END_MAGIC.length)) {
-      throw new LedgerFormatException(name, "not a complete ledger segment (magic missing: cut short or not ours)");
-    }
-    int bodyLength = content.length - TRAILER;
-    CRC32C crc = new CRC32C();
-    crc.update(content, 0, bodyLength);
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(content))) {
-      in.skipNBytes(MAGIC.length);
-      int format = in.readInt();
-      if (format != FORMAT) {
-        throw new LedgerFormatException(name, "segment format " + format + ", this release reads " + FORMAT);
-      }
+    return FILE.decode(name, content, in -> {
       String fingerprint = in.readUTF();
       String datasetDir = in.readUTF();
       List<LedgerVersion> versions = new ArrayList<>();
@@ -124,20 +91,11 @@ public record LedgerSegment(
       for (int i = count(in, name); i > 0; i--) {
         closes.add(new Close(readElement(in, name), in.readLong()));
       }
-      int read = content.length - in.available();
-      if (read != bodyLength) {
-        throw new LedgerFormatException(name, "records end at byte " + read + ", the checksum at " + bodyLength);
-      }
-      if (in.readLong() != crc.getValue()) {
-        throw new LedgerFormatException(name, "checksum mismatch");
-      }
       return new LedgerSegment(fingerprint, datasetDir, versions, opens, closes);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new LedgerFormatException(name, "records do not decode: " + e.getMessage());
-    }
+    });
   }
 
-  private static int count(DataInputStream in, String name) throws IOException {
+  static int count(DataInputStream in, String name) throws IOException {
     int count = in.readInt();
     if (count < 0 || count > in.available()) {
       throw new LedgerFormatException(name, "impossible record count " + count);
@@ -145,13 +103,13 @@ public record LedgerSegment(
     return count;
   }
 
-  private static void writeElement(DataOutputStream out, LedgerElement element) throws IOException {
+  static void writeElement(DataOutputStream out, LedgerElement element) throws IOException {
     out.writeUTF(element.key());
     out.writeUTF(element.kind().name());
     out.writeBoolean(element.certain());
   }
 
-  private static LedgerElement readElement(DataInputStream in, String name) throws IOException {
+  static LedgerElement readElement(DataInputStream in, String name) throws IOException {
     String key = in.readUTF();
     String kind = in.readUTF();
     boolean certain = in.readBoolean();

@@ -6,7 +6,9 @@ import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
@@ -28,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * mark from the ledger without reading a manifest, handed on as {@link MarkTask.Derived} tasks.
  * Slices of branches that read the dataset are always decoded. In {@link MarkMode#VERIFY} the
  * engine also marks the dataset's slices in full and the two must agree ({@link MarkVerification}).
+ *
+ * <p>In every mode the dataset's expiry records ({@link ExpiryRecords}, written by {@code
+ * expire_versions}) add {@link MarkTask.Derived} tasks marking the files of versions whose manifests
+ * are gone {@link dev.lancemaintenance.cleanup.stage.MarkState#EXPIRED}; kept wins, so they never
+ * remove a file a version the run keeps references.
  *
  * <p>The ledger is committed here, once, on the driver, and only when the run executes (never in a
  * dry run), under the table lease every executing run holds: it describes manifests, not the run's
@@ -55,6 +62,26 @@ public final class MarkTasks {
 
   /** The mark tasks of one dataset cleanup; commits what the ledger learnt when {@code run} executes. */
   public static List<MarkTask> of(
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder) {
+    List<MarkTask> tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder));
+    tasks.addAll(fromExpiryRecords(storage, plan));
+    return tasks;
+  }
+
+  /**
+   * What {@code expire_versions} recorded before it deleted manifests: the expired versions' files,
+   * marked as a cleanup would have marked them had the manifests still been listed (docs/ledger.md,
+   * section 10). In every mode: the records stand for manifests that no mode can read any more.
+   */
+  private static List<MarkTask> fromExpiryRecords(TableStorage storage, CleanupPlan plan) {
+    List<ReferenceMark> recorded = new ExpiryRecords(storage, plan.facts().dataset().dir()).expiredMarks();
+    if (recorded.isEmpty()) {
+      return List.of();
+    }
+    return MarkTask.derived(new MarkResult(recorded, List.of(), MarkSummary.EMPTY), MARKS_PER_TASK);
+  }
+
+  private static List<MarkTask> fromManifests(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder) {
     if (mode == MarkMode.FULL) {
       return MarkTask.decode(plan.slices());

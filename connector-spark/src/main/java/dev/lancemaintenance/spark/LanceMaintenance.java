@@ -10,6 +10,7 @@ import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.tags.TableTags;
@@ -272,5 +273,22 @@ public final class LanceMaintenance {
   /** {@link #removeOrphanFiles(String)} with Hadoop settings for the store over the session's; may hold secrets. */
   public SparkCleanupAction removeOrphanFiles(String tableUri, Map<String, String> hadoopOptions) {
     return cleanup(tableUri, hadoopOptions).orphanFilesOnly();
+  }
+
+  /**
+   * {@code expire_versions} of the table at {@code tableUri}: removes the manifests of the versions
+   * the policy expires without reading the retained ones (on the driver; it reads only the manifests
+   * it expires), after recording what only they referenced; a later {@link #cleanup} with the same
+   * policy removes their files exactly as one cleanup would have (README, "Expire, then sweep").
+   */
+  public ExpireVersionsAction expireVersions(String tableUri) {
+    return expireVersions(tableUri, Map.of());
+  }
+
+  /** {@link #expireVersions(String)} through the session's Hadoop settings plus {@code hadoopOptions}. */
+  public ExpireVersionsAction expireVersions(String tableUri, Map<String, String> hadoopOptions) {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    return new ExpireVersionsAction(TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock);
   }
 }

@@ -180,10 +180,7 @@ public abstract class RetentionLimitsContract {
   }
 
   private static List<String> sdkLeaves(UnaryOperator<OraclePolicy.Builder> sdk) {
-    Path twin = copy();
-    assertThat(LanceOracle.cleanup(twin, sdk.apply(OraclePolicy.builder()).build()))
-        .as("the SDK cleaned").isInstanceOf(OracleOutcome.Removed.class);
-    return FileTimes.listFiles(twin);
+    return TableTwins.filesTheSdkLeaves(pristine, workDir.resolve("copy-" + copies.incrementAndGet()), sdk.apply(OraclePolicy.builder()).build());
   }
 
   /** Every version a run with this cutoff keeps (the latest, the younger ones) reads as before. */

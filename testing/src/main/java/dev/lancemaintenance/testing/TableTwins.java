@@ -21,6 +21,19 @@ import java.util.stream.Stream;
 public final class TableTwins {
   private TableTwins() {}
 
+  /**
+   * The files the official SDK's cleanup with {@code policy} leaves on a copy of {@code pristine}
+   * made at {@code twin}: what a "same files as the SDK" assertion compares with.
+   */
+  public static List<String> filesTheSdkLeaves(Path pristine, Path twin, OraclePolicy policy) {
+    copy(pristine, twin);
+    OracleOutcome outcome = LanceOracle.cleanup(twin, policy);
+    if (!(outcome instanceof OracleOutcome.Removed)) {
+      throw new IllegalStateException("the SDK's cleanup of the twin " + twin + " did not run: " + outcome);
+    }
+    return FileTimes.listFiles(twin);
+  }
+
   /** Copies {@code source} to the new directory {@code target}, keeping mtimes. */
   public static void copy(Path source, Path target) {
     if (Files.exists(target)) {

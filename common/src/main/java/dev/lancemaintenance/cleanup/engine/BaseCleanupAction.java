@@ -88,7 +88,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), "cleanup", recordedPolicy());
+          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy());
       try {
         CleanupResult result = executeHoldingLease();
         record.finished(result, progress.snapshot(), markModeName());
@@ -120,6 +120,11 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   /** The engine's name in run records: {@code local}, {@code spark}, {@code flink}. */
   protected abstract String engineName();
+
+  /** The procedure's name in run records: {@code cleanup}, or {@code remove_orphan_files}. */
+  protected String actionName() {
+    return orphanFilesOnly ? "remove_orphan_files" : "cleanup";
+  }
 
   /**
    * Fails when this run lost the table's lease (it stalled past the lease's timeout and another run

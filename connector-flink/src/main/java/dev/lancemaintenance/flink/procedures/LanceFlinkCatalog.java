@@ -52,7 +52,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
             FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
-            FlinkMaintenanceHistoryProcedure.NAME)
+            FlinkMaintenanceHistoryProcedure.NAME, FlinkExpireVersionsProcedure.NAME)
         : List.of();
   }
 
@@ -84,6 +84,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
         case FlinkMaintenanceHistoryProcedure.NAME:
           return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
+        case FlinkExpireVersionsProcedure.NAME:
+          return new FlinkExpireVersionsProcedure(storageOptions, clock);
         default:
           break;
       }

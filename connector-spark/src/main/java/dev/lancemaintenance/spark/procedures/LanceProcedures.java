@@ -18,19 +18,24 @@ public final class LanceProcedures {
   /** The procedures by lower-case name; immutable. */
   private static final Map<String, Function<Clock, LanceProcedure>> PROCEDURES =
       Map.ofEntries(
-          Map.entry(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new),
-          Map.entry(SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new),
-          Map.entry(SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure()),
-          Map.entry(SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new),
-          Map.entry(SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new),
-          Map.entry(SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock)),
-          Map.entry(SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock)),
-          Map.entry(SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock)),
-          Map.entry(SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles),
-          Map.entry(SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new),
-          Map.entry(SparkMaintenanceHistoryProcedure.NAME, SparkMaintenanceHistoryProcedure::new));
+          procedure(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new),
+          procedure(SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new),
+          procedure(SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure()),
+          procedure(SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new),
+          procedure(SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new),
+          procedure(SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock)),
+          procedure(SparkTagProcedure.Action.MOVE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.MOVE, clock)),
+          procedure(SparkTagProcedure.Action.DELETE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.DELETE, clock)),
+          procedure(SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles),
+          procedure(SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new),
+          procedure(SparkMaintenanceHistoryProcedure.NAME, SparkMaintenanceHistoryProcedure::new),
+          procedure(SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new));
 
   private LanceProcedures() {}
+
+  private static Map.Entry<String, Function<Clock, LanceProcedure>> procedure(String name, Function<Clock, LanceProcedure> make) {
+    return Map.entry(name, make);
+  }
 
   /** The procedure {@code namespace.name} of a catalog, if it is one of ours. */
   public static Optional<LanceProcedure> find(String[] namespace, String name, Clock clock) {

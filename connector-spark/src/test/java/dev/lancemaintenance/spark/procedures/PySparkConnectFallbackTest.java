@@ -22,7 +22,11 @@ class PySparkConnectFallbackTest {
         .map(Parameter::name)
         .collect(Collectors.joining(","));
 
-    String output = PySparkModule.python(Map.of("LANCE_SQL_ARGUMENTS", parameters),
+    String expireParameters = new SparkExpireVersionsProcedure(java.time.Clock.systemUTC()).parameters(Map.of()).stream()
+        .map(Parameter::name)
+        .collect(Collectors.joining(","));
+
+    String output = PySparkModule.python(Map.of("LANCE_SQL_ARGUMENTS", parameters, "LANCE_EXPIRE_ARGUMENTS", expireParameters),
         "-m", "unittest", "-v", "test_lance_maintenance");
 
     assertThat(output).containsPattern("Ran [1-9][0-9]* tests").contains("\nOK").doesNotContain("skipped");

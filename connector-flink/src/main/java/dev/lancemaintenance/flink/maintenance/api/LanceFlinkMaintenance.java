@@ -5,6 +5,7 @@ import dev.lancemaintenance.compaction.CompactionTaskRunner;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.cleanup.CleanupOption;
@@ -204,5 +205,15 @@ public final class LanceFlinkMaintenance {
   public static FlinkCleanupAction removeOrphanFiles(
       StreamExecutionEnvironment env, String tableUri, Map<String, String> storageOptions) {
     return cleanup(env, tableUri, storageOptions).orphanFilesOnly();
+  }
+
+  /**
+   * {@code expire_versions} of {@code tableUri}: the manifests of the versions the policy expires,
+   * removed in this process (the client) without reading the retained ones; a later cleanup with the
+   * same policy removes their files.
+   */
+  public static ExpireVersionsAction expireVersions(String tableUri, Map<String, String> storageOptions, Clock clock) {
+    return new ExpireVersionsAction(
+        TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(storageOptions)), clock);
   }
 }

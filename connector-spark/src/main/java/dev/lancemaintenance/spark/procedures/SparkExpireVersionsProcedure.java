@@ -1,0 +1,80 @@
+package dev.lancemaintenance.spark.procedures;
+
+import dev.lancemaintenance.OptionCatalogue;
+import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
+import dev.lancemaintenance.spark.LanceMaintenance;
+import dev.lancemaintenance.spark.ResultRows;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL lance.expire_versions(table, older_than, before_version, retain_last, dry_run,
+ * error_if_tagged_old_versions, branch, options)}, its parameters generated from {@link
+ * ExpireVersionsAction#CATALOGUE}: removes the manifests of the versions the policy expires, on the
+ * driver, without the mark phase; a later {@code CALL lance.cleanup} with the same policy removes
+ * their files. One row of the cleanup's counters ({@code old_versions}, {@code bytes_removed}, ...),
+ * a dry run's included (what it would remove).
+ */
+final class SparkExpireVersionsProcedure implements LanceProcedure {
+  static final String NAME = "expire_versions";
+
+  private final Clock clock;
+
+  SparkExpireVersionsProcedure(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"
+        + " retained ones; a later lance.cleanup with the same policy removes their files.";
+  }
+
+  @Override
+  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
+    List<Parameter> parameters = new ArrayList<>();
+    parameters.add(SparkCleanupProcedure.TABLE);
+    parameters.addAll(OptionParameters.parameters(
+        ExpireVersionsAction.CATALOGUE.options(), OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
+    parameters.add(SparkCleanupProcedure.OPTIONS);
+    return parameters;
+  }
+
+  @Override
+  public Optional<OptionCatalogue> catalogue() {
+    return Optional.of(ExpireVersionsAction.CATALOGUE);
+  }
+
+  @Override
+  public StructType schema(BoundCall call) {
+    return ResultRows.COUNTER_SCHEMA;
+  }
+
+  @Override
+  public Result call(BoundCall call) {
+    ProcedureArgs args = call.args();
+    ExpireVersionsAction action;
+    try {
+      action = LanceMaintenance.of(SparkSession.active(), clock)
+          .expireVersions(args.requiredString(SparkCleanupProcedure.TABLE), args.stringMap(SparkCleanupProcedure.OPTIONS));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Parameter 'table': " + e.getMessage(), e);
+    }
+    CleanupOption.applyTo(action,
+        OptionCatalogue.only(CleanupOption.class, OptionParameters.given(call, ExpireVersionsAction.CATALOGUE)),
+        clock.instant());
+    return Result.of(ResultRows.COUNTER_SCHEMA, ResultRows.counterInternalRow(action.execute()));
+  }
+}
