@@ -1,6 +1,5 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.TableOutcome;
@@ -10,7 +9,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -25,7 +23,7 @@ import org.apache.spark.sql.types.StructType;
  * is reported in its row; the call itself fails only on a bad argument or an unreadable root, before
  * any table runs.
  */
-final class SparkCleanupAllProcedure implements LanceProcedure {
+final class SparkCleanupAllProcedure extends BaseLanceProcedure {
   static final String NAME = "cleanup_all";
 
   static final Parameter ROOT = Parameter.required(
@@ -37,18 +35,11 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
   private final Clock clock;
 
   SparkCleanupAllProcedure(Clock clock) {
+    super(NAME,
+        "Cleans up every Lance table under a directory as lance.cleanup would, small tables in one job,"
+            + " one row per table with its status, counters and error.",
+        CleanupOption.CATALOGUE);
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Cleans up every Lance table under a directory as lance.cleanup would, small tables in one job,"
-        + " one row per table with its status, counters and error.";
   }
 
   @Override
@@ -56,11 +47,6 @@ final class SparkCleanupAllProcedure implements LanceProcedure {
     List<Parameter> parameters = new ArrayList<>(List.of(ROOT, PATTERN));
     parameters.addAll(SparkCleanupProcedure.optionParameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
     return parameters;
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(CleanupOption.CATALOGUE);
   }
 
   /** The glob of every fleet procedure: given, or the default; NULL is an error, not the default. */

@@ -11,7 +11,6 @@ import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -46,7 +45,7 @@ import org.apache.spark.sql.types.StructType;
  * SparkCleanupAction#orphanFilesOnly()}): no version expires, unreferenced files older than {@code
  * older_than} go.
  */
-final class SparkCleanupProcedure implements LanceProcedure {
+final class SparkCleanupProcedure extends BaseLanceProcedure {
   static final String NAME = "cleanup";
   static final String ORPHAN_FILES_NAME = "remove_orphan_files";
 
@@ -73,6 +72,13 @@ final class SparkCleanupProcedure implements LanceProcedure {
   }
 
   private SparkCleanupProcedure(Clock clock, OptionCatalogue catalogue) {
+    super(catalogue == CleanupOption.ORPHAN_FILES_CATALOGUE ? ORPHAN_FILES_NAME : NAME,
+        catalogue == CleanupOption.ORPHAN_FILES_CATALOGUE
+            ? "Removes the files under a Lance table's managed directories that no version references (writes that"
+                + " never committed) and that are older than older_than (default 7 days); expires no version."
+            : "Removes versions of a Lance table older than older_than, and the files only they referenced,"
+                + " with the semantics of Lance's cleanup_with_policy, distributed over the executors.",
+        catalogue);
     this.clock = clock;
     this.catalogue = catalogue;
   }
@@ -122,28 +128,8 @@ final class SparkCleanupProcedure implements LanceProcedure {
   }
 
   @Override
-  public String name() {
-    return orphanFiles() ? ORPHAN_FILES_NAME : NAME;
-  }
-
-  @Override
-  public String description() {
-    if (orphanFiles()) {
-      return "Removes the files under a Lance table's managed directories that no version references (writes that"
-          + " never committed) and that are older than older_than (default 7 days); expires no version.";
-    }
-    return "Removes versions of a Lance table older than older_than, and the files only they referenced,"
-        + " with the semantics of Lance's cleanup_with_policy, distributed over the executors.";
-  }
-
-  @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return parameters(catalogue, OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(catalogue);
   }
 
   /** A dry run's rows are its files; every other run returns one row of counters. */

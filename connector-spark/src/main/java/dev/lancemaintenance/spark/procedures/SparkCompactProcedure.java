@@ -1,13 +1,11 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -17,28 +15,19 @@ import org.apache.spark.sql.types.StructType;
  * Lance's planner, tasks on the executors ({@link dev.lancemaintenance.spark.SparkCompactAction}),
  * and returns one row of {@code CompactResult.namedCounters()}.
  */
-final class SparkCompactProcedure implements LanceProcedure {
+final class SparkCompactProcedure extends BaseLanceProcedure {
   static final String NAME = "compact";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Merges a Lance table's small fragments with Lance's own compaction, the tasks distributed over the"
-        + " executors; commits on the driver. Deletes nothing (optimize also cleans up).";
+  SparkCompactProcedure() {
+    super(NAME,
+        "Merges a Lance table's small fragments with Lance's own compaction, the tasks distributed over the"
+            + " executors; commits on the driver. Deletes nothing (optimize also cleans up).",
+        CompactionOption.CATALOGUE);
   }
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return CompactionParameters.ALL;
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(CompactionOption.CATALOGUE);
   }
 
   @Override

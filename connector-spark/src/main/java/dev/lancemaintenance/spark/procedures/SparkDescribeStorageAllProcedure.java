@@ -1,6 +1,5 @@
 package dev.lancemaintenance.spark.procedures;
 
-import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.spark.LanceMaintenance;
@@ -9,7 +8,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -21,24 +19,17 @@ import org.apache.spark.sql.types.StructType;
  * ResultRows#FLEET_DESCRIBE_SCHEMA}); small tables in one job. A table that fails is reported in
  * its row; the call itself fails only on a bad argument or an unreadable root. Deletes nothing.
  */
-final class SparkDescribeStorageAllProcedure implements LanceProcedure {
+final class SparkDescribeStorageAllProcedure extends BaseLanceProcedure {
   static final String NAME = "describe_storage_all";
 
   private final Clock clock;
 
   SparkDescribeStorageAllProcedure(Clock clock) {
+    super(NAME,
+        "Reports the storage of every Lance table under a directory as lance.describe_storage would, small tables"
+            + " in one job, one row of totals per table with its status and error.",
+        CleanupOption.CATALOGUE);
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Reports the storage of every Lance table under a directory as lance.describe_storage would, small tables"
-        + " in one job, one row of totals per table with its status and error.";
   }
 
   @Override
@@ -46,11 +37,6 @@ final class SparkDescribeStorageAllProcedure implements LanceProcedure {
     List<Parameter> parameters = new ArrayList<>(List.of(SparkCleanupAllProcedure.ROOT, SparkCleanupAllProcedure.PATTERN));
     parameters.addAll(SparkDescribeStorageProcedure.policyParameters(givenTypes));
     return parameters;
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(CleanupOption.CATALOGUE);
   }
 
   @Override

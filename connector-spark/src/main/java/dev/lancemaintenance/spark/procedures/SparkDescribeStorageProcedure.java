@@ -25,7 +25,7 @@ import org.apache.spark.sql.types.StructType;
  * (without its run settings), so the report is about exactly the cleanup the same arguments would
  * run; {@code windows} ({@code '0s,1h,1d,7d,30d'} by default) are the what-if's. Deletes nothing.
  */
-final class SparkDescribeStorageProcedure implements LanceProcedure {
+final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
   static final String NAME = "describe_storage";
 
   static final Parameter WINDOWS = Parameter.optional(
@@ -34,18 +34,11 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
   private final Clock clock;
 
   SparkDescribeStorageProcedure(Clock clock) {
+    super(NAME,
+        "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"
+            + " and what each retention window would free, computed by the cleanup's own stages on the executors.",
+        CleanupOption.CATALOGUE);
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"
-        + " and what each retention window would free, computed by the cleanup's own stages on the executors.";
   }
 
   @Override
@@ -73,11 +66,6 @@ final class SparkDescribeStorageProcedure implements LanceProcedure {
   }
 
   /** A misspelt argument is the cleanup catalogue's error, naming it. */
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(CleanupOption.CATALOGUE);
-  }
-
   @Override
   public StructType schema(BoundCall call) {
     return ResultRows.STORAGE_SCHEMA;

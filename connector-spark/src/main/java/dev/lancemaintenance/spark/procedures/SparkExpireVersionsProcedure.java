@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -22,24 +21,17 @@ import org.apache.spark.sql.types.StructType;
  * their files. One row of the cleanup's counters ({@code old_versions}, {@code bytes_removed}, ...),
  * a dry run's included (what it would remove).
  */
-final class SparkExpireVersionsProcedure implements LanceProcedure {
+final class SparkExpireVersionsProcedure extends BaseLanceProcedure {
   static final String NAME = "expire_versions";
 
   private final Clock clock;
 
   SparkExpireVersionsProcedure(Clock clock) {
+    super(NAME,
+        "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"
+            + " retained ones; a later lance.cleanup with the same policy removes their files.",
+        ExpireVersionsAction.CATALOGUE);
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"
-        + " retained ones; a later lance.cleanup with the same policy removes their files.";
   }
 
   @Override
@@ -50,11 +42,6 @@ final class SparkExpireVersionsProcedure implements LanceProcedure {
         ExpireVersionsAction.CATALOGUE.options(), OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
     parameters.add(SparkCleanupProcedure.OPTIONS);
     return parameters;
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(ExpireVersionsAction.CATALOGUE);
   }
 
   @Override

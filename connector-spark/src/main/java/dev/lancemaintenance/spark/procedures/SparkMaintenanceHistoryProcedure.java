@@ -19,7 +19,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * their records, newest first, one row per run with {@link RunEntry#COLUMNS}; a run that died is
  * {@code unfinished}. Reads only {@code _maintenance/runs/}; deletes nothing.
  */
-final class SparkMaintenanceHistoryProcedure implements LanceProcedure {
+final class SparkMaintenanceHistoryProcedure extends BaseLanceProcedure {
   static final String NAME = "maintenance_history";
   static final int DEFAULT_LIMIT = 100;
   static final Parameter LIMIT = Parameter.optional(
@@ -29,6 +29,8 @@ final class SparkMaintenanceHistoryProcedure implements LanceProcedure {
   private final Clock clock;
 
   SparkMaintenanceHistoryProcedure(Clock clock) {
+    super(NAME,
+        "The maintenance runs of a Lance table, newest first: finished, failed, or unfinished (the run died).");
     this.clock = clock;
   }
 
@@ -43,16 +45,6 @@ final class SparkMaintenanceHistoryProcedure implements LanceProcedure {
       schema = schema.add(column.name(), type, true);
     }
     return schema;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "The maintenance runs of a Lance table, newest first: finished, failed, or unfinished (the run died).";
   }
 
   @Override

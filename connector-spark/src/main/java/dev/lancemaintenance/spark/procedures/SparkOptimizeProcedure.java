@@ -1,7 +1,6 @@
 package dev.lancemaintenance.spark.procedures;
 
 import dev.lancemaintenance.MaintenanceOption;
-import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
@@ -10,7 +9,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -25,7 +23,7 @@ import org.apache.spark.sql.types.StructType;
  * {@code hadoop_options} the Hadoop settings for the cleanup, over the session's {@code
  * spark.hadoop.*}. A NULL given for an argument that decides what is deleted is an error.
  */
-final class SparkOptimizeProcedure implements LanceProcedure {
+final class SparkOptimizeProcedure extends BaseLanceProcedure {
   static final String NAME = "optimize";
 
   static final Parameter HADOOP_OPTIONS =
@@ -36,6 +34,10 @@ final class SparkOptimizeProcedure implements LanceProcedure {
   private final Clock clock;
 
   SparkOptimizeProcedure(Clock clock) {
+    super(NAME,
+        "LanceDB's optimize without the index step: compaction, then cleanup, both distributed over the"
+            + " executors; refuses before compacting when a tag would make the cleanup refuse.",
+        OptimizeAction.OPTIONS);
     this.clock = clock;
   }
 
@@ -56,24 +58,8 @@ final class SparkOptimizeProcedure implements LanceProcedure {
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "LanceDB's optimize without the index step: compaction, then cleanup, both distributed over the"
-        + " executors; refuses before compacting when a tag would make the cleanup refuse.";
-  }
-
-  @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return parameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
-  }
-
-  @Override
-  public Optional<OptionCatalogue> catalogue() {
-    return Optional.of(OptimizeAction.OPTIONS);
   }
 
   @Override

@@ -19,7 +19,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * old version asks for. One row: the tag, its branch (NULL for main) and its version (for
  * delete_tag, the version it named).
  */
-final class SparkTagProcedure implements LanceProcedure {
+final class SparkTagProcedure extends BaseLanceProcedure {
   /** What the procedure does to the tag. */
   enum Action {
     CREATE("create_tag", "Tags a version of a Lance table (main or a branch); refuses a name already taken."),
@@ -48,18 +48,9 @@ final class SparkTagProcedure implements LanceProcedure {
   private final Clock clock;
 
   SparkTagProcedure(Action action, Clock clock) {
+    super(action.procedureName, action.description);
     this.action = action;
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return action.procedureName;
-  }
-
-  @Override
-  public String description() {
-    return action.description;
   }
 
   @Override
