@@ -253,9 +253,10 @@ class LocalCleanupSafetyIT {
     return Leases.holdElsewhere(plainStorage().open(TableLocation.of(table.toString())), since, timeout);
   }
 
+  /** The lease's files in the table's maintenance directory (beside them: the run records, the ledger). */
   private static List<String> leaseFiles(Path table) {
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(table.resolve(TableLease.DIR))) {
-      return files.map(file -> file.getFileName().toString()).toList();
+      return files.map(file -> file.getFileName().toString()).filter(name -> name.startsWith("cleanup.lease.")).toList();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -81,6 +81,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    */
   @Override
   public final CleanupResult execute() {
+    // A policy that cannot run is refused, naming the table, before the lease is taken or a run recorded.
+    CleanupPolicy checked = checkedPolicyAt(clock.instant());
     if (settings.mode() == CleanupMode.DRY_RUN) {
       return executeHoldingLease();
     }
@@ -88,7 +90,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy());
+          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(checked));
       try {
         CleanupResult result = executeHoldingLease();
         record.finished(result, progress.snapshot(), markModeName());
@@ -106,8 +108,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    * The policy and settings as the run record keeps them: the options that decide what goes and how
    * fast, under their option names; nothing of the storage configuration (credentials live there).
    */
-  private String recordedPolicy() {
-    return policy(clock.instant())
+  private String recordedPolicy(CleanupPolicy policy) {
+    return policy
         + ", mode=" + markModeName()
         + (settings.capped() ? ", max_deletes=" + settings.maxDeletes() : "")
         + ", max_concurrent_deletes=" + settings.maxConcurrentDeletes()

@@ -13,7 +13,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -23,15 +22,11 @@ import org.apache.flink.types.Row;
  * required, for the same reason). One row per table: table, status, the counters (NULL for a table
  * that did not run), error. PATTERN is reserved in Flink SQL (MATCH_RECOGNIZE): quote it.
  */
-public final class FlinkCleanupAllProcedure implements Procedure {
+public final class FlinkCleanupAllProcedure extends StoreProcedure {
   public static final String NAME = "cleanup_all";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkCleanupAllProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -10,7 +10,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -20,15 +19,11 @@ import org.apache.flink.types.Row;
  * API returns an array, so the rows are gathered in memory here (the CLI and the Java API stream
  * them instead).
  */
-public final class FlinkCleanupFilesProcedure implements Procedure {
+public final class FlinkCleanupFilesProcedure extends StoreProcedure {
   public static final String NAME = "cleanup_files";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkCleanupFilesProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -10,7 +10,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -18,15 +17,11 @@ import org.apache.flink.types.Row;
  * cleanup job through the procedure context's environment and returns one row of counters (in a
  * dry run, the counters of what would go; {@code sys.cleanup_files} lists those files).
  */
-public final class FlinkCleanupProcedure implements Procedure {
+public final class FlinkCleanupProcedure extends StoreProcedure {
   public static final String NAME = "cleanup";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkCleanupProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   /**

@@ -8,22 +8,17 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
  * {@code CALL <catalog>.sys.delete_tag(`table` => '...', tag => 'release')}: deletes a tag, so
  * cleanup may remove the version it kept. One row: the tag, its branch and the version it named.
  */
-public final class FlinkDeleteTagProcedure implements Procedure {
+public final class FlinkDeleteTagProcedure extends StoreProcedure {
   public static final String NAME = "delete_tag";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkDeleteTagProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -12,7 +12,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -22,15 +21,11 @@ import org.apache.flink.types.Row;
  * lance.describe_storage_all}. PATTERN is reserved in Flink SQL (MATCH_RECOGNIZE): quote it.
  * Deletes nothing.
  */
-public final class FlinkDescribeStorageAllProcedure implements Procedure {
+public final class FlinkDescribeStorageAllProcedure extends StoreProcedure {
   public static final String NAME = "describe_storage_all";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkDescribeStorageAllProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -10,7 +10,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -20,15 +19,11 @@ import org.apache.flink.types.Row;
  * The policy arguments are {@code sys.cleanup_files}' (the cleanup's without its run settings), so
  * the report is about exactly the cleanup they describe. Deletes nothing.
  */
-public final class FlinkDescribeStorageProcedure implements Procedure {
+public final class FlinkDescribeStorageProcedure extends StoreProcedure {
   public static final String NAME = "describe_storage";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkDescribeStorageProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

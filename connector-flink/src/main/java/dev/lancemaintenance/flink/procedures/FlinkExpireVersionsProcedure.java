@@ -12,7 +12,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -22,15 +21,11 @@ import org.apache.flink.types.Row;
  * cleanup's counters. As for {@code sys.cleanup}, {@code older_than} and {@code dry_run} must be
  * given (Flink SQL drops a misspelt argument name).
  */
-public final class FlinkExpireVersionsProcedure implements Procedure {
+public final class FlinkExpireVersionsProcedure extends StoreProcedure {
   public static final String NAME = "expire_versions";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkExpireVersionsProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   /** The hints follow {@link ExpireVersionsAction#OPTIONS}, in order (a test holds them to it). */

@@ -16,16 +16,12 @@ import org.apache.flink.types.Row;
  * maintenance runs from their records, newest first, one row per run ({@link
  * ResultRows#HISTORY_ROW}); a run that died is {@code unfinished}. Runs in the client, no job.
  */
-public final class FlinkMaintenanceHistoryProcedure implements Procedure {
+public final class FlinkMaintenanceHistoryProcedure extends StoreProcedure {
   public static final String NAME = "maintenance_history";
   static final long DEFAULT_LIMIT = 100;
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkMaintenanceHistoryProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -10,7 +10,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -20,15 +19,11 @@ import org.apache.flink.types.Row;
  * {@link CleanupOption#ORPHAN_FILES_CATALOGUE} in order; {@code older_than} and {@code dry_run} are
  * required, as for {@code sys.cleanup}, since Flink drops a misspelt argument name silently.
  */
-public final class FlinkRemoveOrphanFilesProcedure implements Procedure {
+public final class FlinkRemoveOrphanFilesProcedure extends StoreProcedure {
   public static final String NAME = "remove_orphan_files";
 
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
-
   FlinkRemoveOrphanFilesProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
+    super(storageOptions, clock);
   }
 
   @ProcedureHint(

@@ -9,7 +9,6 @@ import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -19,7 +18,7 @@ import org.apache.flink.types.Row;
  * and Spark's {@code CALL lance.create_tag}). One row: the tag, its branch (NULL for main) and its
  * version. Runs in the client: a tag is one small file, no job.
  */
-public final class FlinkTagProcedure implements Procedure {
+public final class FlinkTagProcedure extends StoreProcedure {
   public static final String CREATE_NAME = "create_tag";
   public static final String MOVE_NAME = "move_tag";
 
@@ -30,13 +29,10 @@ public final class FlinkTagProcedure implements Procedure {
   }
 
   private final Action action;
-  private final Map<String, String> storageOptions;
-  private final Clock clock;
 
   FlinkTagProcedure(Action action, Map<String, String> storageOptions, Clock clock) {
+    super(storageOptions, clock);
     this.action = action;
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = clock;
   }
 
   /**
