@@ -37,12 +37,10 @@ public record DecisionContext(
 
   /** The context of a run from its facts and the reduced summary of every mark task. */
   public static DecisionContext of(RetentionFacts facts, MarkSummary summary) {
+    long cutoffMillis = facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos()));
     return new DecisionContext(
         facts.dataset(),
-        facts.inventory() == null
-            ? facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos()))
-            : facts.inventory().listingCutoffMillis(
-                facts.policy().orphanCutoffMillis().orElse(cutoffMillisOf(summary.earliestRetainedNanos()))),
+        facts.inventory() == null ? cutoffMillis : facts.inventory().listingCutoffMillis(cutoffMillis),
         facts.unverifiedThresholdMillis(),
         facts.policy().deleteUnverified(),
         facts.guardThresholdMillis());
