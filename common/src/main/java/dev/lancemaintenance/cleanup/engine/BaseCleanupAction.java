@@ -81,18 +81,19 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    */
   @Override
   public final CleanupResult execute() {
-    // A policy that cannot run is refused, naming the table, before the lease is taken or a run recorded.
-    CleanupPolicy checked = checkedPolicyAt(clock.instant());
+    // One "now" for the run and its record; a policy that cannot run is refused here, naming the
+    // table, before the lease is taken or a run recorded.
+    DatasetCleanup requested = requestedCleanup();
     if (settings.mode() == CleanupMode.DRY_RUN) {
-      return executeHoldingLease();
+      return executeHoldingLease(requested);
     }
     try (TableStorage leaseStorage = storageFactory.open(table);
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(checked));
+          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(requested.policy()));
       try {
-        CleanupResult result = executeHoldingLease();
+        CleanupResult result = executeHoldingLease(requested);
         record.finished(result, progress.snapshot(), markModeName());
         return result;
       } catch (RuntimeException | Error e) {
@@ -140,9 +141,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     }
   }
 
-  private CleanupResult executeHoldingLease() {
+  private CleanupResult executeHoldingLease(DatasetCleanup requested) {
     long startNanos = System.nanoTime();
-    DatasetCleanup requested = requestedCleanup();
     List<DatasetCleanup> cascade;
     try (TableStorage storage = storageFactory.open(table)) {
       cascade = ReferencedBranches.cascadeOf(storage, requested);
