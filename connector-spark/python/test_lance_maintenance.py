@@ -171,6 +171,19 @@ class ConnectFallbackTest(unittest.TestCase):
             lance_maintenance.LanceMaintenance(session).expire_versions("/t.lance", dry_run=None)
         self.assertEqual(session.statements, [])
 
+    def test_optimize_all_is_one_call_with_the_arguments_given(self):
+        session = ConnectSession()
+        lance_maintenance.LanceMaintenance(session).optimize_all(
+            "/warehouse/", older_than="0s", target_rows_per_fragment=1000, dry_run=True, options={"k": "v"})
+
+        self.assertEqual(session.statements, [
+            "CALL lance.optimize_all(root => '/warehouse/', pattern => '*.lance', older_than => '0s',"
+            " target_rows_per_fragment => 1000, dry_run => true, options => map('k', 'v'))"])
+        written = re.findall(r"(\w+) => ", session.statements[0])
+        parameters = os.environ.get("LANCE_OPTIMIZE_ALL_ARGUMENTS")
+        self.assertIsNotNone(parameters, "run through PySparkConnectFallbackTest, which sets LANCE_OPTIMIZE_ALL_ARGUMENTS")
+        self.assertLessEqual(set(written), set(parameters.split(",")))
+
 
 if __name__ == "__main__":
     unittest.main()

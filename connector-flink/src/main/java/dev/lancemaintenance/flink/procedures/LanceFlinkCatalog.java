@@ -52,7 +52,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
             FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
-            FlinkMaintenanceHistoryProcedure.NAME, FlinkExpireVersionsProcedure.NAME)
+            FlinkMaintenanceHistoryProcedure.NAME, FlinkExpireVersionsProcedure.NAME, FlinkOptimizeAllProcedure.NAME)
         : List.of();
   }
 
@@ -86,6 +86,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
         case FlinkExpireVersionsProcedure.NAME:
           return new FlinkExpireVersionsProcedure(storageOptions, clock);
+        case FlinkOptimizeAllProcedure.NAME:
+          return new FlinkOptimizeAllProcedure(sdkStorageOptions, storageOptions, clock);
         default:
           break;
       }

@@ -26,7 +26,12 @@ class PySparkConnectFallbackTest {
         .map(Parameter::name)
         .collect(Collectors.joining(","));
 
-    String output = PySparkModule.python(Map.of("LANCE_SQL_ARGUMENTS", parameters, "LANCE_EXPIRE_ARGUMENTS", expireParameters),
+    String optimizeAllParameters = new SparkOptimizeAllProcedure(java.time.Clock.systemUTC()).parameters(Map.of()).stream()
+        .map(Parameter::name)
+        .collect(Collectors.joining(","));
+
+    String output = PySparkModule.python(Map.of("LANCE_SQL_ARGUMENTS", parameters, "LANCE_EXPIRE_ARGUMENTS", expireParameters,
+            "LANCE_OPTIMIZE_ALL_ARGUMENTS", optimizeAllParameters),
         "-m", "unittest", "-v", "test_lance_maintenance");
 
     assertThat(output).containsPattern("Ran [1-9][0-9]* tests").contains("\nOK").doesNotContain("skipped");
