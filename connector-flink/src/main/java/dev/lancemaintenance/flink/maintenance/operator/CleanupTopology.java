@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.engine.Gate;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
@@ -72,7 +73,7 @@ public final class CleanupTopology {
     SingleOutputStreamOperator<ReferenceMark> marks =
         named(spec, "slices", env.fromData(markTasks, CleanupTypes.MARK_TASK)).setParallelism(1)
             .rebalance()
-            .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts()), CleanupTypes.MARK)
+            .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts(), plan.manifestCount()), CleanupTypes.MARK)
             .setParallelism(Math.min(parallelism, markTasks.size()));
     named(spec, "mark", marks);
 
@@ -120,12 +121,14 @@ public final class CleanupTopology {
         named(spec, "release-decided-files",
             candidates.keyBy(new Keys.ByPath(), Types.STRING)
                 .connect(checked.broadcast(CHECKED_STATE))
-                .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0), CleanupTypes.CANDIDATE));
+                .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0, CleanupStage.SWEEP),
+                    CleanupTypes.CANDIDATE));
 
     long maxDeletes = spec.settings().maxDeletes();
     Capped filesWithin = cap(spec, "max-deletes-files", released, checked.broadcast(CAP_FILES_STATE), CAP_FILES_STATE,
         unlisted -> maxDeletes);
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", filesWithin.files(), parallelism);
+    SingleOutputStreamOperator<RunOutput> sweptFiles =
+        candidateStage(spec, "sweep-files", CleanupStage.SWEEP, filesWithin.files(), parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals =
         sumCounters(spec, "sum-file-counters", sweptFiles, filesWithin.deferred());
 
@@ -135,13 +138,14 @@ public final class CleanupTopology {
                 .keyBy(new Keys.ByPath(), Types.STRING)
                 .connect(fileTotals.broadcast(FILE_COUNTERS_STATE))
                 .process(
-                    new ReleaseGate<>(table, FILE_COUNTERS_STATE, fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters)),
+                    new ReleaseGate<>(table, FILE_COUNTERS_STATE,
+                        fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters), CleanupStage.RELEASE),
                     CleanupTypes.CANDIDATE));
     Capped manifestsWithin = cap(spec, "max-deletes-manifests", releasedManifests,
         fileTotals.broadcast(CAP_MANIFESTS_STATE), CAP_MANIFESTS_STATE,
         fileCounters -> CleanupRun.manifestBudget(maxDeletes, fileCounters));
     SingleOutputStreamOperator<RunOutput> sweptManifests =
-        candidateStage(spec, "sweep-manifests", manifestsWithin.files(), parallelism);
+        candidateStage(spec, "sweep-manifests", CleanupStage.RELEASE, manifestsWithin.files(), parallelism);
 
     SingleOutputStreamOperator<CleanupCounters> manifestCounters =
         named(spec, "manifest-counters", sweptManifests.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
@@ -163,13 +167,14 @@ public final class CleanupTopology {
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(
-      CleanupJobSpec spec, String stage, DataStream<CandidateFile> input, int parallelism) {
+      CleanupJobSpec spec, String stage, CleanupStage cleanupStage, DataStream<CandidateFile> input, int parallelism) {
     if (spec.settings().mode() == CleanupMode.DRY_RUN) {
-      return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report())))
+      return named(spec, stage,
+              input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report(), cleanupStage)))
           .setParallelism(parallelism);
     }
-    SweepFiles sweep =
-        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report());
+    SweepFiles sweep = new SweepFiles(
+        spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report(), cleanupStage);
     // One request in flight per subtask: the parallelism is the concurrency cap.
     return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, sweep))
         .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));

@@ -1,7 +1,10 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.engine.Gate;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -21,16 +24,25 @@ public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, 
   private final String table;
   private final MapStateDescriptor<String, S> state;
   private final Gate<S, Boolean> releases;
+  private final CleanupStage stage;
   private transient Boolean released;
+  private transient Counter candidates;
 
   /**
    * @param state the broadcast state the reduced value is kept in; its name says what the files wait for
    * @param releases whether the reduced value lets the files through; evaluated once per subtask
+   * @param stage the stage the released files go to, whose {@value MaintenanceMetrics#CANDIDATES} they are
    */
-  public ReleaseGate(String table, MapStateDescriptor<String, S> state, Gate<S, Boolean> releases) {
+  public ReleaseGate(String table, MapStateDescriptor<String, S> state, Gate<S, Boolean> releases, CleanupStage stage) {
     this.table = table;
     this.state = state;
     this.releases = releases;
+    this.stage = stage;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    candidates = MaintenanceMetrics.ofStage(getRuntimeContext().getMetricGroup(), stage).counter(MaintenanceMetrics.CANDIDATES);
   }
 
   @Override
@@ -45,6 +57,7 @@ public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, 
       released = releases.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "its gate"));
     }
     if (released) {
+      candidates.inc();
       out.collect(file);
     }
   }

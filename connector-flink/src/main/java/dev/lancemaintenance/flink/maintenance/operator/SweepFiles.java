@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.storage.TableLocation;
@@ -9,8 +10,6 @@ import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
 
 /**
  * Stages {@code sweep} and {@code release manifests} (parallel): deletes files in batches through
@@ -30,15 +29,13 @@ public final class SweepFiles extends CandidateStage {
   private transient SweepBatch sweep;
   private transient List<CandidateFile> buffer;
   private transient CleanupCounters counters;
-  private transient Counter filesDeleted;
-  private transient Counter bytesDeleted;
-  private transient Counter failedDeletes;
 
   /**
    * @param deleteRateLimit files per second across all subtasks of this operator, 0 for unlimited
    */
-  public SweepFiles(TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report) {
-    super(report);
+  public SweepFiles(
+      TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report, CleanupStage stage) {
+    super(report, stage);
     this.table = table;
     this.storageFactory = storageFactory;
     this.deleteRateLimit = deleteRateLimit;
@@ -52,10 +49,6 @@ public final class SweepFiles extends CandidateStage {
     sweep = new SweepBatch(storage, new TokenBucketPacer((double) deleteRateLimit / subtasks));
     buffer = new ArrayList<>();
     counters = CleanupCounters.ZERO;
-    MetricGroup metrics = getMetricGroup().addGroup(MaintenanceMetrics.GROUP);
-    filesDeleted = metrics.counter(MaintenanceMetrics.FILES_DELETED);
-    bytesDeleted = metrics.counter(MaintenanceMetrics.BYTES_DELETED);
-    failedDeletes = metrics.counter(MaintenanceMetrics.FAILED_DELETES);
   }
 
   @Override
@@ -79,9 +72,7 @@ public final class SweepFiles extends CandidateStage {
     CleanupCounters batch = sweep.sweep(buffer);
     buffer.clear();
     counters = counters.plus(batch);
-    filesDeleted.inc(MaintenanceMetrics.filesRemoved(batch));
-    bytesDeleted.inc(batch.bytesRemoved());
-    failedDeletes.inc(batch.failedDeletes());
+    published(batch);
   }
 
   @Override
