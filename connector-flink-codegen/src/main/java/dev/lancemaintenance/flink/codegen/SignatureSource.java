@@ -120,37 +120,31 @@ final class SignatureSource {
   }
 
   private static String argumentHint(String name, MaintenanceOption.Type type, boolean first) {
-    return "@ArgumentHint(name = " + quoted(name) + ", type = @DataTypeHint(" + quoted(sqlType(type)) + ")"
+    return "@ArgumentHint(name = " + quoted(name) + ", type = @DataTypeHint(" + quoted(Declared.of(type).sqlType()) + ")"
         + (first ? "" : ", isOptional = true") + ")";
   }
 
   private static String parameters(ProcedureSignature signature) {
     List<String> parameters = new ArrayList<>(List.of("ProcedureContext context"));
-    signature.arguments().forEach(argument -> parameters.add(javaType(argument.type()) + " " + javaName(argument.name())));
-    signature.options().forEach(option -> parameters.add(javaType(option.type()) + " " + javaName(option.sqlName())));
+    signature.arguments().forEach(argument -> parameters.add(Declared.of(argument.type()).javaType() + " " + javaName(argument.name())));
+    signature.options().forEach(option -> parameters.add(Declared.of(option.type()).javaType() + " " + javaName(option.sqlName())));
     return parameters.stream().map(parameter -> "      " + parameter).collect(Collectors.joining(",\n"));
   }
 
-  /** The type in Flink SQL; a cutoff is written as text ({@code '7d'}, an ISO instant). */
-  static String sqlType(MaintenanceOption.Type type) {
-    return switch (type) {
-      case CUTOFF, STRING -> "STRING";
-      case LONG -> "BIGINT";
-      case INT -> "INT";
-      case DOUBLE -> "DOUBLE";
-      case BOOLEAN -> "BOOLEAN";
-    };
-  }
-
-  /** The Java class Flink hands a value of {@link #sqlType} in, null when not given. */
-  private static String javaType(MaintenanceOption.Type type) {
-    return switch (type) {
-      case CUTOFF, STRING -> "String";
-      case LONG -> "Long";
-      case INT -> "Integer";
-      case DOUBLE -> "Double";
-      case BOOLEAN -> "Boolean";
-    };
+  /**
+   * How an argument of {@code type} is declared: its type in Flink SQL (a cutoff is written as text,
+   * {@code '7d'} or an ISO instant), and the Java class Flink hands its value in, null when not given.
+   */
+  private record Declared(String sqlType, String javaType) {
+    static Declared of(MaintenanceOption.Type type) {
+      return switch (type) {
+        case CUTOFF, STRING -> new Declared("STRING", "String");
+        case LONG -> new Declared("BIGINT", "Long");
+        case INT -> new Declared("INT", "Integer");
+        case DOUBLE -> new Declared("DOUBLE", "Double");
+        case BOOLEAN -> new Declared("BOOLEAN", "Boolean");
+      };
+    }
   }
 
   /** {@code older_than} as a Java parameter: {@code olderThan}. */

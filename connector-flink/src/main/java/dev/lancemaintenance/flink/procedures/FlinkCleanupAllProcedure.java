@@ -2,10 +2,7 @@ package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
-import dev.lancemaintenance.fleet.DirectoryNamespace;
-import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
-import java.util.List;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
 
@@ -26,9 +23,7 @@ public final class FlinkCleanupAllProcedure extends FlinkCleanupAllSignature {
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) throws Exception {
     String root = call.root();
-    List<TableOutcome> outcomes = LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root,
-        call.argument("pattern", String.class).orElse(DirectoryNamespace.DEFAULT_PATTERN),
-        call.options(CleanupOption.class), storageOptions, clock);
-    return outcomes.stream().map(outcome -> ResultRows.fleet(outcome, CleanupResult.counterNames())).toArray(Row[]::new);
+    return ResultRows.fleet(LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root, call.pattern(),
+        call.options(CleanupOption.class), storageOptions, clock), CleanupResult.counterNames());
   }
 }

@@ -3,6 +3,7 @@ package dev.lancemaintenance.flink.procedures;
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.fleet.DirectoryNamespace;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,11 @@ final class ProcedureCall {
   String root() {
     return argument("root", String.class).filter(root -> !root.isBlank()).orElseThrow(() -> new IllegalArgumentException(
         "Parameter 'root' is not set: give the directory that holds the tables, e.g. root => 's3a://b/warehouse/'"));
+  }
+
+  /** A fleet procedure's pattern of table directories, the namespace's default when not given. */
+  String pattern() {
+    return argument("pattern", String.class).orElse(DirectoryNamespace.DEFAULT_PATTERN);
   }
 
   /** One of the procedure's own arguments, empty when not given (or NULL). */
