@@ -77,9 +77,34 @@ class ExpireVersionsIT {
     assertThat(LanceTableFixture.open(table).versions()).doesNotContainAnyElementsOf(older).hasSize(versions.size() - older.size());
     KeptManifests.assertEveryManifestReadsBack(table);
 
+    assertThat(expiryRecords(table)).as("records of the expired versions").isNotEmpty();
+
     sweep(table).beforeTimestamp(afterDelete).execute();
     assertThat(FileTimes.listFiles(table)).as("files left by expire then sweep, and by one SDK cleanup")
         .isEqualTo(sdkLeaves(sdk -> sdk.beforeTimestamp(afterDelete)));
+    assertThat(expiryRecords(table)).as("records retired by the complete sweep").isEmpty();
+    KeptManifests.assertEveryManifestReadsBack(table);
+  }
+
+  @Test
+  void aSweepThatDoesNotFinishKeepsTheRecordsAndTheNextCompleteOneRetiresThem() {
+    Path table = copy();
+    expire(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    List<Path> records = expiryRecords(table);
+    assertThat(records).as("records of the expired versions").isNotEmpty();
+
+    assertThatThrownBy(() -> sweep(table, DataDeletesCrash.FACTORY).beforeTimestamp(FAR_AHEAD).retainLast(2).execute())
+        .hasMessageContaining("simulated crash");
+    assertThat(expiryRecords(table)).as("records after a sweep killed at its first delete").isEqualTo(records);
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).maxDeletes(1).execute();
+    assertThat(expiryRecords(table)).as("records after a sweep max_deletes stopped").isEqualTo(records);
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).dryRun(true).execute();
+    assertThat(expiryRecords(table)).as("records after a dry run").isEqualTo(records);
+
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    assertThat(expiryRecords(table)).as("records after a complete sweep").isEmpty();
+    assertThat(FileTimes.listFiles(table)).as("files left by expire, the unfinished sweeps and the last, and by one SDK cleanup")
+        .isEqualTo(sdkLeaves(sdk -> sdk.beforeTimestamp(FAR_AHEAD).beforeVersion(newest(2))));
     KeptManifests.assertEveryManifestReadsBack(table);
   }
 
@@ -121,6 +146,18 @@ class ExpireVersionsIT {
             .errorIfTaggedOldVersions(false).build()))
         .isInstanceOf(OracleOutcome.Removed.class);
     assertThat(FileTimes.listFiles(table)).as("files left with the tagged version kept").isEqualTo(FileTimes.listFiles(twin));
+    KeptManifests.assertEveryManifestReadsBack(table);
+    // The kept tag held the listing back: the expired versions' files newer than it stayed, on both.
+    // One SDK cleanup forgets those versions; so must we: the complete sweep retired their records.
+    assertThat(expiryRecords(table)).as("records retired by the complete sweep").isEmpty();
+
+    LanceTableFixture.open(table).deleteTag("first");
+    LanceTableFixture.open(twin).deleteTag("first");
+    sweep(table).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    assertThat(LanceOracle.cleanup(twin, OraclePolicy.builder().beforeTimestamp(FAR_AHEAD).beforeVersion(newest(2)).build()))
+        .isInstanceOf(OracleOutcome.Removed.class);
+    assertThat(FileTimes.listFiles(table)).as("files left by the next cleanup after the tag went, and by the SDK's")
+        .isEqualTo(FileTimes.listFiles(twin));
     KeptManifests.assertEveryManifestReadsBack(table);
   }
 
@@ -206,12 +243,34 @@ class ExpireVersionsIT {
     }
   }
 
+  /** Fails at the sweep's first delete of a table file, as a run killed before the end of its sweep. */
+  private static final class DataDeletesCrash extends ForwardingTableStorage {
+    static final TableStorageFactory FACTORY =
+        location -> new DataDeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()));
+
+    DataDeletesCrash(dev.lancemaintenance.storage.TableStorage delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public List<DeleteFailure> deleteBatch(List<String> paths) {
+      if (paths.stream().anyMatch(path -> !path.contains("_maintenance/"))) {
+        throw new StorageException("delete", paths.get(0), new IOException("simulated crash"));
+      }
+      return super.deleteBatch(paths);
+    }
+  }
+
   private static ExpireVersionsAction expire(Path table, TableStorageFactory storage) {
     return new ExpireVersionsAction(TableLocation.of(table.toString()), storage, Clock.systemUTC());
   }
 
   private static CleanupAction sweep(Path table) {
-    return new LocalCleanupAction(TableLocation.of(table.toString()), LOCAL, Clock.systemUTC());
+    return sweep(table, LOCAL);
+  }
+
+  private static CleanupAction sweep(Path table, TableStorageFactory storage) {
+    return new LocalCleanupAction(TableLocation.of(table.toString()), storage, Clock.systemUTC());
   }
 
   private static List<Path> expiryRecords(Path table) {
