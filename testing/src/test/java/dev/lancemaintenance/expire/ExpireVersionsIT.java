@@ -15,6 +15,7 @@ import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.CompactedHistory;
+import dev.lancemaintenance.testing.ExpiryRecordFiles;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -274,11 +275,7 @@ class ExpireVersionsIT {
   }
 
   private static List<Path> expiryRecords(Path table) {
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(table.resolve("_maintenance/ledger"))) {
-      return files.filter(file -> file.getFileName().toString().startsWith("expired-")).toList();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return ExpiryRecordFiles.of(table);
   }
 
   private static long newest(int n) {
