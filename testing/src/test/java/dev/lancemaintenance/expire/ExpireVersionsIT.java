@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class ExpireVersionsIT {
     List<Path> records = expiryRecords(table);
     assertThat(records).as("records of the expired versions").isNotEmpty();
 
-    assertThatThrownBy(() -> sweep(table, DataDeletesCrash.FACTORY).beforeTimestamp(FAR_AHEAD).retainLast(2).execute())
+    assertThatThrownBy(() -> sweep(table, DeletesCrash.AT_TABLE_FILES).beforeTimestamp(FAR_AHEAD).retainLast(2).execute())
         .hasMessageContaining("simulated crash");
     assertThat(expiryRecords(table)).as("records after a sweep killed at its first delete").isEqualTo(records);
     sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).maxDeletes(1).execute();
@@ -178,7 +179,7 @@ class ExpireVersionsIT {
     Path table = copy();
     List<String> before = FileTimes.listFiles(table);
 
-    assertThatThrownBy(() -> expire(table, ManifestDeletesCrash.FACTORY).beforeTimestamp(afterDelete).execute())
+    assertThatThrownBy(() -> expire(table, DeletesCrash.AT_MANIFESTS).beforeTimestamp(afterDelete).execute())
         .hasMessageContaining("simulated crash");
     assertThat(FileTimes.listFiles(table)).as("the table's files after the crash").isEqualTo(before);
     assertThat(expiryRecords(table)).as("the record written before the deletes").hasSize(1);
@@ -193,7 +194,7 @@ class ExpireVersionsIT {
   @Test
   void aRecordLeftByACrashNeverDeletesWhatAVersionTheSweepKeepsReads() {
     Path table = copy();
-    assertThatThrownBy(() -> expire(table, ManifestDeletesCrash.FACTORY).beforeTimestamp(FAR_AHEAD).retainLast(1).execute())
+    assertThatThrownBy(() -> expire(table, DeletesCrash.AT_MANIFESTS).beforeTimestamp(FAR_AHEAD).retainLast(1).execute())
         .hasMessageContaining("simulated crash");
 
     // A narrower sweep than the expire that recorded: versions the record names are retained now.
@@ -226,36 +227,27 @@ class ExpireVersionsIT {
 
   // ---------------------------------------------------------------- helpers
 
-  /** Fails every manifest delete, as a run killed after its record and before its deletes. */
-  private static final class ManifestDeletesCrash extends ForwardingTableStorage {
-    static final TableStorageFactory FACTORY =
-        location -> new ManifestDeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()));
+  /** Fails a batch of deletes that holds a path it crashes on, as a run killed at that delete. */
+  private static final class DeletesCrash extends ForwardingTableStorage {
+    /** At the first manifest delete: a run killed after its record and before its deletes. */
+    static final TableStorageFactory AT_MANIFESTS = crashingOn(path -> path.endsWith(".manifest"));
+    /** At the first delete of a table file: a sweep killed before its end. */
+    static final TableStorageFactory AT_TABLE_FILES = crashingOn(path -> !path.contains("_maintenance/"));
 
-    ManifestDeletesCrash(dev.lancemaintenance.storage.TableStorage delegate) {
+    private final Predicate<String> crashesOn;
+
+    DeletesCrash(dev.lancemaintenance.storage.TableStorage delegate, Predicate<String> crashesOn) {
       super(delegate);
+      this.crashesOn = crashesOn;
+    }
+
+    private static TableStorageFactory crashingOn(Predicate<String> crashesOn) {
+      return location -> new DeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()), crashesOn);
     }
 
     @Override
     public List<DeleteFailure> deleteBatch(List<String> paths) {
-      if (paths.stream().anyMatch(path -> path.endsWith(".manifest"))) {
-        throw new StorageException("delete", paths.get(0), new IOException("simulated crash"));
-      }
-      return super.deleteBatch(paths);
-    }
-  }
-
-  /** Fails at the sweep's first delete of a table file, as a run killed before the end of its sweep. */
-  private static final class DataDeletesCrash extends ForwardingTableStorage {
-    static final TableStorageFactory FACTORY =
-        location -> new DataDeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()));
-
-    DataDeletesCrash(dev.lancemaintenance.storage.TableStorage delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public List<DeleteFailure> deleteBatch(List<String> paths) {
-      if (paths.stream().anyMatch(path -> !path.contains("_maintenance/"))) {
+      if (paths.stream().anyMatch(crashesOn)) {
         throw new StorageException("delete", paths.get(0), new IOException("simulated crash"));
       }
       return super.deleteBatch(paths);
