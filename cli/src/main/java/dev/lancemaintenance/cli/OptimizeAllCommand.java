@@ -6,7 +6,7 @@ import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetOptimize;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -54,7 +54,7 @@ final class OptimizeAllCommand {
       root = TableLocation.of(parsed.positionals().get(0));
       engine = engines.named(parsed.value("engine"));
       concurrentTables = FleetOutput.concurrentTables(parsed);
-      fleet = FleetOptimize.of(root, HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
+      fleet = FleetOptimize.of(root, TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
           parsed.keyValues("storage-option"), OptionArguments.values(parsed, OptimizeAction.OPTIONS.options()), clock);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);

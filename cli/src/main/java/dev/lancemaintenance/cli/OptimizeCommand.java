@@ -7,7 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -94,7 +94,7 @@ final class OptimizeCommand {
     CleanupAction cleanup = engine.cleanup(tableUri, parsed.hadoopConf(), engineOptions);
     return new OptimizeAction(
         TableLocation.of(tableUri),
-        HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
+        TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
         engine.compact(tableUri, parsed.keyValues("storage-option"), engineOptions),
         cleanup,
         clock);

@@ -25,6 +25,7 @@ import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -303,6 +304,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         sweeper.add(manifest);
       });
       return sweeper.finish();
+    }
+
+    @Override
+    public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
+      if (settings().mode() == CleanupMode.EXECUTE) {
+        ensureLeaseHeld();
+        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+      }
     }
 
     private List<Integer> partitionIds() {

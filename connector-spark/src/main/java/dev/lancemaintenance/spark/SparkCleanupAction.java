@@ -20,6 +20,7 @@ import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -35,6 +36,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -448,6 +450,18 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
           .coalesce(tasks)
           .mapPartitions(new SweepPartition(factory, table(), perTask))
           .fold(CleanupCounters.ZERO, CleanupCounters::plus);
+    }
+
+    /** On the driver: the records are few files, named by the reduced mark summary. */
+    @Override
+    public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
+      if (settings().mode() == CleanupMode.DRY_RUN) {
+        return;
+      }
+      ensureLeaseHeld();
+      try (TableStorage storage = storageFactory.open(table())) {
+        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+      }
     }
 
     @Override

@@ -102,6 +102,11 @@ final class ResultRows {
           + " other_files_removed BIGINT, failed_deletes BIGINT, bytes_written BIGINT, bytes_reclaimed BIGINT,"
           + " net_bytes BIGINT, duration_ms BIGINT, `error` STRING>";
 
+  /** A fleet's rows, one per table ({@link #fleet(TableOutcome, List)}). */
+  static Row[] fleet(List<TableOutcome> outcomes, List<String> counters) {
+    return outcomes.stream().map(outcome -> fleet(outcome, counters)).toArray(Row[]::new);
+  }
+
   /** A fleet's row: the counters in {@code counters}' order, NULL for a table that did not run. */
   static Row fleet(TableOutcome outcome, List<String> counters) {
     Object[] values = new Object[counters.size() + 3];

@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
@@ -22,6 +23,8 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -108,12 +111,14 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan, markTasks);
-    CleanupCounters counters;
-    try (CloseableIterator<RunOutput> collected = outputs.executeAndCollect(jobName())) {
-      counters = collect(collected);
+    Collected collected;
+    try (CloseableIterator<RunOutput> each = outputs.executeAndCollect(jobName())) {
+      collected = collect(each);
     } catch (Exception e) {
       throw FlinkFailures.unwrap(table().toString(), e);
     }
+    CleanupCounters counters = collected.counters();
+    retireExpiryRecords(plan, collected.expiryRecordsUsed(), counters);
     long durationMillis = System.currentTimeMillis() - startMillis;
     return CleanupRun.result(
         table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
@@ -123,16 +128,38 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     return "lance cleanup " + table() + (settings().mode() == CleanupMode.DRY_RUN ? " (dry run)" : "");
   }
 
-  private CleanupCounters collect(CloseableIterator<RunOutput> outputs) {
+  /**
+   * The job's one dataflow cannot call back after its release, so the client retires the expiry
+   * records the mark stage used, under {@link CleanupRun#retiresExpiryRecords}'s rule, as the other
+   * engines' drivers do after theirs. Nothing in a dry run.
+   */
+  private void retireExpiryRecords(CleanupPlan plan, Set<String> records, CleanupCounters counters) {
+    if (settings().mode() == CleanupMode.DRY_RUN || records.isEmpty()
+        || !CleanupRun.retiresExpiryRecords(table().toString(), plan.facts(), counters)) {
+      return;
+    }
+    ensureLeaseHeld();
+    try (TableStorage storage = storageFactory.open(table())) {
+      new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+    }
+  }
+
+  /** What the client collected: the run's counters and the expiry records the mark stage used. */
+  private record Collected(CleanupCounters counters, Set<String> expiryRecordsUsed) {}
+
+  private Collected collect(CloseableIterator<RunOutput> outputs) {
     CleanupCounters counters = CleanupCounters.ZERO;
+    Set<String> records = new TreeSet<>();
     while (outputs.hasNext()) {
       RunOutput output = outputs.next();
       if (output.isCounters()) {
         counters = counters.plus(output.counters());
+      } else if (output.isExpiryRecordsUsed()) {
+        records.addAll(output.expiryRecords());
       } else {
         removedFileListener().accept(output.removed());
       }
     }
-    return counters;
+    return new Collected(counters, records);
   }
 }

@@ -33,6 +33,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                 │                                                   └─ unlisted ─► Σ(1) ─► check ─► broadcast ┘           └─ Σ(1) ─┐
  *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
+ * summaries' Σ(1) ─► client (the expiry records it names are retired there after a complete run)
  * </pre>
  *
  * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
@@ -85,12 +86,12 @@ public final class CleanupTopology {
     named(spec, "list", files);
 
     DataStream<MarkSummary> summaries = marks.getSideOutput(MarkSlices.SUMMARIES);
+    SingleOutputStreamOperator<MarkSummary> summed =
+        named(spec, "sum-summaries", summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
+            .setParallelism(1);
     SingleOutputStreamOperator<DecisionContext> context =
         named(spec, "check-tagged-versions",
-            named(spec, "sum-summaries",
-                    summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
-                .setParallelism(1)
-                .map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
+                summed.map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
             .setParallelism(1);
     BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
 
@@ -162,8 +163,11 @@ public final class CleanupTopology {
                     .setParallelism(1)
                     .map(new RecordDuration(spec.startMillis()), CleanupTypes.OUTPUT))
             .setParallelism(1);
+    // The client retires the expiry records the summary names when the run's counters allow it.
+    SingleOutputStreamOperator<RunOutput> marked =
+        named(spec, "expiry-records-used", summed.map(new Adapters.ExpiryRecordsUsed(), CleanupTypes.OUTPUT)).setParallelism(1);
     return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
-        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total);
+        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total, marked);
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(

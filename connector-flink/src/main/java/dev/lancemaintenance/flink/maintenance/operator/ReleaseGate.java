@@ -4,8 +4,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.engine.Gate;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -14,6 +14,7 @@ import org.apache.flink.util.Collector;
  * arrived on the broadcast input, then lets them through when {@code releases} says so: decided
  * files once the referenced-files gate passed, expired manifests once the counters of every other
  * delete show no failure ({@link dev.lancemaintenance.cleanup.engine.CleanupRun#releasesExpiredManifests}).
+ * Each file let through is one of its stage's {@value MaintenanceMetrics#CANDIDATES}.
  *
  * <p>In BATCH mode the broadcast arrives before any file; a file seen without it fails the job
  * rather than guess.
@@ -21,11 +22,8 @@ import org.apache.flink.util.Collector;
  * @param <S> the reduced value the files wait for
  */
 public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, CandidateFile, S, CandidateFile> {
-  private final String table;
-  private final MapStateDescriptor<String, S> state;
-  private final Gate<S, Boolean> releases;
+  private final AwaitedDecision<S, Boolean> releases;
   private final CleanupStage stage;
-  private transient Boolean released;
   private transient Counter candidates;
 
   /**
@@ -34,9 +32,7 @@ public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, 
    * @param stage the stage the released files go to, whose {@value MaintenanceMetrics#CANDIDATES} they are
    */
   public ReleaseGate(String table, MapStateDescriptor<String, S> state, Gate<S, Boolean> releases, CleanupStage stage) {
-    this.table = table;
-    this.state = state;
-    this.releases = releases;
+    this.releases = new AwaitedDecision<>(table, state, releases, "its gate");
     this.stage = stage;
   }
 
@@ -47,16 +43,12 @@ public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, 
 
   @Override
   public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
-    ctx.getBroadcastState(state).put(AwaitedValue.KEY, reduced);
-    released = releases.check(reduced);
+    releases.arrived(ctx.getBroadcastState(releases.state()), reduced);
   }
 
   @Override
   public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
-    if (released == null) {
-      released = releases.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "its gate"));
-    }
-    if (released) {
+    if (releases.forFile(ctx.getBroadcastState(releases.state()), file)) {
       candidates.inc();
       out.collect(file);
     }
