@@ -147,9 +147,6 @@ class FlinkOptimizeProcedureIT {
 
     assertThat(ProcedureHints.namesAndTypes(FlinkCompactProcedure.class)).as("sys.compact").isEqualTo(compact);
     assertThat(ProcedureHints.namesAndTypes(FlinkOptimizeProcedure.class)).as("sys.optimize").isEqualTo(optimize);
-    List<String> optimizeAll = new ArrayList<>(List.of("root STRING", "pattern STRING"));
-    optimizeAll.addAll(optimize.subList(1, optimize.size()));
-    assertThat(ProcedureHints.namesAndTypes(FlinkOptimizeAllProcedure.class)).as("sys.optimize_all").isEqualTo(optimizeAll);
   }
 
   @Test
