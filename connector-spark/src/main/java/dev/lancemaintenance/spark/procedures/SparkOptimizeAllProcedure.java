@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.optimize_all(root => 's3a://bucket/warehouse/', pattern => '*.lance', <every
@@ -30,7 +29,7 @@ final class SparkOptimizeAllProcedure extends BaseLanceProcedure {
     super(NAME,
         "Optimizes every Lance table under a directory as lance.optimize would (compaction, then cleanup), small"
             + " tables in one job, one row per table with its status, counters and error.",
-        OptimizeAction.OPTIONS);
+        OptimizeAction.OPTIONS, ResultRows.FLEET_OPTIMIZE_SCHEMA);
     this.clock = clock;
   }
 
@@ -41,11 +40,6 @@ final class SparkOptimizeAllProcedure extends BaseLanceProcedure {
         .filter(parameter -> parameter != CompactionParameters.TABLE)
         .forEach(parameters::add);
     return parameters;
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.FLEET_OPTIMIZE_SCHEMA;
   }
 
   @Override
