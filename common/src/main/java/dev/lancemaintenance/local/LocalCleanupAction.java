@@ -181,12 +181,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
-      CleanupCounters counters =
+      CleanupRun run =
           new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)),
-              settings().maxDeletes(), progress()).execute();
+              settings().maxDeletes(), progress());
+      CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return CleanupRun.result(
-          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+      return run.result(settings().mode(), markMode(), counters, durationMillis);
     }
   }
 

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * @param state {@link RunState#FINISHED} or {@link RunState#FAILED}
  * @param stage the last stage it entered ({@code "6/6 release"}), empty when it failed before the first
  * @param markMode how it marked: {@code full}, {@code incremental} or {@code verify}
- * @param manifestsRead manifests it decoded; empty where the engine does not report them (Flink's one-job
- *     dataflow) or the run failed before the mark
+ * @param manifestsRead manifests it decoded (the result's {@code manifests_read}); empty when it failed
+ *     before the mark or on an engine that counts them only at the end (Flink)
  * @param counters its counters under the result's names ({@code CleanupResult.namedCounters()}); on
  *     failure, the files removed and bytes freed so far
  * @param error the one-line error of a failed run, empty otherwise

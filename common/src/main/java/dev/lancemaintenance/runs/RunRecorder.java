@@ -1,9 +1,11 @@
 package dev.lancemaintenance.runs;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -57,9 +59,13 @@ public final class RunRecorder {
     return start.runId();
   }
 
-  /** Records that the run returned {@code result}, having reached {@code progress}. */
-  public void finished(CleanupResult result, ProgressSnapshot progress, String markMode) {
-    end(RunState.FINISHED, result.namedCounters(), progress, markMode, "");
+  /**
+   * Records that the run returned {@code result}, having reached {@code progress}: its counters, mark
+   * mode and manifests read are the result's, so the record says what the result row says.
+   */
+  public void finished(CleanupResult result, ProgressSnapshot progress) {
+    end(RunState.FINISHED, result.namedCounters(), progress.stage(), markModeName(result.markMode()),
+        OptionalLong.of(result.manifestsRead()), "");
   }
 
   /**
@@ -67,16 +73,22 @@ public final class RunRecorder {
    * known (the per-kind counts are reduced at the sweep's end, which it did not reach); the rest
    * stay NULL rather than a zero that reads as "nothing removed".
    */
-  public void failed(Throwable error, ProgressSnapshot progress, String markMode) {
-    end(RunState.FAILED, Map.of("bytes_removed", progress.bytesFreed()), progress, markMode, oneLine(error));
+  public void failed(Throwable error, ProgressSnapshot progress, MarkMode markMode) {
+    OptionalLong manifestsRead = progress.stage().isEmpty() ? OptionalLong.empty() : OptionalLong.of(progress.manifestsRead());
+    end(RunState.FAILED, Map.of("bytes_removed", progress.bytesFreed()), progress.stage(), markModeName(markMode),
+        manifestsRead, oneLine(error));
   }
 
-  private void end(RunState state, Map<String, Long> counters, ProgressSnapshot progress, String markMode, String error) {
+  private static String markModeName(MarkMode mode) {
+    return mode.name().toLowerCase(Locale.ROOT);
+  }
+
+  private void end(
+      RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
     if (!started) {
       return;
     }
-    OptionalLong manifestsRead = progress.stage().isEmpty() ? OptionalLong.empty() : OptionalLong.of(progress.manifestsRead());
-    RunEnd end = new RunEnd(start.runId(), clock.instant(), state, progress.stage(), markMode, manifestsRead, counters, error);
+    RunEnd end = new RunEnd(start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error);
     try {
       records.writeEnd(start, end);
     } catch (RuntimeException e) {

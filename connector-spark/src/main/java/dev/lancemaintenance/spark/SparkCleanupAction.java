@@ -189,10 +189,10 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
     try (JobGroup group = newJobGroup();
         SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).execute();
+      CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress());
+      CleanupCounters counters = stages.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return CleanupRun.result(
-          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+      return stages.result(settings().mode(), markMode(), counters, durationMillis);
     } catch (Exception e) {
       throw stageError(e);
     }

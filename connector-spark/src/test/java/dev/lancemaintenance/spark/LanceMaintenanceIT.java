@@ -68,6 +68,8 @@ class LanceMaintenanceIT {
     assertThat(run.<String>getAs("engine")).isEqualTo("spark");
     assertThat(run.<String>getAs("mark_mode")).isEqualTo("full");
     assertThat(run.<Long>getAs("manifests_read")).isEqualTo(3L);
+    assertThat(cleaned.<Long>getAs("manifests_read")).as("the CALL row's").isEqualTo(3L);
+    assertThat(cleaned.<String>getAs("mark_mode")).as("the CALL row's").isEqualTo("full");
     assertThat(run.<java.sql.Timestamp>getAs("ended_at")).isAfterOrEqualTo(run.<java.sql.Timestamp>getAs("started_at"));
     for (String counter : CleanupResult.counterNames()) {
       assertThat(run.<Long>getAs(counter)).as(counter).isEqualTo(cleaned.<Long>getAs(counter));

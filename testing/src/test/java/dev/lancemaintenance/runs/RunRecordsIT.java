@@ -80,6 +80,8 @@ class RunRecordsIT {
     assertThat(end.counters().get("old_versions")).isEqualTo(3L);
     assertThat(end.markMode()).isEqualTo("incremental");
     assertThat(end.manifestsRead()).as("the run decoded the four manifests").hasValue(4);
+    assertThat(result.manifestsRead()).as("the result says what the record says").isEqualTo(4);
+    assertThat(result.markMode()).isEqualTo(dev.lancemaintenance.cleanup.MarkMode.INCREMENTAL);
     assertThat(end.stage()).isEqualTo(CleanupStage.RELEASE.label());
     assertThat(end.error()).isEmpty();
     assertThat(run.values()).hasSameSizeAs(RunEntry.COLUMNS);

@@ -94,10 +94,10 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
           leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(requested.policy()));
       try {
         CleanupResult result = executeHoldingLease(requested);
-        record.finished(result, progress.snapshot(), markModeName());
+        record.finished(result, progress.snapshot());
         return result;
       } catch (RuntimeException | Error e) {
-        record.failed(e, progress.snapshot(), markModeName());
+        record.failed(e, progress.snapshot(), markMode());
         throw e;
       } finally {
         lease = null;
@@ -160,7 +160,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       return own;
     }
     long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-    return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters(), durationMillis);
+    return own.withDuration(durationMillis);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
@@ -69,6 +70,7 @@ public final class CleanupRun {
   private final Distribution engine;
   private final long maxDeletes;
   private final CleanupProgress progress;
+  private long manifestsRead;
 
   public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
     this(table, plan, engine, CleanupSettings.NO_CAP, new CleanupProgress());
@@ -121,7 +123,8 @@ public final class CleanupRun {
     progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     long started = System.nanoTime();
     MarkSummary summary = engine.mark(plan);
-    progress.settleManifestsRead(summary.manifestsRead());
+    manifestsRead = summary.manifestsRead();
+    progress.settleManifestsRead(manifestsRead);
     LOG.info(
         "lance cleanup {} [{}]: {} manifests read, {} versions expire ({} ms)",
         table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions(), millisSince(started));
@@ -217,11 +220,22 @@ public final class CleanupRun {
     return maxDeletes == CleanupSettings.NO_CAP ? maxDeletes : Math.max(0, maxDeletes - fileCounters.deletesAttempted());
   }
 
+  /** Manifests the mark stage decoded, once {@link #decide()} returned. */
+  public long manifestsRead() {
+    return manifestsRead;
+  }
+
+  /** The result of this run once {@link #execute()} returned {@code counters}. */
+  public CleanupResult result(CleanupMode mode, MarkMode markMode, CleanupCounters counters, long durationMillis) {
+    return result(table, mode, plan.facts().latestVersion(), counters, durationMillis, markMode, manifestsRead);
+  }
+
   /** The result of one dataset's cleanup, logged the same way by every engine. */
   public static CleanupResult result(
-      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis) {
+      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
+      MarkMode markMode, long manifestsRead) {
     LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
-    return new CleanupResult(table, mode, readVersion, counters, durationMillis);
+    return new CleanupResult(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead);
   }
 
   private static long millisSince(long nanoTime) {

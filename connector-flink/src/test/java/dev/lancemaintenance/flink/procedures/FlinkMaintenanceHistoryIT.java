@@ -53,6 +53,11 @@ class FlinkMaintenanceHistoryIT {
       assertThat(run.getField(columns.indexOf(counters.get(i)))).as(counters.get(i)).isEqualTo(cleaned.getField(i));
     }
     assertThat(run.getField(columns.indexOf("old_versions"))).isEqualTo(2L);
+    int manifestsRead = CleanupResult.rowNames().indexOf(CleanupResult.MANIFESTS_READ);
+    assertThat(cleaned.getField(manifestsRead)).as("the row's manifests_read").isEqualTo(3L);
+    assertThat(run.getField(columns.indexOf("manifests_read"))).as("the record's, no longer NULL on Flink").isEqualTo(3L);
+    assertThat(cleaned.getField(CleanupResult.rowNames().indexOf(CleanupResult.MARK_MODE))).isEqualTo("full");
+    assertThat(run.getField(columns.indexOf("mark_mode"))).isEqualTo("full");
     assertThat(run.getField(columns.indexOf("error"))).isNull();
   }
 }

@@ -108,31 +108,39 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan, markTasks);
-    CleanupCounters counters;
-    try (CloseableIterator<RunOutput> collected = outputs.executeAndCollect(jobName())) {
-      counters = collect(collected);
+    Collected collected;
+    try (CloseableIterator<RunOutput> results = outputs.executeAndCollect(jobName())) {
+      collected = collect(results);
     } catch (Exception e) {
       throw FlinkFailures.unwrap(table().toString(), e);
     }
+    progress().settleManifestsRead(collected.manifestsRead());
     long durationMillis = System.currentTimeMillis() - startMillis;
     return CleanupRun.result(
-        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+        table().toString(), settings().mode(), plan.facts().latestVersion(), collected.counters(), durationMillis,
+        markMode(), collected.manifestsRead());
   }
+
+  /** What the job sent back besides the removed files. */
+  private record Collected(CleanupCounters counters, long manifestsRead) {}
 
   private String jobName() {
     return "lance cleanup " + table() + (settings().mode() == CleanupMode.DRY_RUN ? " (dry run)" : "");
   }
 
-  private CleanupCounters collect(CloseableIterator<RunOutput> outputs) {
+  private Collected collect(CloseableIterator<RunOutput> outputs) {
     CleanupCounters counters = CleanupCounters.ZERO;
+    long manifestsRead = 0;
     while (outputs.hasNext()) {
       RunOutput output = outputs.next();
       if (output.isCounters()) {
         counters = counters.plus(output.counters());
-      } else {
+      } else if (output.isFile()) {
         removedFileListener().accept(output.removed());
+      } else {
+        manifestsRead += output.manifestsRead();
       }
     }
-    return counters;
+    return new Collected(counters, manifestsRead);
   }
 }

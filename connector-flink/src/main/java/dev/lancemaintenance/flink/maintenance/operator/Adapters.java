@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
@@ -44,11 +45,19 @@ public final class Adapters {
     }
   }
 
+  /** The manifests the mark stage read, reduced, for the client. */
+  public static final class ManifestsRead implements MapFunction<MarkSummary, RunOutput> {
+    @Override
+    public RunOutput map(MarkSummary summary) {
+      return RunOutput.ofManifestsRead(summary.manifestsRead());
+    }
+  }
+
   /** The reported files of a candidate stage. */
   public static final class FilesOnly implements FilterFunction<RunOutput> {
     @Override
     public boolean filter(RunOutput output) {
-      return !output.isCounters();
+      return output.isFile();
     }
   }
 }

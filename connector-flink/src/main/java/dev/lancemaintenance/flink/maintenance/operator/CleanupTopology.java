@@ -32,6 +32,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                 │                                                   └─ unlisted ─► Σ(1) ─► check ─► broadcast ┘           └─ Σ(1) ─┐
  *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
+ * (the summaries' Σ also goes to the client: the manifests the mark read)
  * </pre>
  *
  * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
@@ -84,13 +85,15 @@ public final class CleanupTopology {
     named(spec, "list", files);
 
     DataStream<MarkSummary> summaries = marks.getSideOutput(MarkSlices.SUMMARIES);
+    SingleOutputStreamOperator<MarkSummary> summed =
+        named(spec, "sum-summaries", summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
+            .setParallelism(1);
     SingleOutputStreamOperator<DecisionContext> context =
         named(spec, "check-tagged-versions",
-            named(spec, "sum-summaries",
-                    summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
-                .setParallelism(1)
-                .map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
+            summed.map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
             .setParallelism(1);
+    SingleOutputStreamOperator<RunOutput> manifestsRead =
+        named(spec, "manifests-read", summed.map(new Adapters.ManifestsRead(), CleanupTypes.OUTPUT)).setParallelism(1);
     BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
 
     DataStream<DecideInput> keyed =
@@ -159,7 +162,7 @@ public final class CleanupTopology {
                     .map(new RecordDuration(spec.startMillis()), CleanupTypes.OUTPUT))
             .setParallelism(1);
     return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
-        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total);
+        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total, manifestsRead);
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(
