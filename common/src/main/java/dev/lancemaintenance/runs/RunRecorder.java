@@ -69,6 +69,25 @@ public final class RunRecorder {
   }
 
   /**
+   * Deletes the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS}; call
+   * after {@link #finished}, while the run still holds the lease. Never fails the run.
+   */
+  public void pruneEndedRuns() {
+    if (!started) {
+      return;
+    }
+    try {
+      int pruned = records.prune(RunRecords.KEEP_ENDED_RUNS);
+      if (pruned > 0) {
+        LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",
+            start.table(), pruned, RunRecords.KEEP_ENDED_RUNS);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not prune run records (the run goes on): {}", start.table(), e.getMessage());
+    }
+  }
+
+  /**
    * Records that the run failed with {@code error}. Of its counters only the bytes freed so far are
    * known (the per-kind counts are reduced at the sweep's end, which it did not reach); the rest
    * stay NULL rather than a zero that reads as "nothing removed".

@@ -95,6 +95,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       try {
         CleanupResult result = executeHoldingLease(requested);
         record.finished(result, progress.snapshot());
+        record.pruneEndedRuns();
         return result;
       } catch (RuntimeException | Error e) {
         record.failed(e, progress.snapshot(), markMode());
