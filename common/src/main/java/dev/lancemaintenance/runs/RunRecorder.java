@@ -7,6 +7,7 @@ import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -24,6 +25,7 @@ public final class RunRecorder {
   private final RunStart start;
   private final Clock clock;
   private final boolean started;
+  private volatile boolean recordsFiles;
 
   private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
     this.records = records;
@@ -52,6 +54,15 @@ public final class RunRecorder {
       LOG.warn("lance maintenance {}: could not record the start of run {} (the run goes on): {}", start.table(), start.runId(), e.getMessage());
     }
     return new RunRecorder(records, start, clock, written);
+  }
+
+  /**
+   * Where this run's sweep tasks record the files they delete ({@code <run>.files/} beside its
+   * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
+   */
+  public Optional<RecordedFiles> recordFiles() {
+    recordsFiles = started;
+    return started ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
   }
 
   /** The id of the recorded run. */
@@ -107,12 +118,27 @@ public final class RunRecorder {
     if (!started) {
       return;
     }
-    RunEnd end = new RunEnd(start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error);
+    RunEnd end = new RunEnd(
+        start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error, recordedParts());
     try {
       records.writeEnd(start, end);
     } catch (RuntimeException e) {
       LOG.warn("lance maintenance {}: could not record the end of run {}; its history shows it unfinished: {}",
           start.table(), start.runId(), e.getMessage());
+    }
+  }
+
+  /** The parts the sweep tasks wrote, by name (a listing, no read); empty unless the run records files. */
+  private OptionalLong recordedParts() {
+    if (!recordsFiles) {
+      return OptionalLong.empty();
+    }
+    RecordedFiles files = new RecordedFiles(RunRecords.filesDir(start));
+    try {
+      return OptionalLong.of(files.countParts(records.storage()));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not list the files recorded by run {}: {}", start.table(), start.runId(), e.getMessage());
+      return OptionalLong.empty();
     }
   }
 

@@ -34,6 +34,7 @@ public final class RunRecords {
   public static final String DIR = TableLease.DIR + "/runs";
   static final String START = ".start";
   static final String END = ".end";
+  static final String FILES = ".files";
 
   /**
    * Ended runs kept by {@link #prune}: a constant, not an option, because a record is two files of
@@ -94,8 +95,8 @@ public final class RunRecords {
   }
 
   /**
-   * Deletes the records of ended runs older than the newest {@code keep} runs, and returns how many
-   * runs went. Runs without an end (running, or dead and unfinished) stay whatever their age: they
+   * Deletes the records of ended runs older than the newest {@code keep} runs, with the files they
+   * recorded ({@link RecordedFiles}), and returns how many runs went. Runs without an end (running, or dead and unfinished) stay whatever their age: they
    * are what a later run looks for to resume, and what an operator needs to see. Called by a
    * finished run under the table lease, so no other run writes records meanwhile; what cannot be
    * deleted is logged and left for the next prune.
@@ -109,6 +110,8 @@ public final class RunRecords {
     for (Map<String, FileEntry> run : runsNewestFirst().values().stream().skip(keep).toList()) {
       if (run.containsKey(END)) {
         run.values().forEach(file -> doomed.add(file.path()));
+        String files = Generations.lastSegment(run.get(END).path()).replace(END, FILES);
+        storage.listFiles(DIR + "/" + files, true).forEachRemaining(file -> doomed.add(file.path()));
         runsPruned++;
       }
     }
@@ -159,5 +162,14 @@ public final class RunRecords {
 
   static String path(RunStart start, String suffix) {
     return DIR + "/" + stem(start) + suffix;
+  }
+
+  /** Where {@code start}'s run records the files it deleted, when asked to ({@link RecordedFiles}). */
+  static String filesDir(RunStart start) {
+    return path(start, FILES);
+  }
+
+  TableStorage storage() {
+    return storage;
   }
 }

@@ -24,6 +24,7 @@ import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -188,7 +189,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       return inDriver(cleanup, plan);
     }
     try (JobGroup group = newJobGroup();
-        SparkRun run = new SparkRun(group)) {
+        SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null))) {
       CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress());
       CleanupCounters counters = stages.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -222,7 +223,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
-    return local.clean(cleanup, plan);
+    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()));
   }
 
   /**
@@ -246,7 +247,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
       CleanupPlan plan = plan(requestedCleanup());
-      SparkRun run = new SparkRun(group);
+      SparkRun run = new SparkRun(group, null);
       try {
         new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
@@ -326,9 +327,12 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     private JavaRDD<CandidateFile> expiredManifests;
     private long expiredVersions;
     private int partitions;
+    /** Where the sweep tasks record what they delete; null unless {@code record_files}. */
+    private final RecordedFiles recordedFiles;
 
-    SparkRun(JobGroup group) {
+    SparkRun(JobGroup group, RecordedFiles recordedFiles) {
       this.group = group;
+      this.recordedFiles = recordedFiles;
     }
 
     @Override
@@ -446,7 +450,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       double perTask = settings().deleteRateLimit() / (double) tasks;
       return files
           .coalesce(tasks)
-          .mapPartitions(new SweepPartition(factory, table(), perTask))
+          .mapPartitions(new SweepPartition(factory, table(), perTask, recordedFiles, stage))
           .fold(CleanupCounters.ZERO, CleanupCounters::plus);
     }
 

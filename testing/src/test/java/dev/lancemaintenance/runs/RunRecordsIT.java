@@ -33,14 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RunRecordsIT {
   @TempDir Path dir;
 
-  /** Three appends and an overwrite: v1..v3 expire. */
   private LanceTableFixture table() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    table.append(5);
-    table.append(5);
-    table.append(5);
-    table.overwrite(5);
-    return table;
+    return RunTables.threeVersionsToExpire(dir);
   }
 
   private static LocalCleanupAction cleanup(LanceTableFixture table, TableStorageFactory stores) {
@@ -141,7 +135,7 @@ class RunRecordsIT {
         RunStart start = planted("run-old-" + i, longAgo.plusSeconds(i));
         records.writeStart(start);
         records.writeEnd(start, new RunEnd(start.runId(), start.startedAt().plusSeconds(1), RunState.FINISHED, "6/6 release",
-            "full", java.util.OptionalLong.of(1), java.util.Map.of("old_versions", 0L), ""));
+            "full", java.util.OptionalLong.of(1), java.util.Map.of("old_versions", 0L), "", java.util.OptionalLong.empty()));
       }
     }
 

@@ -47,7 +47,8 @@ public final class FlinkCleanupAllProcedure extends StoreProcedure {
         @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "mode", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "record_files", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.FLEET_CLEANUP_ROW) Row[] call(
       ProcedureContext context,
@@ -67,12 +68,13 @@ public final class FlinkCleanupAllProcedure extends StoreProcedure {
       Long maxDeletes,
       String mode,
       Boolean verify,
-      String inventory) throws Exception {
+      String inventory,
+      Boolean recordFiles) throws Exception {
     ProcedureArgs.requireRoot(root);
     Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
         maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify,
-        inventory);
+        inventory, recordFiles);
     List<TableOutcome> outcomes = LanceFlinkMaintenance.cleanupAll(context.getExecutionEnvironment(), root,
         pattern == null ? DirectoryNamespace.DEFAULT_PATTERN : pattern, options, storageOptions, clock);
     List<Row> rows = new ArrayList<>();

@@ -48,7 +48,8 @@ public final class FlinkCleanupProcedure extends StoreProcedure {
         @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "mode", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "verify", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true),
+        @ArgumentHint(name = "record_files", type = @DataTypeHint("BOOLEAN"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -67,12 +68,13 @@ public final class FlinkCleanupProcedure extends StoreProcedure {
       Long maxDeletes,
       String mode,
       Boolean verify,
-      String inventory) {
+      String inventory,
+      Boolean recordFiles) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.everyOption(NAME,
         olderThan, beforeVersion, deleteUnverified, errorIfTaggedOldVersions, cleanReferencedBranches, dryRun,
         maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, retainLast, maxDeletes, mode, verify,
-        inventory);
+        inventory, recordFiles);
     CleanupResult result = CleanupOption.applyTo(
             LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions), options, clock.instant())
         .execute();

@@ -62,7 +62,8 @@ final class ResultRows {
           + " `data_files_removed` BIGINT, `deletion_files_removed` BIGINT, `index_files_removed` BIGINT,"
           + " `transaction_files_removed` BIGINT, `manifest_files_removed` BIGINT,"
           + " `other_files_removed` BIGINT, `failed_deletes` BIGINT, `deferred_deletes` BIGINT,"
-          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING>";
+          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING, `files` STRING,"
+          + " `file_parts` BIGINT>";
 
   private ResultRows() {}
 

@@ -100,7 +100,8 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
+    CleanupJobSpec spec = new CleanupJobSpec(
+        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null));
     List<MarkTask> markTasks;
     try (TableStorage storage = storageFactory.open(table())) {
       markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));

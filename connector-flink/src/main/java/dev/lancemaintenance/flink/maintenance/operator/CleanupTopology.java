@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.engine.Gate;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
@@ -128,7 +129,7 @@ public final class CleanupTopology {
     long maxDeletes = spec.settings().maxDeletes();
     Capped filesWithin = cap(spec, "max-deletes-files", released, checked.broadcast(CAP_FILES_STATE), CAP_FILES_STATE,
         unlisted -> maxDeletes);
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", filesWithin.files(), parallelism);
+    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", CleanupStage.SWEEP, filesWithin.files(), parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals =
         sumCounters(spec, "sum-file-counters", sweptFiles, filesWithin.deferred());
 
@@ -144,7 +145,7 @@ public final class CleanupTopology {
         fileTotals.broadcast(CAP_MANIFESTS_STATE), CAP_MANIFESTS_STATE,
         fileCounters -> CleanupRun.manifestBudget(maxDeletes, fileCounters));
     SingleOutputStreamOperator<RunOutput> sweptManifests =
-        candidateStage(spec, "sweep-manifests", manifestsWithin.files(), parallelism);
+        candidateStage(spec, "sweep-manifests", CleanupStage.RELEASE, manifestsWithin.files(), parallelism);
 
     SingleOutputStreamOperator<CleanupCounters> manifestCounters =
         named(spec, "manifest-counters", sweptManifests.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
@@ -166,13 +167,14 @@ public final class CleanupTopology {
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(
-      CleanupJobSpec spec, String stage, DataStream<CandidateFile> input, int parallelism) {
+      CleanupJobSpec spec, String stage, CleanupStage cleanupStage, DataStream<CandidateFile> input, int parallelism) {
     if (spec.settings().mode() == CleanupMode.DRY_RUN) {
       return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report())))
           .setParallelism(parallelism);
     }
     SweepFiles sweep =
-        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report());
+        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report(),
+            spec.recordedFiles(), cleanupStage);
     // One request in flight per subtask: the parallelism is the concurrency cap.
     return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, sweep))
         .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));
