@@ -73,9 +73,13 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
     }
     values.add(start.policy());
     values.add(ended == null || ended.error().isEmpty() ? null : ended.error());
-    boolean recorded = ended != null && ended.fileParts().isPresent();
-    values.add(recorded ? RunRecords.filesDir(start) : null);
-    values.add(recorded ? ended.fileParts().getAsLong() : null);
+    values.add(filesDir().orElse(null));
+    values.add(filesDir().isPresent() ? ended.fileParts().getAsLong() : null);
     return Collections.unmodifiableList(values);
+  }
+
+  /** Where the run recorded the files it deleted ({@link RecordedFiles}), when it ran with {@code record_files}. */
+  public Optional<String> filesDir() {
+    return end.filter(ended -> ended.fileParts().isPresent()).map(ended -> RunRecords.filesDir(start));
   }
 }
