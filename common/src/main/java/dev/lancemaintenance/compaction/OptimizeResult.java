@@ -3,6 +3,7 @@ package dev.lancemaintenance.compaction;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,7 +58,7 @@ public record OptimizeResult(
 
   /** The names of {@link #namedCounters()}, in order: the columns of an optimize's row. */
   public static List<String> counterNames() {
-    CleanupResult nothingRemoved = new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0);
+    CleanupResult nothingRemoved = new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0);
     return List.copyOf(
         new OptimizeResult("", CleanupMode.DRY_RUN, 0, 0, Optional.empty(), nothingRemoved, 0).namedCounters().keySet());
   }

@@ -25,6 +25,7 @@ import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -190,11 +191,11 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       return inDriver(cleanup, plan);
     }
     try (JobGroup group = newJobGroup();
-        SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).execute();
+        SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null))) {
+      CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress());
+      CleanupCounters counters = stages.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return CleanupRun.result(
-          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+      return stages.result(settings().mode(), markMode(), counters, durationMillis);
     } catch (Exception e) {
       throw stageError(e);
     }
@@ -224,7 +225,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
-    return local.clean(cleanup, plan);
+    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()));
   }
 
   /**
@@ -248,7 +249,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
       CleanupPlan plan = plan(requestedCleanup());
-      SparkRun run = new SparkRun(group);
+      SparkRun run = new SparkRun(group, null);
       try {
         new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
@@ -328,9 +329,12 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     private JavaRDD<CandidateFile> expiredManifests;
     private long expiredVersions;
     private int partitions;
+    /** Where the sweep tasks record what they delete; null unless {@code record_files}. */
+    private final RecordedFiles recordedFiles;
 
-    SparkRun(JobGroup group) {
+    SparkRun(JobGroup group, RecordedFiles recordedFiles) {
       this.group = group;
+      this.recordedFiles = recordedFiles;
     }
 
     @Override
@@ -448,7 +452,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       double perTask = settings().deleteRateLimit() / (double) tasks;
       return files
           .coalesce(tasks)
-          .mapPartitions(new SweepPartition(factory, table(), perTask))
+          .mapPartitions(new SweepPartition(factory, table(), perTask, recordedFiles, stage))
           .fold(CleanupCounters.ZERO, CleanupCounters::plus);
     }
 

@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
@@ -255,11 +256,22 @@ public final class CleanupRun {
     return maxDeletes == CleanupSettings.NO_CAP ? maxDeletes : Math.max(0, maxDeletes - fileCounters.deletesAttempted());
   }
 
+  /** Manifests the mark stage decoded, once {@link #decide()} returned. */
+  public long manifestsRead() {
+    return marked.manifestsRead();
+  }
+
+  /** The result of this run once {@link #execute()} returned {@code counters}. */
+  public CleanupResult result(CleanupMode mode, MarkMode markMode, CleanupCounters counters, long durationMillis) {
+    return result(table, mode, plan.facts().latestVersion(), counters, durationMillis, markMode, marked.manifestsRead());
+  }
+
   /** The result of one dataset's cleanup, logged the same way by every engine. */
   public static CleanupResult result(
-      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis) {
+      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
+      MarkMode markMode, long manifestsRead) {
     LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
-    return new CleanupResult(table, mode, readVersion, counters, durationMillis);
+    return new CleanupResult(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead);
   }
 
   private static long millisSince(long nanoTime) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.compaction.CompactResult;
 import dev.lancemaintenance.compaction.CompactionCounters;
 import dev.lancemaintenance.compaction.OptimizeResult;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The ROW types of sys.compact, sys.optimize and sys.optimize_all spell the results' counter names, in order. */
+/** The ROW types of sys.cleanup, sys.compact, sys.optimize and sys.optimize_all spell the results' column names, in order. */
 class CompactionRowsTest {
   private static List<String> fieldNames(String rowType) {
     String inner = rowType.substring("ROW<".length(), rowType.length() - 1);
@@ -31,7 +32,7 @@ class CompactionRowsTest {
     OptimizeResult result =
         new OptimizeResult(
             "t", CleanupMode.EXECUTE, 2, 8, Optional.empty(),
-            new CleanupResult("t", CleanupMode.EXECUTE, 3, CleanupCounters.ZERO, 1), 9);
+            new CleanupResult("t", CleanupMode.EXECUTE, 3, CleanupCounters.ZERO, 1, MarkMode.FULL, 3), 9);
     assertThat(fieldNames(ResultRows.OPTIMIZE_ROW)).containsExactlyElementsOf(result.namedCounters().keySet());
   }
 
@@ -41,5 +42,10 @@ class CompactionRowsTest {
     expected.addAll(OptimizeResult.counterNames());
     expected.add("`error`");
     assertThat(fieldNames(ResultRows.FLEET_OPTIMIZE_ROW)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void cleanupRowNamesTheCleanupResultRow() {
+    assertThat(fieldNames(ResultRows.COUNTERS_ROW)).containsExactlyElementsOf(CleanupResult.rowNames());
   }
 }

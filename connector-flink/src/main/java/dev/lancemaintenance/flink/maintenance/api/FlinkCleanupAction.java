@@ -103,7 +103,8 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
+    CleanupJobSpec spec = new CleanupJobSpec(
+        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null));
     List<MarkTask> markTasks;
     try (TableStorage storage = storageFactory.open(table())) {
       markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));
@@ -118,11 +119,19 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       throw FlinkFailures.unwrap(table().toString(), e);
     }
     CleanupCounters counters = collected.counters();
+    progress().settleManifestsRead(collected.manifestsRead());
     retireExpiryRecords(plan, collected.expiryRecordsUsed(), counters);
     long durationMillis = System.currentTimeMillis() - startMillis;
     return CleanupRun.result(
-        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis,
+        markMode(), collected.manifestsRead());
   }
+
+  /**
+   * What the job sent back besides the removed files: the run's counters, the manifests its mark
+   * stage read and the expiry records it used.
+   */
+  private record Collected(CleanupCounters counters, long manifestsRead, Set<String> expiryRecordsUsed) {}
 
   private String jobName() {
     return "lance cleanup " + table() + (settings().mode() == CleanupMode.DRY_RUN ? " (dry run)" : "");
@@ -144,22 +153,21 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     }
   }
 
-  /** What the client collected: the run's counters and the expiry records the mark stage used. */
-  private record Collected(CleanupCounters counters, Set<String> expiryRecordsUsed) {}
-
   private Collected collect(CloseableIterator<RunOutput> outputs) {
     CleanupCounters counters = CleanupCounters.ZERO;
+    long manifestsRead = 0;
     Set<String> records = new TreeSet<>();
     while (outputs.hasNext()) {
       RunOutput output = outputs.next();
       if (output.isCounters()) {
         counters = counters.plus(output.counters());
-      } else if (output.isExpiryRecordsUsed()) {
+      } else if (output.isMark()) {
+        manifestsRead += output.manifestsRead();
         records.addAll(output.expiryRecords());
       } else {
         removedFileListener().accept(output.removed());
       }
     }
-    return new Collected(counters, records);
+    return new Collected(counters, manifestsRead, records);
   }
 }

@@ -45,11 +45,11 @@ public final class Adapters {
     }
   }
 
-  /** The expiry records the reduced mark summary names, for the client. */
-  public static final class ExpiryRecordsUsed implements MapFunction<MarkSummary, RunOutput> {
+  /** What the client needs of the reduced mark summary: manifests read, expiry records used. */
+  public static final class MarkOutcome implements MapFunction<MarkSummary, RunOutput> {
     @Override
     public RunOutput map(MarkSummary summary) {
-      return RunOutput.ofExpiryRecordsUsed(summary.expiryRecordsUsed());
+      return RunOutput.ofMark(summary);
     }
   }
 

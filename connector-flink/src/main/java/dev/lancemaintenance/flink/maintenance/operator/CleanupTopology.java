@@ -33,7 +33,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                 │                                                   └─ unlisted ─► Σ(1) ─► check ─► broadcast ┘           └─ Σ(1) ─┐
  *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
- * summaries' Σ(1) ─► client (the expiry records it names are retired there after a complete run)
+ * summaries' Σ(1) ─► client: the manifests the mark read, and the expiry records it used (retired
+ *                      there after a complete run)
  * </pre>
  *
  * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
@@ -91,7 +92,7 @@ public final class CleanupTopology {
             .setParallelism(1);
     SingleOutputStreamOperator<DecisionContext> context =
         named(spec, "check-tagged-versions",
-                summed.map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
+            summed.map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
             .setParallelism(1);
     BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
 
@@ -163,9 +164,10 @@ public final class CleanupTopology {
                     .setParallelism(1)
                     .map(new RecordDuration(spec.startMillis()), CleanupTypes.OUTPUT))
             .setParallelism(1);
-    // The client retires the expiry records the summary names when the run's counters allow it.
+    // The client reports the manifests read and retires the expiry records the summary names when
+    // the run's counters allow it.
     SingleOutputStreamOperator<RunOutput> marked =
-        named(spec, "expiry-records-used", summed.map(new Adapters.ExpiryRecordsUsed(), CleanupTypes.OUTPUT)).setParallelism(1);
+        named(spec, "mark-outcome", summed.map(new Adapters.MarkOutcome(), CleanupTypes.OUTPUT)).setParallelism(1);
     return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
         .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total, marked);
   }
@@ -177,8 +179,9 @@ public final class CleanupTopology {
               input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report(), cleanupStage)))
           .setParallelism(parallelism);
     }
-    SweepFiles sweep = new SweepFiles(
-        spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report(), cleanupStage);
+    SweepFiles sweep =
+        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report(),
+            spec.recordedFiles(), cleanupStage);
     // One request in flight per subtask: the parallelism is the concurrency cap.
     return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, sweep))
         .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));

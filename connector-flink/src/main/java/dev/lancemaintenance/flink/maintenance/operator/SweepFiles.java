@@ -5,11 +5,14 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.apache.flink.api.common.TaskInfo;
 
 /**
  * Stages {@code sweep} and {@code release manifests} (parallel): deletes files in batches through
@@ -20,11 +23,17 @@ import java.util.List;
  * <p>A failed subtask is retried by Flink from its (blocking) input: files it already deleted are
  * gone, and {@link SweepBatch} counts a missing file as deleted, while the failed attempt's output
  * is discarded, so each file is counted once.
+ *
+ * <p>With {@code record_files}, each subtask attempt writes the files it deleted to a part of its
+ * own ({@link RecordedFiles}), ended when its input ends.
  */
 public final class SweepFiles extends CandidateStage {
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final long deleteRateLimit;
+  private final RecordedFiles recordedFiles;
+  private final CleanupStage stage;
+  private transient RecordedFiles.Part record;
   private transient TableStorage storage;
   private transient SweepBatch sweep;
   private transient List<CandidateFile> buffer;
@@ -32,13 +41,17 @@ public final class SweepFiles extends CandidateStage {
 
   /**
    * @param deleteRateLimit files per second across all subtasks of this operator, 0 for unlimited
+   * @param recordedFiles where the subtasks record the files they delete, null for nowhere
+   * @param stage the stage, which names the parts
    */
-  public SweepFiles(
-      TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report, CleanupStage stage) {
+  public SweepFiles(TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report,
+      RecordedFiles recordedFiles, CleanupStage stage) {
     super(report, stage);
     this.table = table;
     this.storageFactory = storageFactory;
     this.deleteRateLimit = deleteRateLimit;
+    this.recordedFiles = recordedFiles;
+    this.stage = stage;
   }
 
   @Override
@@ -49,6 +62,10 @@ public final class SweepFiles extends CandidateStage {
     sweep = new SweepBatch(storage, new TokenBucketPacer((double) deleteRateLimit / subtasks));
     buffer = new ArrayList<>();
     counters = CleanupCounters.ZERO;
+    TaskInfo task = getRuntimeContext().getTaskInfo();
+    record = recordedFiles == null
+        ? RecordedFiles.Part.none()
+        : recordedFiles.part(storage, stage.name().toLowerCase(Locale.ROOT), task.getIndexOfThisSubtask(), task.getAttemptNumber());
   }
 
   @Override
@@ -62,6 +79,7 @@ public final class SweepFiles extends CandidateStage {
   @Override
   CleanupCounters completeCounters() {
     flush();
+    record.finish();
     return counters;
   }
 
@@ -69,7 +87,7 @@ public final class SweepFiles extends CandidateStage {
     if (buffer.isEmpty()) {
       return;
     }
-    CleanupCounters batch = sweep.sweep(buffer);
+    CleanupCounters batch = sweep.sweep(buffer, record::add);
     buffer.clear();
     counters = counters.plus(batch);
     published(batch);
@@ -77,6 +95,9 @@ public final class SweepFiles extends CandidateStage {
 
   @Override
   public void close() throws Exception {
+    if (record != null) {
+      record.close();
+    }
     if (storage != null) {
       storage.close();
     }

@@ -178,7 +178,7 @@ class ShippedFunctionsTest {
         transaction, FileKind.TRANSACTION, fixture.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
     SweepFiles sweep = roundTrip(new SweepFiles(
         TableLocation.of(fixture.uri()), HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT,
-        CleanupStage.SWEEP));
+        null, CleanupStage.SWEEP));
 
     try (OneInputStreamOperatorTestHarness<CandidateFile, RunOutput> harness = new OneInputStreamOperatorTestHarness<>(sweep)) {
       harness.open();
