@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A cleanup that lists the table from an S3 Inventory report (generated in AWS's CSV format from
- * the test server's own listing) instead of the store: it removes what a cleanup that lists the
+ * A cleanup that lists the table from an S3 Inventory report (generated in AWS's CSV or Parquet
+ * format from the test server's own listing) instead of the store: it removes what a cleanup that lists the
  * store removes, and what Lance's own cleanup removes; it never removes what the report does not
  * show, nor versions or files newer than the report; a report it cannot use refuses the run with
  * nothing deleted.
@@ -70,12 +70,16 @@ class S3InventoryCleanupIT {
     LanceTableFixture table = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "same.lance");
     ContractPolicy policy = S3Tables.oldHistory(table);
     String manifest = report(new S3InventoryReport());
+    String parquetManifest = report(new S3InventoryReport().inParquet());
 
     DryRun listed = dryRun(policy.applyTo(ourCleanup("same.lance")));
     DryRun fromReport = dryRun(policy.applyTo(ourCleanup("same.lance")).inventory(manifest));
+    DryRun fromParquet = dryRun(policy.applyTo(ourCleanup("same.lance")).inventory(parquetManifest));
     assertThat(listed.paths()).as("files the listing's run removes").hasSizeGreaterThan(5);
     assertThat(fromReport.paths()).as("files the report's run removes").isEqualTo(listed.paths());
     assertThat(fromReport.result().counters()).as("counters").isEqualTo(listed.result().counters());
+    assertThat(fromParquet.paths()).as("files the Parquet report's run removes").isEqualTo(fromReport.paths());
+    assertThat(fromParquet.result().counters()).as("counters from Parquet").isEqualTo(fromReport.result().counters());
 
     SortedMap<String, Long> before = objects("same.lance");
     OracleStats sdk = LanceOracle.cleanup(table.uri(), table.storageOptions(), policy.toOracle()).stats();
