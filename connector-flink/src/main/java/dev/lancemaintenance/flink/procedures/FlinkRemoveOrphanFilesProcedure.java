@@ -35,7 +35,8 @@ public final class FlinkRemoveOrphanFilesProcedure extends StoreProcedure {
         @ArgumentHint(name = "delete_rate_limit", type = @DataTypeHint("BIGINT"), isOptional = true),
         @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true),
         @ArgumentHint(name = "allow_short_retention", type = @DataTypeHint("BOOLEAN"), isOptional = true),
-        @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true)
+        @ArgumentHint(name = "max_deletes", type = @DataTypeHint("BIGINT"), isOptional = true),
+        @ArgumentHint(name = "inventory", type = @DataTypeHint("STRING"), isOptional = true)
       })
   public @DataTypeHint(ResultRows.COUNTERS_ROW) Row[] call(
       ProcedureContext context,
@@ -46,10 +47,12 @@ public final class FlinkRemoveOrphanFilesProcedure extends StoreProcedure {
       Long deleteRateLimit,
       String branch,
       Boolean allowShortRetention,
-      Long maxDeletes) {
+      Long maxDeletes,
+      String inventory) {
     ProcedureArgs.requireTable(table);
     Map<CleanupOption, Object> options = ProcedureArgs.given(
-        Arrays.asList(olderThan, dryRun, maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, maxDeletes),
+        Arrays.asList(olderThan, dryRun, maxConcurrentDeletes, deleteRateLimit, branch, allowShortRetention, maxDeletes,
+            inventory),
         CleanupOption.ORPHAN_FILES_CATALOGUE.options().toArray(CleanupOption[]::new));
     ProcedureArgs.requireGiven(NAME, options, CleanupOption.ORPHAN_FILES_CATALOGUE.options());
     CleanupResult result = CleanupOption.applyTo(

@@ -18,6 +18,7 @@ import dev.lancemaintenance.testing.OracleStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
@@ -130,6 +131,42 @@ class S3InventoryCleanupIT {
     assertThat(removed).as("removed from the report").isEqualTo(narrowed.paths());
     assertThat(result.counters().oldVersions()).isEqualTo(narrowed.result().counters().oldVersions());
     removed.forEach(path -> assertThat(before).containsKey(path));
+  }
+
+  /**
+   * {@code remove_orphan_files} from a Parquet report (through the option map, as every entry point
+   * passes it): of the uncommitted objects, only the one the report lists goes; the one it misses
+   * and the one written after it stay, though a run that lists the store up to the report's time
+   * would remove the first two.
+   */
+  @Test
+  void removeOrphanFilesRemovesOnlyTheOrphansTheReportLists() {
+    S3Tables.writeCompactedHistory(S3.server(), BUCKET, "orphans.lance");
+    putObject("orphans.lance/data/listed-orphan.lance");
+    putObject("orphans.lance/data/missed-orphan.lance");
+    String manifest = report(new S3InventoryReport().inParquet().without("orphans.lance/data/missed-orphan.lance"));
+    Instant taken = Instant.now();
+    putObject("orphans.lance/data/later-orphan.lance");
+
+    Set<String> listedUpToTheReport = dryRun(ourCleanup("orphans.lance").orphanFilesOnly()
+        .beforeTimestamp(taken).allowShortRetention(true)).paths();
+    SortedMap<String, Long> before = objects("orphans.lance");
+    CleanupResult result = ourCleanup("orphans.lance").orphanFilesOnly()
+        .options(Map.of("older_than", "0s", "allow_short_retention", "true", "inventory", manifest))
+        .execute();
+
+    assertThat(listedUpToTheReport).as("a run listing the store up to the report's time")
+        .contains("data/listed-orphan.lance", "data/missed-orphan.lance");
+    assertThat(S3Tables.removed(before, objects("orphans.lance"))).as("removed from the report")
+        .containsExactly("data/listed-orphan.lance");
+    assertThat(result.counters().oldVersions()).as("versions expired").isZero();
+    assertThat(objects("orphans.lance")).containsKeys("data/missed-orphan.lance", "data/later-orphan.lance");
+  }
+
+  private static void putObject(String key) {
+    byte[] content = "never committed".getBytes(StandardCharsets.UTF_8);
+    S3.server().blobStore().putBlob(BUCKET, S3.server().blobStore().blobBuilder(key).payload(content)
+        .contentLength(content.length).build());
   }
 
   @Test
