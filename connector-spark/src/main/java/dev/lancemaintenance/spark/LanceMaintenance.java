@@ -232,6 +232,11 @@ public final class LanceMaintenance {
    * "0s,1d,7d"}) and {@code file_list_view} (a view of file paths to list the table from).
    */
   public Dataset<Row> describeStorage(String tableUri, Map<String, String> options) {
+    return describeStorage(tableUri, options, Map.of());
+  }
+
+  /** {@link #describeStorage(String, Map)} with Hadoop settings for the store over the session's; may hold secrets. */
+  public Dataset<Row> describeStorage(String tableUri, Map<String, String> options, Map<String, String> hadoopOptions) {
     Map<String, String> policy = new java.util.HashMap<>();
     Optional<String> windows = Optional.empty();
     Optional<String> fileListView = Optional.empty();
@@ -245,7 +250,7 @@ public final class LanceMaintenance {
       }
     }
     return ResultRows.storageDataset(spark,
-        storageReport(tableUri, CleanupOption.parseAll(policy), windows, Map.of(), fileListView));
+        storageReport(tableUri, CleanupOption.parseAll(policy), windows, hadoopOptions, fileListView));
   }
 
   /**

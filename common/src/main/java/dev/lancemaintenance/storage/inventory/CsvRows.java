@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -20,7 +19,7 @@ import java.util.zip.GZIPInputStream;
  * field, names the columns in the manifest's {@code fileSchema} ({@code Bucket, Key, Size,
  * LastModifiedDate, ...}) and URL-encodes the key.
  */
-final class CsvRows implements InventoryRows {
+final class CsvRows extends LookaheadRows {
   private final String dataFile;
   private final BufferedReader reader;
   private final TableRows table;
@@ -31,7 +30,6 @@ final class CsvRows implements InventoryRows {
   private final int latestColumn;
   private final int deleteMarkerColumn;
   private final int lastRequiredColumn;
-  private FileEntry next;
   private long line;
 
   CsvRows(InventoryManifest manifest, String dataFile, InputStream gzipped, TableRows table) {
@@ -62,8 +60,8 @@ final class CsvRows implements InventoryRows {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null) {
+  protected FileEntry readNextFile() {
+    while (true) {
       String row;
       try {
         row = reader.readLine();
@@ -71,22 +69,14 @@ final class CsvRows implements InventoryRows {
         throw new UncheckedIOException("S3 Inventory data file " + dataFile + ", line " + (line + 1), e);
       }
       if (row == null) {
-        return false;
+        return null;
       }
       line++;
-      next = entryOf(row);
+      FileEntry entry = entryOf(row);
+      if (entry != null) {
+        return entry;
+      }
     }
-    return true;
-  }
-
-  @Override
-  public FileEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    FileEntry entry = next;
-    next = null;
-    return entry;
   }
 
   /** The row as a table file, or null when it is none ({@link TableRows}). */

@@ -4,7 +4,6 @@ import dev.lancemaintenance.storage.FileEntry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.data.Group;
@@ -27,7 +26,7 @@ import org.apache.parquet.schema.Type;
  * (no URL encoding, unlike CSV) and writes {@code last_modified_date} as an INT64 timestamp in
  * milliseconds; other timestamp units are read too.
  */
-final class ParquetRows implements InventoryRows {
+final class ParquetRows extends LookaheadRows {
   private static final String BUCKET = "bucket";
   private static final String KEY = "key";
   private static final String SIZE = "size";
@@ -44,7 +43,6 @@ final class ParquetRows implements InventoryRows {
   private RecordReader<Group> records;
   private long rowsLeftInGroup;
   private long row;
-  private FileEntry next;
 
   ParquetRows(String dataFile, InputFile file, TableRows table) {
     this.dataFile = dataFile;
@@ -110,22 +108,23 @@ final class ParquetRows implements InventoryRows {
   }
 
   @Override
-  public boolean hasNext() {
+  protected FileEntry readNextFile() {
     try {
-      while (next == null) {
+      while (true) {
         if (rowsLeftInGroup == 0 && !nextRowGroup()) {
-          return false;
+          return null;
         }
         Group group = records.read();
         rowsLeftInGroup--;
         row++;
-        next = entryOf(group);
+        FileEntry entry = entryOf(group);
+        if (entry != null) {
+          return entry;
+        }
       }
-      return true;
+    } catch (InventoryException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
-      if (e instanceof InventoryException inventory) {
-        throw inventory;
-      }
       throw new InventoryException("S3 Inventory data file " + dataFile + ", row " + row + " cannot be read: " + e.getMessage(), e);
     }
   }
@@ -139,16 +138,6 @@ final class ParquetRows implements InventoryRows {
     rowsLeftInGroup = pages.getRowCount();
     records = columns.getRecordReader(pages, new GroupRecordConverter(projection));
     return true;
-  }
-
-  @Override
-  public FileEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    FileEntry entry = next;
-    next = null;
-    return entry;
   }
 
   /** The row as a table file, or null when it is none ({@link TableRows}). */
