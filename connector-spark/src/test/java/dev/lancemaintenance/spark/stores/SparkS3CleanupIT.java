@@ -136,9 +136,7 @@ class SparkS3CleanupIT {
     ContractPolicy policy = S3Tables.oldHistory(table);
     Set<String> listed = new ConcurrentSkipListSet<>();
     policy.applyTo(cleanup("listed.lance")).dryRun(true).onRemovedFile(f -> listed.add(f.path())).execute();
-    byte[] neverCommitted = "never committed".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    S3.server().blobStore().putBlob(BUCKET, S3.server().blobStore().blobBuilder("listed.lance/data/orphan.lance")
-        .payload(neverCommitted).contentLength(neverCommitted.length).build());
+    S3.server().putOrphan(BUCKET, "listed.lance/data/orphan.lance");
     S3.server().createBucket("inventory");
     String manifest = new S3InventoryReport().inParquet().rowsPerFile(9).write(S3.server(), BUCKET, "inventory", "reports");
     String call = "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("listed.lance"))

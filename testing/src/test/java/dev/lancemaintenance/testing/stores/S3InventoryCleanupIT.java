@@ -142,11 +142,11 @@ class S3InventoryCleanupIT {
   @Test
   void removeOrphanFilesRemovesOnlyTheOrphansTheReportLists() {
     S3Tables.writeCompactedHistory(S3.server(), BUCKET, "orphans.lance");
-    putObject("orphans.lance/data/listed-orphan.lance");
-    putObject("orphans.lance/data/missed-orphan.lance");
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/listed-orphan.lance");
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/missed-orphan.lance");
     String manifest = report(new S3InventoryReport().inParquet().without("orphans.lance/data/missed-orphan.lance"));
     Instant taken = Instant.now();
-    putObject("orphans.lance/data/later-orphan.lance");
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/later-orphan.lance");
 
     Set<String> listedUpToTheReport = dryRun(ourCleanup("orphans.lance").orphanFilesOnly()
         .beforeTimestamp(taken).allowShortRetention(true)).paths();
@@ -161,12 +161,6 @@ class S3InventoryCleanupIT {
         .containsExactly("data/listed-orphan.lance");
     assertThat(result.counters().oldVersions()).as("versions expired").isZero();
     assertThat(objects("orphans.lance")).containsKeys("data/missed-orphan.lance", "data/later-orphan.lance");
-  }
-
-  private static void putObject(String key) {
-    byte[] content = "never committed".getBytes(StandardCharsets.UTF_8);
-    S3.server().blobStore().putBlob(BUCKET, S3.server().blobStore().blobBuilder(key).payload(content)
-        .contentLength(content.length).build());
   }
 
   @Test
