@@ -104,7 +104,9 @@ public final class S3ProxyServer implements AutoCloseable {
     byte[] content = "never committed".getBytes(StandardCharsets.UTF_8);
     BlobStore store = blobStore();
     store.putBlob(bucket, store.blobBuilder(key).payload(content).contentLength(content.length).build());
-    Instant modified = store.blobMetadata(bucket, key).getLastModified().toInstant();
+    // The next whole second: listings may show the time rounded up to it.
+    Instant modified = store.blobMetadata(bucket, key).getLastModified().toInstant()
+        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(1);
     while (!Instant.now().isAfter(modified)) {
       try {
         Thread.sleep(20);
