@@ -6,7 +6,7 @@ import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableTask;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -59,7 +59,7 @@ final class CleanupAllCommand {
       engine = engines.named(parsed.value("engine"));
       engineOptions = CleanupCommand.engineOptions(parsed);
       concurrentTables = FleetOutput.concurrentTables(parsed);
-      fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
+      fleet = FleetCleanup.of(root, TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
           CleanupCommand.options(parsed), clock.instant());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);

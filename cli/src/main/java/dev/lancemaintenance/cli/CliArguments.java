@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -108,14 +109,41 @@ final class CliArguments {
    * The Hadoop settings of the run: the {@code --conf} options, with {@code s3://} mapped to S3A
    * unless the user maps it (outside EMR no Hadoop file system serves the scheme Lance and most
    * docs write S3 tables with). Core-site's mapping, as on EMR, also wins: the key is only added
-   * when Hadoop's own configuration has none.
+   * when Hadoop's own configuration has none. A run that can reach no {@code s3://} location does
+   * not ask: Hadoop's configuration loads and parses its XML defaults, a cost a command on a local
+   * table would pay for nothing on every start (docs/benchmarks.md, Cold CLI).
    */
   Map<String, String> hadoopConf() {
     Map<String, String> conf = keyValues("conf");
-    if (!conf.containsKey(S3_IMPL) && new Configuration().get(S3_IMPL) == null) {
+    if (!conf.containsKey(S3_IMPL) && mayReachS3() && new Configuration().get(S3_IMPL) == null) {
       conf.put(S3_IMPL, "org.apache.hadoop.fs.s3a.S3AFileSystem");
     }
     return conf;
+  }
+
+  /** Whether an argument names a place off this machine, or an option value is an s3: URI. */
+  private boolean mayReachS3() {
+    for (String positional : positionals) {
+      if (!onLocalDisk(positional)) {
+        return true;
+      }
+    }
+    for (List<String> values : options.values()) {
+      for (String value : values) {
+        if (value.regionMatches(true, 0, "s3:", 0, 3)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean onLocalDisk(String location) {
+    try {
+      return TableLocation.of(location).localPath().isPresent();
+    } catch (RuntimeException notALocation) {
+      return false;
+    }
   }
 
   /** {@code --name key=value} options, in order. */

@@ -5,7 +5,7 @@ import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetDescribe;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -53,7 +53,7 @@ final class DescribeAllCommand {
     try {
       root = TableLocation.of(parsed.positionals().get(0));
       concurrentTables = FleetOutput.concurrentTables(parsed);
-      fleet = FleetDescribe.of(root, HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
+      fleet = FleetDescribe.of(root, TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
           CleanupCommand.options(parsed, CleanupOption.policyOptions()), clock.instant());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);

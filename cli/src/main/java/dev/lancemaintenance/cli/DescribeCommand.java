@@ -9,7 +9,7 @@ import dev.lancemaintenance.local.LocalStorageReport;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.report.StorageReportHtml;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -63,7 +63,7 @@ final class DescribeCommand {
     LocalStorageReport reporter;
     try {
       TableLocation location = TableLocation.of(tableUri);
-      TableStorageFactory stores = HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf()));
+      TableStorageFactory stores = TableStorages.factory(StorageConf.of(parsed.hadoopConf()));
       policy = CleanupOption.applyTo(new LocalCleanupAction(location, stores, clock), CleanupCommand.options(parsed, CleanupOption.policyOptions()), clock.instant());
       if (parsed.value("before-timestamp-millis") != null) {
         policy.beforeTimestamp(Instant.ofEpochMilli(parsed.longValue("before-timestamp-millis", 0)));

@@ -4,7 +4,7 @@ import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.expire.ExpireVersionsAction;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -52,7 +52,7 @@ final class ExpireCommand {
       table = TableLocation.redact(tableUri);
       Map<CleanupOption, Object> options = CleanupCommand.options(parsed, ExpireVersionsAction.CATALOGUE.options());
       action = CleanupOption.applyTo(
-          new ExpireVersionsAction(location, HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())), clock),
+          new ExpireVersionsAction(location, TableStorages.factory(StorageConf.of(parsed.hadoopConf())), clock),
           options, clock.instant());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);

@@ -2,7 +2,7 @@ package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -43,7 +43,7 @@ final class HistoryCommand {
       throw new UsageException(e.getMessage(), e);
     }
     List<RunEntry> runs;
-    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.hadoopConf()))) {
+    try (TableStorage storage = TableStorages.open(location, StorageConf.of(parsed.hadoopConf()))) {
       runs = new RunRecords(storage).history((int) limit, clock);
     }
     if (parsed.flag("json")) {

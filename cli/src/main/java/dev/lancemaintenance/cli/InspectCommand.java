@@ -17,7 +17,7 @@ import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -71,7 +71,7 @@ final class InspectCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }
-    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.hadoopConf()))) {
+    try (TableStorage storage = TableStorages.open(location, StorageConf.of(parsed.hadoopConf()))) {
       TableView view = TableView.read(storage);
       if (view.versions().isEmpty()) {
         // A missing path, a plain file or a directory without manifests: not a table to report on.

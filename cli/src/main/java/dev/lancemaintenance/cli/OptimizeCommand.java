@@ -9,7 +9,7 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.io.PrintStream;
@@ -84,7 +84,7 @@ final class OptimizeCommand {
     OptimizeAction action =
         new OptimizeAction(
             TableLocation.of(tableUri),
-            HadoopTableStorage.factory(StorageConf.of(parsed.hadoopConf())),
+            TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
             CompactionArguments.compactAction(engine, parsed, tableUri),
             cleanup,
             clock);

@@ -1,7 +1,7 @@
 package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.format.Tag;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -52,7 +52,7 @@ final class TagCommand {
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }
-    try (TableStorage storage = new HadoopTableStorage(location, StorageConf.of(parsed.hadoopConf()))) {
+    try (TableStorage storage = TableStorages.open(location, StorageConf.of(parsed.hadoopConf()))) {
       TableTags tags = TableTags.of(storage, clock);
       Optional<String> branch = Optional.ofNullable(parsed.value("branch"));
       switch (action) {

@@ -118,6 +118,17 @@ class CliArgumentsTest {
   }
 
   @Test
+  void aRunOnALocalTableLeavesTheS3MappingOutUnlessAnOptionNamesS3() {
+    assertThat(parse("/tmp/t.lance", "--conf", "fs.s3a.endpoint=http://127.0.0.1:9000").hadoopConf())
+        .as("a local table: Hadoop's configuration is not asked").doesNotContainKey("fs.s3.impl");
+    assertThat(parse("file:/tmp/t.lance").hadoopConf()).doesNotContainKey("fs.s3.impl");
+    assertThat(parse("s3a://b/t.lance").hadoopConf()).as("a table off this machine")
+        .containsEntry("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    assertThat(parse("/tmp/t.lance", "--spill-dir", "S3://b/report").hadoopConf()).as("an s3: option value")
+        .containsEntry("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+  }
+
+  @Test
   void theUsersS3MappingWins() {
     assertThat(parse("s3://b/t.lance", "--conf", "fs.s3.impl=com.amazon.ws.emr.hadoop.fs.EmrFileSystem").hadoopConf())
         .containsEntry("fs.s3.impl", "com.amazon.ws.emr.hadoop.fs.EmrFileSystem");

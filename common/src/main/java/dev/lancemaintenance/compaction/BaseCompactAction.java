@@ -1,7 +1,7 @@
 package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
@@ -147,7 +147,7 @@ public abstract class BaseCompactAction implements CompactAction {
         LOG.warn("lance compact {}: takes no table lease: no Hadoop settings for its store were given", table);
         return executeHoldingLease(plan);
       }
-      storage = HadoopTableStorage.factory(StorageConf.defaults());
+      storage = TableStorages.factory(StorageConf.defaults());
     }
     try (TableStorage leaseStorage = storage.open(location);
         TableLease held = TableLease.acquire(leaseStorage, "compact")) {

@@ -4,7 +4,7 @@ import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ public final class LocalMaintenanceEngine extends MaintenanceEngine {
     checked(engineOptions);
     LocalCleanupAction action =
         new LocalCleanupAction(
-            TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(storageOptions)), Clock.systemUTC());
+            TableLocation.of(tableUri), TableStorages.factory(StorageConf.of(storageOptions)), Clock.systemUTC());
     String parallelism = engineOptions.get(PARALLELISM);
     if (parallelism != null) {
       action.parallelism(Integer.parseInt(parallelism));

@@ -1,8 +1,9 @@
 package dev.lancemaintenance.storage;
 
 /**
- * How a {@link HadoopTableStorage} deletes files, chosen once per storage from what the table's
- * store and the Hadoop client on the class path offer (see {@link HadoopDeletes#open}).
+ * How a table storage deletes files: {@link LocalTableStorage} always locally; a {@link
+ * HadoopTableStorage} chooses once per storage from what the table's store and the Hadoop client on
+ * the class path offer (see {@link HadoopDeletes#open}).
  */
 public enum DeleteRoute {
   /** Local disk: one {@code java.nio} delete per file, in the caller's thread. */

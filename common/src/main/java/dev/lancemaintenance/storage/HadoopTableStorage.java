@@ -1,11 +1,8 @@
 package dev.lancemaintenance.storage;
 
-import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -59,9 +56,11 @@ public final class HadoopTableStorage implements TableStorage {
   private final FileSystem fs;
   private final Path root;
   private final String rootPath;
-  /** The root as a java.nio path when the table is on the local file system, else null. */
-  private final java.nio.file.Path localRoot;
-  private java.nio.file.Path realLocalRoot;
+  /**
+   * Where listing, create-if-absent and deletes go when the table is on the local file system (one
+   * set of rules for local disk), else null.
+   */
+  private final LocalTableStorage local;
   /** How files are deleted when the table is not on local disk; chosen at the first delete. */
   private HadoopDeletes deletes;
 
@@ -79,7 +78,7 @@ public final class HadoopTableStorage implements TableStorage {
     // raw file system underneath reads and deletes the files alone.
     this.fs = opened instanceof LocalFileSystem local ? local.getRawFileSystem() : opened;
     this.rootPath = root.toUri().getPath();
-    this.localRoot = fs instanceof RawLocalFileSystem ? new File(rootPath).toPath() : null;
+    this.local = fs instanceof RawLocalFileSystem ? new LocalTableStorage(location, conf) : null;
   }
 
   /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
@@ -115,8 +114,10 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-    if (localRoot != null) {
-      return localFiles(dir, recursive);
+    if (local != null) {
+      // Hadoop's local listing costs a Hadoop path and two or more system calls per file (its
+      // listFiles even forks ls for permissions).
+      return local.listFiles(dir, recursive);
     }
     RemoteIterator<? extends FileStatus> files;
     try {
@@ -152,15 +153,6 @@ public final class HadoopTableStorage implements TableStorage {
         }
       }
     };
-  }
-
-  /**
-   * Local tables are listed with java.nio: Hadoop's local listing costs a Hadoop path and two or
-   * more system calls per file (its listFiles even forks {@code ls} for permissions).
-   */
-  private Iterator<FileEntry> localFiles(String dir, boolean recursive) {
-    return new LocalFileWalk(localRoot, dir.isEmpty() ? localRoot : localRoot.resolve(dir), recursive,
-        e -> new StorageException("list", location.resolveRedacted(dir), e));
   }
 
   /*
@@ -242,10 +234,8 @@ public final class HadoopTableStorage implements TableStorage {
    * Create-if-absent on each store's own atomic primitive:
    *
    * <ul>
-   *   <li>local disk: the content goes to a private file first, then a hard link gives it its name;
-   *       {@code link(2)} fails when the name exists, so exactly one racer wins and readers never
-   *       see a half-written file (Hadoop's local {@code create(overwrite=false)} checks, then
-   *       creates: two writers can both pass the check);
+   *   <li>local disk: a hard link to a fully written private file ({@link
+   *       LocalTableStorage#createIfAbsent});
    *   <li>HDFS: {@code create(overwrite=false)}, which the NameNode decides atomically;
    *   <li>S3 (s3a): a conditional PUT, {@code If-None-Match: *} (hadoop-aws 3.4.2:
    *       {@code createFile().must("fs.option.create.conditional.overwrite", true)}, with {@code
@@ -266,8 +256,8 @@ public final class HadoopTableStorage implements TableStorage {
   @Override
   public boolean createIfAbsent(String path, byte[] content) {
     try {
-      if (localRoot != null) {
-        return linkIfAbsent(localRoot.resolve(path), content);
+      if (local != null) {
+        return local.createIfAbsent(path, content);
       }
       String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
       if (scheme.equals("s3a")) {
@@ -292,20 +282,6 @@ public final class HadoopTableStorage implements TableStorage {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HadoopTableStorage.class);
   private volatile boolean warnedNotAtomic;
   private Boolean conditionalCreate;
-
-  private static boolean linkIfAbsent(java.nio.file.Path target, byte[] content) throws IOException {
-    java.nio.file.Files.createDirectories(target.getParent());
-    java.nio.file.Path staged = target.resolveSibling(".staged-" + java.util.UUID.randomUUID());
-    java.nio.file.Files.write(staged, content);
-    try {
-      java.nio.file.Files.createLink(target, staged);
-      return true;
-    } catch (java.nio.file.FileAlreadyExistsException raced) {
-      return false;
-    } finally {
-      java.nio.file.Files.deleteIfExists(staged);
-    }
-  }
 
   private boolean createNoOverwrite(Path target, byte[] content) throws IOException {
     try (FSDataOutputStream out = fs.create(target, false)) {
@@ -398,9 +374,8 @@ public final class HadoopTableStorage implements TableStorage {
    * Deletes by the storage's {@link DeleteRoute}: in bulk where client and store have bulk deletes
    * (s3a, which reports each key that failed), else one request per file, a page in parallel, each
    * result checked (Hadoop's default bulk delete ignores the {@code false} a file system's {@code
-   * delete} returns for a file it could not remove, issue 12, item 10). Local files are deleted with
-   * java.nio, which reports why, removes a link rather than what it points at, and is refused for a
-   * file whose directory really lies outside the table root.
+   * delete} returns for a file it could not remove, issue 12, item 10). Local files are deleted as
+   * {@link LocalTableStorage#deleteBatch} deletes them.
    */
   @Override
   public List<DeleteFailure> deleteBatch(List<String> paths) {
@@ -408,8 +383,8 @@ public final class HadoopTableStorage implements TableStorage {
       throw new IllegalArgumentException(
           "Delete batch of " + paths.size() + " exceeds the store's page size " + maxDeleteBatchSize());
     }
-    if (localRoot != null) {
-      return deleteLocally(paths);
+    if (local != null) {
+      return local.deleteBatch(paths);
     }
     List<Path> hadoopPaths = new ArrayList<>(paths.size());
     for (String path : paths) {
@@ -428,34 +403,6 @@ public final class HadoopTableStorage implements TableStorage {
     return failures;
   }
 
-  private List<DeleteFailure> deleteLocally(List<String> paths) {
-    List<DeleteFailure> failures = new ArrayList<>();
-    for (String path : paths) {
-      java.nio.file.Path file = localRoot.resolve(path);
-      try {
-        java.nio.file.Path directory = file.getParent().toRealPath();
-        if (!directory.startsWith(realLocalRoot())) {
-          failures.add(new DeleteFailure(path, "its directory is " + directory + ", outside the table root"));
-          continue;
-        }
-        Files.deleteIfExists(file);
-      } catch (NoSuchFileException gone) {
-        // Its directory went away with it: deleted, as a missing file counts.
-      } catch (IOException e) {
-        failures.add(new DeleteFailure(path, e.toString()));
-      }
-    }
-    return failures;
-  }
-
-  /** The table root with every link resolved, so a linked directory cannot pass for one inside it. */
-  private synchronized java.nio.file.Path realLocalRoot() throws IOException {
-    if (realLocalRoot == null) {
-      realLocalRoot = localRoot.toRealPath();
-    }
-    return realLocalRoot;
-  }
-
   @Override
   public int suggestedConcurrency() {
     String scheme = root.toUri().getScheme();
@@ -466,12 +413,12 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public int maxDeleteBatchSize() {
-    return localRoot != null ? 1 : deletes().pageSize();
+    return local != null ? local.maxDeleteBatchSize() : deletes().pageSize();
   }
 
   /** The way this storage deletes files (decided at the first delete, then fixed). */
   public DeleteRoute deleteRoute() {
-    return localRoot != null ? DeleteRoute.LOCAL : deletes().route();
+    return local != null ? local.deleteRoute() : deletes().route();
   }
 
   private synchronized HadoopDeletes deletes() {

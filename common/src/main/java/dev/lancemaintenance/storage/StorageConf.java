@@ -39,6 +39,15 @@ public final class StorageConf implements Serializable {
     return new StorageConf(new HashMap<>());
   }
 
+  /**
+   * Whether {@code key} has a value here; an empty one, as Hadoop's core-default.xml gives {@code
+   * fs.file.impl}, means Hadoop's default and does not count.
+   */
+  public boolean has(String key) {
+    String value = entries.get(key);
+    return value != null && !value.isBlank();
+  }
+
   /** The configuration, rebuilt once per JVM from the copied entries. */
   public synchronized Configuration toConfiguration() {
     if (configuration == null) {

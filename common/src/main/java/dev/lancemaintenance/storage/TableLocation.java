@@ -183,6 +183,15 @@ public final class TableLocation implements Serializable {
     return uri;
   }
 
+  /**
+   * The root as a local path when the table is on this machine's file system ({@code file:}), else
+   * empty: where {@link TableStorages} serves the table with java.nio instead of Hadoop.
+   */
+  public Optional<Path> localPath() {
+    boolean local = uri.regionMatches(true, 0, "file:", 0, 5) && !uri.startsWith("//", 5);
+    return local ? Optional.of(Paths.get(uri.substring(5))) : Optional.empty();
+  }
+
   /** The URI of a table-relative path below this root. */
   public String resolve(String relativePath) {
     if (relativePath.isEmpty()) {

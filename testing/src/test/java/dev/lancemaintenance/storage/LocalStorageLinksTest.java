@@ -11,7 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,14 +34,23 @@ class LocalStorageLinksTest {
     Files.createSymbolicLink(table.resolve("data/linkdir"), outside);
   }
 
-  private TableStorage storage() {
-    return new HadoopTableStorage(TableLocation.of(table.toString()), StorageConf.defaults());
+  /** Both storages that serve local tables: java.nio alone, and Hadoop's (which hands these calls to it). */
+  enum Store {
+    NIO, HADOOP;
+
+    TableStorage open(Path root) {
+      TableLocation location = TableLocation.of(root.toString());
+      return this == NIO
+          ? new LocalTableStorage(location, StorageConf.defaults())
+          : new HadoopTableStorage(location, StorageConf.defaults());
+    }
   }
 
-  @Test
-  void listsALinkAsItselfAndNeverWhatIsBehindIt() {
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void listsALinkAsItselfAndNeverWhatIsBehindIt(Store store) {
     List<FileEntry> listed = new ArrayList<>();
-    try (TableStorage storage = storage()) {
+    try (TableStorage storage = store.open(table)) {
       storage.listFiles("data", true).forEachRemaining(listed::add);
     }
 
@@ -49,20 +59,22 @@ class LocalStorageLinksTest {
         .extracting(FileEntry::type).containsExactly(FileEntry.EntryType.LINK);
   }
 
-  @Test
-  void listsNothingOfADirectoryReachedThroughALink() {
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void listsNothingOfADirectoryReachedThroughALink(Store store) {
     List<FileEntry> listed = new ArrayList<>();
-    try (TableStorage storage = storage()) {
+    try (TableStorage storage = store.open(table)) {
       storage.listFiles("data/linkdir", true).forEachRemaining(listed::add);
     }
 
     assertThat(listed).isEmpty();
   }
 
-  @Test
-  void refusesToDeleteAFileWhoseDirectoryLiesOutsideTheRoot() {
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void refusesToDeleteAFileWhoseDirectoryLiesOutsideTheRoot(Store store) {
     List<DeleteFailure> failures;
-    try (TableStorage storage = storage()) {
+    try (TableStorage storage = store.open(table)) {
       failures = storage.deleteBatch(List.of("data/linkdir/x.lance"));
     }
 
@@ -70,10 +82,11 @@ class LocalStorageLinksTest {
     assertThat(outside.resolve("x.lance")).exists();
   }
 
-  @Test
-  void deletingALinkRemovesTheLinkNotItsTarget() {
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void deletingALinkRemovesTheLinkNotItsTarget(Store store) {
     List<DeleteFailure> failures;
-    try (TableStorage storage = storage()) {
+    try (TableStorage storage = store.open(table)) {
       failures = storage.deleteBatch(List.of("data/linkdir"));
     }
 
@@ -82,11 +95,12 @@ class LocalStorageLinksTest {
     assertThat(outside.resolve("x.lance")).exists();
   }
 
-  @Test
-  void aFileTheSystemWillNotDeleteIsAFailureAndAMissingOneIsNot() {
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void aFileTheSystemWillNotDeleteIsAFailureAndAMissingOneIsNot(Store store) {
     List<DeleteFailure> failures;
     try (UndeletableFile ignored = UndeletableFile.make(table.resolve("data/own.lance"));
-        TableStorage storage = storage()) {
+        TableStorage storage = store.open(table)) {
       failures = new ArrayList<>(storage.deleteBatch(List.of("data/own.lance")));
       failures.addAll(storage.deleteBatch(List.of("data/never-there.lance")));
     }

@@ -1,14 +1,7 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
-import dev.lancemaintenance.runs.RunEntry;
-import java.time.Clock;
-import java.util.Map;
-import org.apache.flink.table.annotation.ArgumentHint;
-import org.apache.flink.table.annotation.DataTypeHint;
-import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
-import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
 /**
@@ -16,22 +9,18 @@ import org.apache.flink.types.Row;
  * maintenance runs from their records, newest first, one row per run ({@link
  * ResultRows#HISTORY_ROW}); a run that died is {@code unfinished}. Runs in the client, no job.
  */
-public final class FlinkMaintenanceHistoryProcedure extends StoreProcedure {
+public final class FlinkMaintenanceHistoryProcedure extends FlinkMaintenanceHistorySignature {
   public static final String NAME = "maintenance_history";
   static final long DEFAULT_LIMIT = 100;
 
-  FlinkMaintenanceHistoryProcedure(Map<String, String> storageOptions, Clock clock) {
-    super(storageOptions, clock);
+  FlinkMaintenanceHistoryProcedure(CatalogSettings settings) {
+    super(settings);
   }
 
-  @ProcedureHint(
-      argument = {
-        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
-        @ArgumentHint(name = "limit", type = @DataTypeHint("BIGINT"), isOptional = true)
-      })
-  public @DataTypeHint(ResultRows.HISTORY_ROW) Row[] call(ProcedureContext context, String table, Long limit) {
-    ProcedureArgs.requireTable(table);
-    long runs = limit == null ? DEFAULT_LIMIT : limit;
+  @Override
+  Row[] run(ProcedureContext context, ProcedureCall call) {
+    String table = call.table();
+    long runs = call.argument("limit", Long.class).orElse(DEFAULT_LIMIT);
     if (runs < 1 || runs > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("Procedure argument 'limit' must be at least 1, not " + runs);
     }

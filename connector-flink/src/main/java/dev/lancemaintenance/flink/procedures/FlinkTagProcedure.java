@@ -2,12 +2,7 @@ package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import dev.lancemaintenance.format.Tag;
-import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.flink.table.annotation.ArgumentHint;
-import org.apache.flink.table.annotation.DataTypeHint;
-import org.apache.flink.table.annotation.ProcedureHint;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
 
@@ -17,8 +12,12 @@ import org.apache.flink.types.Row;
  * ({@link dev.lancemaintenance.tags.TableTags}, the same rules and errors as the CLI's {@code tag}
  * and Spark's {@code CALL lance.create_tag}). One row: the tag, its branch (NULL for main) and its
  * version. Runs in the client: a tag is one small file, no job.
+ *
+ * <p>Flink drops a misspelt argument name before the call, so a lost {@code version} arrives as
+ * null and is refused here; a lost {@code branch} tags main's version of that number, which exists
+ * or is refused, and never deletes anything.
  */
-public final class FlinkTagProcedure extends StoreProcedure {
+public final class FlinkTagProcedure extends FlinkTagSignature {
   public static final String CREATE_NAME = "create_tag";
   public static final String MOVE_NAME = "move_tag";
 
@@ -30,31 +29,20 @@ public final class FlinkTagProcedure extends StoreProcedure {
 
   private final Action action;
 
-  FlinkTagProcedure(Action action, Map<String, String> storageOptions, Clock clock) {
-    super(storageOptions, clock);
+  FlinkTagProcedure(Action action, CatalogSettings settings) {
+    super(settings);
     this.action = action;
   }
 
-  /**
-   * Flink drops a misspelt argument name before the call, so a lost {@code version} arrives as
-   * null and is refused here; a lost {@code branch} tags main's version of that number, which
-   * exists or is refused, and never deletes anything.
-   */
-  @ProcedureHint(
-      argument = {
-        @ArgumentHint(name = "table", type = @DataTypeHint("STRING")),
-        @ArgumentHint(name = "tag", type = @DataTypeHint("STRING"), isOptional = true),
-        @ArgumentHint(name = "version", type = @DataTypeHint("BIGINT"), isOptional = true),
-        @ArgumentHint(name = "branch", type = @DataTypeHint("STRING"), isOptional = true)
-      })
-  public @DataTypeHint(ResultRows.TAG_ROW) Row[] call(
-      ProcedureContext context, String table, String tag, Long version, String branch) {
-    ProcedureArgs.requireTable(table);
-    String name = ProcedureArgs.required("tag", tag);
-    long taggedVersion = ProcedureArgs.required("version", version);
+  @Override
+  Row[] run(ProcedureContext context, ProcedureCall call) {
+    String table = call.table();
+    String name = call.required("tag", String.class);
+    long taggedVersion = call.required("version", Long.class);
+    Optional<String> branch = call.argument("branch", String.class);
     Tag result = LanceFlinkMaintenance.tags(table, storageOptions, clock, tags -> switch (action) {
-      case CREATE -> tags.create(name, taggedVersion, Optional.ofNullable(branch));
-      case MOVE -> tags.move(name, taggedVersion, Optional.ofNullable(branch));
+      case CREATE -> tags.create(name, taggedVersion, branch);
+      case MOVE -> tags.move(name, taggedVersion, branch);
     });
     return new Row[] {ResultRows.tag(result)};
   }

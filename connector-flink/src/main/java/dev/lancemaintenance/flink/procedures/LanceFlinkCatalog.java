@@ -21,9 +21,7 @@ import org.apache.flink.table.procedures.Procedure;
 public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
   public static final String PROCEDURE_DATABASE = "sys";
 
-  private final Map<String, String> storageOptions;
-  private final Map<String, String> sdkStorageOptions;
-  private final Clock clock;
+  private final CatalogSettings settings;
 
   public LanceFlinkCatalog(String name, Map<String, String> storageOptions) {
     this(name, storageOptions, Map.of(), Clock.systemUTC());
@@ -39,9 +37,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
 
   LanceFlinkCatalog(String name, Map<String, String> storageOptions, Map<String, String> sdkStorageOptions, Clock clock) {
     super(name);
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.sdkStorageOptions = Map.copyOf(sdkStorageOptions);
-    this.clock = clock;
+    this.settings = new CatalogSettings(storageOptions, sdkStorageOptions, clock);
   }
 
   @Override
@@ -61,31 +57,31 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
     if (PROCEDURE_DATABASE.equals(path.getDatabaseName())) {
       switch (path.getObjectName().toLowerCase(Locale.ROOT)) {
         case FlinkCleanupProcedure.NAME:
-          return new FlinkCleanupProcedure(storageOptions, clock);
+          return new FlinkCleanupProcedure(settings);
         case FlinkCleanupAllProcedure.NAME:
-          return new FlinkCleanupAllProcedure(storageOptions, clock);
+          return new FlinkCleanupAllProcedure(settings);
         case FlinkCleanupFilesProcedure.NAME:
-          return new FlinkCleanupFilesProcedure(storageOptions, clock);
+          return new FlinkCleanupFilesProcedure(settings);
         case FlinkCompactProcedure.NAME:
-          return new FlinkCompactProcedure(sdkStorageOptions);
+          return new FlinkCompactProcedure(settings);
         case FlinkOptimizeProcedure.NAME:
-          return new FlinkOptimizeProcedure(sdkStorageOptions, storageOptions, clock);
+          return new FlinkOptimizeProcedure(settings);
         case FlinkTagProcedure.CREATE_NAME:
-          return new FlinkTagProcedure(FlinkTagProcedure.Action.CREATE, storageOptions, clock);
+          return new FlinkTagProcedure(FlinkTagProcedure.Action.CREATE, settings);
         case FlinkTagProcedure.MOVE_NAME:
-          return new FlinkTagProcedure(FlinkTagProcedure.Action.MOVE, storageOptions, clock);
+          return new FlinkTagProcedure(FlinkTagProcedure.Action.MOVE, settings);
         case FlinkDeleteTagProcedure.NAME:
-          return new FlinkDeleteTagProcedure(storageOptions, clock);
+          return new FlinkDeleteTagProcedure(settings);
         case FlinkRemoveOrphanFilesProcedure.NAME:
-          return new FlinkRemoveOrphanFilesProcedure(storageOptions, clock);
+          return new FlinkRemoveOrphanFilesProcedure(settings);
         case FlinkDescribeStorageProcedure.NAME:
-          return new FlinkDescribeStorageProcedure(storageOptions, clock);
+          return new FlinkDescribeStorageProcedure(settings);
         case FlinkDescribeStorageAllProcedure.NAME:
-          return new FlinkDescribeStorageAllProcedure(storageOptions, clock);
+          return new FlinkDescribeStorageAllProcedure(settings);
         case FlinkMaintenanceHistoryProcedure.NAME:
-          return new FlinkMaintenanceHistoryProcedure(storageOptions, clock);
+          return new FlinkMaintenanceHistoryProcedure(settings);
         case FlinkExpireVersionsProcedure.NAME:
-          return new FlinkExpireVersionsProcedure(storageOptions, clock);
+          return new FlinkExpireVersionsProcedure(settings);
         default:
           break;
       }

@@ -93,6 +93,11 @@ final class ResultRows {
           + " latest_bytes BIGINT, retained_bytes BIGINT, unverified_bytes BIGINT, reclaimable_versions BIGINT,"
           + " reclaimable_files BIGINT, reclaimable_bytes BIGINT, `error` STRING>";
 
+  /** A fleet's rows, one per table ({@link #fleet(TableOutcome, List)}). */
+  static Row[] fleet(List<TableOutcome> outcomes, List<String> counters) {
+    return outcomes.stream().map(outcome -> fleet(outcome, counters)).toArray(Row[]::new);
+  }
+
   /** A fleet's row: the counters in {@code counters}' order, NULL for a table that did not run. */
   static Row fleet(TableOutcome outcome, List<String> counters) {
     Object[] values = new Object[counters.size() + 3];

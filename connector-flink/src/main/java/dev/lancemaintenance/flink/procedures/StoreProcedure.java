@@ -2,20 +2,24 @@ package dev.lancemaintenance.flink.procedures;
 
 import java.time.Clock;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.flink.table.procedures.Procedure;
 
 /**
- * A procedure of the Lance catalog that reaches a table's store: the Hadoop settings the catalog was
- * created with (they may hold credentials; never printed) and the clock its cutoffs are taken
- * from. Flink reads each procedure's arguments from its own {@code call} method's hints.
+ * A procedure of the Lance catalog: the settings the catalog was created with ({@link
+ * CatalogSettings}). Each procedure extends its generated signature ({@code <Name>Signature},
+ * written from the option catalogues by connector-flink-codegen), which extends this: Flink reads a
+ * procedure's arguments from the hints of its {@code call} method alone.
  */
 abstract class StoreProcedure implements Procedure {
+  /** The Hadoop configuration of the tables' store (may hold credentials; never printed). */
   protected final Map<String, String> storageOptions;
+  /** The Lance SDK's storage options, for compaction. */
+  protected final Map<String, String> sdkStorageOptions;
   protected final Clock clock;
 
-  StoreProcedure(Map<String, String> storageOptions, Clock clock) {
-    this.storageOptions = Map.copyOf(storageOptions);
-    this.clock = Objects.requireNonNull(clock, "clock");
+  StoreProcedure(CatalogSettings settings) {
+    this.storageOptions = settings.hadoopOptions();
+    this.sdkStorageOptions = settings.sdkOptions();
+    this.clock = settings.clock();
   }
 }

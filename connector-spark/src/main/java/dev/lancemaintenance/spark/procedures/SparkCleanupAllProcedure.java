@@ -12,7 +12,6 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.cleanup_all(root => 's3a://bucket/warehouse/', pattern => '*.lance', <every
@@ -38,7 +37,7 @@ final class SparkCleanupAllProcedure extends BaseLanceProcedure {
     super(NAME,
         "Cleans up every Lance table under a directory as lance.cleanup would, small tables in one job,"
             + " one row per table with its status, counters and error.",
-        CleanupOption.CATALOGUE);
+        CleanupOption.CATALOGUE, ResultRows.FLEET_CLEANUP_SCHEMA);
     this.clock = clock;
   }
 
@@ -56,11 +55,6 @@ final class SparkCleanupAllProcedure extends BaseLanceProcedure {
           + DirectoryNamespace.DEFAULT_PATTERN + ")");
     }
     return call.args().string(PATTERN).orElse(DirectoryNamespace.DEFAULT_PATTERN);
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.FLEET_CLEANUP_SCHEMA;
   }
 
   @Override

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.compact(table, <the compaction options, CompactionOption>, options)}: merges small fragments with
@@ -22,17 +21,12 @@ final class SparkCompactProcedure extends BaseLanceProcedure {
     super(NAME,
         "Merges a Lance table's small fragments with Lance's own compaction, the tasks distributed over the"
             + " executors; commits on the driver. Deletes nothing (optimize also cleans up).",
-        CompactionOption.CATALOGUE);
+        CompactionOption.CATALOGUE, ResultRows.COMPACT_SCHEMA);
   }
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return CompactionParameters.ALL;
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.COMPACT_SCHEMA;
   }
 
   @Override

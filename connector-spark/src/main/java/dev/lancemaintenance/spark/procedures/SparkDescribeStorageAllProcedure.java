@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.describe_storage_all(root => 's3a://bucket/warehouse/', pattern => '*.lance',
@@ -28,7 +27,7 @@ final class SparkDescribeStorageAllProcedure extends BaseLanceProcedure {
     super(NAME,
         "Reports the storage of every Lance table under a directory as lance.describe_storage would, small tables"
             + " in one job, one row of totals per table with its status and error.",
-        CleanupOption.CATALOGUE);
+        CleanupOption.CATALOGUE, ResultRows.FLEET_DESCRIBE_SCHEMA);
     this.clock = clock;
   }
 
@@ -37,11 +36,6 @@ final class SparkDescribeStorageAllProcedure extends BaseLanceProcedure {
     List<Parameter> parameters = new ArrayList<>(List.of(SparkCleanupAllProcedure.ROOT, SparkCleanupAllProcedure.PATTERN));
     parameters.addAll(SparkDescribeStorageProcedure.policyParameters(givenTypes));
     return parameters;
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.FLEET_DESCRIBE_SCHEMA;
   }
 
   @Override

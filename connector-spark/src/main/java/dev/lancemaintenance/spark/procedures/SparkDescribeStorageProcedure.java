@@ -15,7 +15,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.describe_storage(table, windows, older_than, before_version, delete_unverified,
@@ -39,7 +38,7 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
     super(NAME,
         "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"
             + " and what each retention window would free, computed by the cleanup's own stages on the executors.",
-        CleanupOption.CATALOGUE);
+        CleanupOption.CATALOGUE, ResultRows.STORAGE_SCHEMA);
     this.clock = clock;
   }
 
@@ -69,11 +68,6 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
   }
 
   /** A misspelt argument is the cleanup catalogue's error, naming it. */
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.STORAGE_SCHEMA;
-  }
-
   @Override
   public Result call(BoundCall call) {
     ProcedureArgs args = call.args();

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.expire_versions(table, older_than, before_version, retain_last, dry_run,
@@ -30,7 +29,7 @@ final class SparkExpireVersionsProcedure extends BaseLanceProcedure {
     super(NAME,
         "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"
             + " retained ones; a later lance.cleanup with the same policy removes their files.",
-        ExpireVersionsAction.CATALOGUE);
+        ExpireVersionsAction.CATALOGUE, ResultRows.COUNTER_SCHEMA);
     this.clock = clock;
   }
 
@@ -42,11 +41,6 @@ final class SparkExpireVersionsProcedure extends BaseLanceProcedure {
         ExpireVersionsAction.CATALOGUE.options(), OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
     parameters.add(SparkCleanupProcedure.OPTIONS);
     return parameters;
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.COUNTER_SCHEMA;
   }
 
   @Override

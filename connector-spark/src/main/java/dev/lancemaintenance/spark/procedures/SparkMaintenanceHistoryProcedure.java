@@ -30,7 +30,7 @@ final class SparkMaintenanceHistoryProcedure extends BaseLanceProcedure {
 
   SparkMaintenanceHistoryProcedure(Clock clock) {
     super(NAME,
-        "The maintenance runs of a Lance table, newest first: finished, failed, or unfinished (the run died).");
+        "The maintenance runs of a Lance table, newest first: finished, failed, or unfinished (the run died).", SCHEMA);
     this.clock = clock;
   }
 
@@ -50,11 +50,6 @@ final class SparkMaintenanceHistoryProcedure extends BaseLanceProcedure {
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return List.of(SparkCleanupProcedure.TABLE, LIMIT, SparkCleanupProcedure.OPTIONS);
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return SCHEMA;
   }
 
   @Override

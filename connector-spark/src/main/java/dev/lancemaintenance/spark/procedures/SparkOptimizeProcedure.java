@@ -12,7 +12,6 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL lance.optimize(table, <the compaction options>, options, <the cleanup options of
@@ -37,7 +36,7 @@ final class SparkOptimizeProcedure extends BaseLanceProcedure {
     super(NAME,
         "LanceDB's optimize without the index step: compaction, then cleanup, both distributed over the"
             + " executors; refuses before compacting when a tag would make the cleanup refuse.",
-        OptimizeAction.OPTIONS);
+        OptimizeAction.OPTIONS, ResultRows.OPTIMIZE_SCHEMA);
     this.clock = clock;
   }
 
@@ -60,11 +59,6 @@ final class SparkOptimizeProcedure extends BaseLanceProcedure {
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
     return parameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return ResultRows.OPTIMIZE_SCHEMA;
   }
 
   @Override

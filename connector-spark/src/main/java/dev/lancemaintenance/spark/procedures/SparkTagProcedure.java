@@ -48,7 +48,7 @@ final class SparkTagProcedure extends BaseLanceProcedure {
   private final Clock clock;
 
   SparkTagProcedure(Action action, Clock clock) {
-    super(action.procedureName, action.description);
+    super(action.procedureName, action.description, SCHEMA);
     this.action = action;
     this.clock = clock;
   }
@@ -58,11 +58,6 @@ final class SparkTagProcedure extends BaseLanceProcedure {
     return action == Action.DELETE
         ? List.of(SparkCleanupProcedure.TABLE, TAG, SparkCleanupProcedure.OPTIONS)
         : List.of(SparkCleanupProcedure.TABLE, TAG, VERSION, BRANCH, SparkCleanupProcedure.OPTIONS);
-  }
-
-  @Override
-  public StructType schema(BoundCall call) {
-    return SCHEMA;
   }
 
   @Override

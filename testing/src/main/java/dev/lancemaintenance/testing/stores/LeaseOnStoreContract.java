@@ -9,7 +9,6 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FaultyTableStorage.Faults;
-import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.LeaseHeldException;
 import dev.lancemaintenance.storage.LeaseHolder;
 import dev.lancemaintenance.storage.Leases;
@@ -78,11 +77,11 @@ abstract class LeaseOnStoreContract implements LedgerOnStoreContract {
   }
 
   private TableStorageFactory plain() {
-    return HadoopTableStorage.factory(storageConf());
+    return stores();
   }
 
   private TableStorage open(String uri) {
-    return new HadoopTableStorage(TableLocation.of(uri), storageConf());
+    return stores().open(TableLocation.of(uri));
   }
 
   @Test
@@ -140,8 +139,8 @@ abstract class LeaseOnStoreContract implements LedgerOnStoreContract {
       }
       afterSecond.add(files(table));
     });
-    StorageConf conf = storageConf();
-    TableStorageFactory firstStorage = location -> new FaultyTableStorage(new HadoopTableStorage(location, conf), faults);
+    TableStorageFactory stores = stores();
+    TableStorageFactory firstStorage = location -> new FaultyTableStorage(stores.open(location), faults);
 
     CleanupResult first = cleanup(table, firstStorage).execute();
 

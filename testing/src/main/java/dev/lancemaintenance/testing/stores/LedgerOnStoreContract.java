@@ -14,6 +14,7 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,9 +51,14 @@ interface LedgerOnStoreContract {
   /** Whether the store decides create-if-absent atomically (s3proxy does not). */
   boolean createIfAbsentIsAtomic();
 
+  /** How the store's tables are opened: through Hadoop unless the store's IT says otherwise. */
+  default TableStorageFactory stores() {
+    return HadoopTableStorage.factory(storageConf());
+  }
+
   private TableStorage open(String name) {
     name = "ledger-" + name;
-    return new HadoopTableStorage(TableLocation.of(emptyRoot(name)), storageConf());
+    return stores().open(TableLocation.of(emptyRoot(name)));
   }
 
   private static LedgerElement data(long v) {

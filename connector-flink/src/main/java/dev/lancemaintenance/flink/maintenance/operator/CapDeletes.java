@@ -14,7 +14,7 @@ import org.apache.flink.util.OutputTag;
  * parallel sweep cannot know what the others deleted, so the budget is spent here, in one place; the
  * files stream through one at a time, none is held. The budget comes from the one reduced value the
  * files wait for (the manifests' budget is what the file sweep left of {@code max_deletes}), which in
- * BATCH mode arrives before any file ({@link AwaitedValue}).
+ * BATCH mode arrives before any file ({@link AwaitedDecision}).
  *
  * @param <S> the reduced value the budget is computed from
  */
@@ -22,9 +22,8 @@ public final class CapDeletes<S> extends BroadcastProcessFunction<CandidateFile,
   /** One record per file left for the next run. */
   public static final OutputTag<CleanupCounters> DEFERRED = new OutputTag<>("deferred-deletes", CleanupTypes.COUNTERS);
 
-  private final String table;
-  private final MapStateDescriptor<String, S> state;
-  private final Gate<S, Long> budget;
+  private final AwaitedDecision<S, Long> budget;
+  /** The files this subtask may still pass on; negative until the budget is known. */
   private transient long left = -1;
 
   /**
@@ -32,21 +31,18 @@ public final class CapDeletes<S> extends BroadcastProcessFunction<CandidateFile,
    * @param budget how many files may go, from the reduced value
    */
   public CapDeletes(String table, MapStateDescriptor<String, S> state, Gate<S, Long> budget) {
-    this.table = table;
-    this.state = state;
-    this.budget = budget;
+    this.budget = new AwaitedDecision<>(table, state, budget, "max_deletes");
   }
 
   @Override
   public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
-    ctx.getBroadcastState(state).put(AwaitedValue.KEY, reduced);
-    left = budget.check(reduced);
+    left = budget.arrived(ctx.getBroadcastState(budget.state()), reduced);
   }
 
   @Override
   public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
     if (left < 0) {
-      left = budget.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "max_deletes"));
+      left = budget.forFile(ctx.getBroadcastState(budget.state()), file);
     }
     if (left > 0) {
       left--;

@@ -18,33 +18,24 @@ import org.apache.flink.util.Collector;
  * @param <S> the reduced value the files wait for
  */
 public final class ReleaseGate<S> extends KeyedBroadcastProcessFunction<String, CandidateFile, S, CandidateFile> {
-  private final String table;
-  private final MapStateDescriptor<String, S> state;
-  private final Gate<S, Boolean> releases;
-  private transient Boolean released;
+  private final AwaitedDecision<S, Boolean> releases;
 
   /**
    * @param state the broadcast state the reduced value is kept in; its name says what the files wait for
    * @param releases whether the reduced value lets the files through; evaluated once per subtask
    */
   public ReleaseGate(String table, MapStateDescriptor<String, S> state, Gate<S, Boolean> releases) {
-    this.table = table;
-    this.state = state;
-    this.releases = releases;
+    this.releases = new AwaitedDecision<>(table, state, releases, "its gate");
   }
 
   @Override
   public void processBroadcastElement(S reduced, Context ctx, Collector<CandidateFile> out) throws Exception {
-    ctx.getBroadcastState(state).put(AwaitedValue.KEY, reduced);
-    released = releases.check(reduced);
+    releases.arrived(ctx.getBroadcastState(releases.state()), reduced);
   }
 
   @Override
   public void processElement(CandidateFile file, ReadOnlyContext ctx, Collector<CandidateFile> out) throws Exception {
-    if (released == null) {
-      released = releases.check(AwaitedValue.require(ctx.getBroadcastState(state), state, table, file, "its gate"));
-    }
-    if (released) {
+    if (releases.forFile(ctx.getBroadcastState(releases.state()), file)) {
       out.collect(file);
     }
   }

@@ -1,0 +1,104 @@
+package dev.lancemaintenance.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancemaintenance.storage.LocalStorageLinksTest.Store;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link LocalTableStorage} answers as Hadoop's local file system did before it (each case runs on
+ * both), and {@link TableStorages} picks it for local tables only.
+ */
+class LocalTableStorageTest {
+  @TempDir Path dir;
+  private Path table;
+
+  @BeforeEach
+  void table() throws IOException {
+    table = Files.createDirectories(dir.resolve("my table.lance"));
+    Files.createDirectories(table.resolve("_versions"));
+    Files.createDirectories(table.resolve("data/sub"));
+    Files.write(table.resolve("data/a.lance"), "0123456789".getBytes(StandardCharsets.UTF_8));
+    Files.createSymbolicLink(table.resolve("linked"), Files.createDirectories(dir.resolve("elsewhere")));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void readsRangesWholeFilesAndLengths(Store store) {
+    try (TableStorage storage = store.open(table)) {
+      assertThat(new String(storage.read("data/a.lance", 3, 4), StandardCharsets.UTF_8)).isEqualTo("3456");
+      assertThat(storage.readFully("data/a.lance")).hasSize(10);
+      assertThat(storage.length("data/a.lance")).isEqualTo(10);
+      assertThat(new String(storage.read("/data/a.lance", 0, 1), StandardCharsets.UTF_8))
+          .as("a leading slash stays below the root").isEqualTo("0");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void aMissingFileFailsWithFileNotFoundAndAShortOneFailsToo(Store store) {
+    try (TableStorage storage = store.open(table)) {
+      for (Runnable missing : List.<Runnable>of(
+          () -> storage.readFully("_versions/latest_version_hint.json"),
+          () -> storage.read("data/none.lance", 0, 1),
+          () -> storage.length("data/none.lance"))) {
+        assertThatThrownBy(missing::run).isInstanceOf(StorageException.class)
+            .hasMessageContaining("my table.lance")
+            .cause().isInstanceOf(FileNotFoundException.class);
+      }
+      assertThatThrownBy(() -> storage.read("data/a.lance", 8, 4)).isInstanceOf(StorageException.class)
+          .hasMessageContaining("data/a.lance");
+      assertThatThrownBy(() -> storage.listDirectories("nowhere")).isInstanceOf(StorageException.class);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void listsDirectoriesSortedWithLinkedOnesAndWritesIntoNewDirectories(Store store) {
+    try (TableStorage storage = store.open(table)) {
+      assertThat(storage.listDirectories("")).containsExactly("_versions", "data", "linked");
+      assertThat(storage.listDirectories("data")).containsExactly("sub");
+
+      storage.write("_refs/tags/t.json", new byte[] {1, 2});
+      storage.write("_refs/tags/t.json", new byte[] {3});
+      assertThat(storage.readFully("_refs/tags/t.json")).containsExactly(3);
+      assertThat(storage.createIfAbsent("_leases/g1", new byte[] {4})).isTrue();
+      assertThat(storage.createIfAbsent("_leases/g1", new byte[] {5})).isFalse();
+      assertThat(storage.readFully("_leases/g1")).containsExactly(4);
+
+      List<String> listed = new ArrayList<>();
+      storage.listFiles("", true).forEachRemaining(entry -> listed.add(entry.path()));
+      assertThat(listed).containsExactlyInAnyOrder("data/a.lance", "_refs/tags/t.json", "_leases/g1", "linked");
+    }
+  }
+
+  @Test
+  void localTablesAreOpenedWithJavaNioUnlessHadoopIsToldToServeThem() {
+    TableLocation local = TableLocation.of(table.toString());
+    try (TableStorage storage = TableStorages.open(local, StorageConf.defaults())) {
+      assertThat(storage).isInstanceOf(LocalTableStorage.class);
+    }
+    try (TableStorage storage = TableStorages.open(local, StorageConf.of(Map.of("fs.file.impl", "")))) {
+      assertThat(storage).as("an empty fs.file.impl, as in Hadoop's defaults").isInstanceOf(LocalTableStorage.class);
+    }
+    StorageConf ownLocalFs = StorageConf.of(Map.of("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem"));
+    try (TableStorage storage = TableStorages.factory(ownLocalFs).open(local)) {
+      assertThat(storage).isInstanceOf(HadoopTableStorage.class);
+    }
+    assertThatThrownBy(() -> new LocalTableStorage(TableLocation.of("hdfs://nn:8020/t"), StorageConf.defaults()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hdfs://nn:8020/t");
+  }
+}
