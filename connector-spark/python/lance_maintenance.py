@@ -70,15 +70,14 @@ class LanceMaintenance:
     def cleanup(self, table, older_than=None, before_version=None, delete_unverified=False,
                 error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
                 mode="full", verify=False):
-        """Runs the cleanup and returns its counters as a dict (the columns of CALL lance.cleanup)."""
+        """Runs the cleanup and returns its result row as a dict (the columns of CALL lance.cleanup:
+        the counters, then mark_mode and manifests_read)."""
         arguments = (table, older_than, before_version, delete_unverified,
                      error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         _check(*arguments)
         if self._jvm is None:
-            row = self._spark.sql(cleanup_call(*arguments)).collect()[0]
-            return {key: int(value) for key, value in row.asDict().items()}
-        counters = self._action(*arguments).execute().namedCounters()
-        return {key: int(value) for key, value in counters.items()}
+            return _result_row(self._spark.sql(cleanup_call(*arguments)).collect()[0].asDict())
+        return _result_row(self._action(*arguments).execute().row())
 
     def cleanup_dry_run(self, table, older_than=None, before_version=None, delete_unverified=False,
                         error_if_tagged_old_versions=True, options=None,
@@ -119,11 +118,9 @@ class LanceMaintenance:
         unknown name is an error before anything is read; ``options`` are Hadoop settings."""
         call = expire_versions_call(table, options, **expire_options)
         if self._jvm is None:
-            row = self._spark.sql(call).collect()[0]
-            return {key: int(value) for key, value in row.asDict().items()}
+            return _result_row(self._spark.sql(call).collect()[0].asDict())
         action = self._entry.expireVersions(table, self._java_map(options or {}))
-        counters = action.options(self._option_map(expire_options)).execute().namedCounters()
-        return {key: int(value) for key, value in counters.items()}
+        return _result_row(action.options(self._option_map(expire_options)).execute().row())
 
     def remove_orphan_files(self, table, options=None, file_list_view=None, **orphan_options):
         """Runs remove_orphan_files: no version expires, and the files under the table's managed
@@ -303,6 +300,11 @@ def _check(table, older_than, before_version, delete_unverified, error_if_tagged
     for key, value in (options or {}).items():
         if not isinstance(key, str) or not isinstance(value, str):
             raise ValueError(f"options take string keys and values, not {key!r}: {value!r}")
+
+
+def _result_row(columns):
+    """A result row as a dict: the counters as ints, mark_mode as the string it is."""
+    return {key: value if isinstance(value, str) else int(value) for key, value in columns.items()}
 
 
 def _jvm_gateway(spark):

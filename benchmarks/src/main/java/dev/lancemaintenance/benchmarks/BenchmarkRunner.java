@@ -129,6 +129,7 @@ public final class BenchmarkRunner {
       case "local" -> new LocalEngineCleanup();
       // The daily run: the ledger of the run before the shape's newest appends is on the table.
       case "local-incremental" -> new LocalEngineCleanup(options.shape().map(TableShape::tailAppends).orElse(0));
+      case "local-expire" -> new LocalExpireVersions();
       case "spark" -> new SparkCallCleanup(Map.of());
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());

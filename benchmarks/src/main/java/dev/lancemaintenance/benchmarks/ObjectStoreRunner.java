@@ -27,7 +27,9 @@ import java.util.Optional;
  * client are pointed at the proxy's endpoint, so both pay the same per-request latency. Tables are
  * written and counted directly against the server. Each run prints the requests it made through the
  * proxy. Options: {@code --versions N} (appends, default 200), {@code --repeats N} (3),
- * {@code --latency-ms N} (20), {@code --engines sdk,local}.
+ * {@code --latency-ms N} (20), {@code --engines sdk,local,local-incremental}, {@code
+ * --expire-fraction F} (1: every version but the latest goes; 0.01: the oldest 1%, the daily run
+ * that {@code local-incremental} makes from the ledger left over all but the newest 1%).
  */
 public final class ObjectStoreRunner {
   private static final String BUCKET = "bench";
@@ -38,6 +40,7 @@ public final class ObjectStoreRunner {
     int versions = 200;
     int repeats = 3;
     long latencyMs = 20;
+    double expireFraction = 1.0;
     List<String> engines = List.of("sdk", "local");
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
@@ -45,32 +48,37 @@ public final class ObjectStoreRunner {
         case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
         case "--latency-ms" -> latencyMs = Long.parseLong(args[i + 1]);
         case "--engines" -> engines = List.of(args[i + 1].split(","));
+        case "--expire-fraction" -> expireFraction = Double.parseDouble(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
+    // New since the ledger of the day before, for local-incremental: as many as expire.
+    int newVersions = (int) Math.max(1, Math.round(expireFraction * versions));
     try (S3ProxyServer server = S3ProxyServer.start();
         LatencyProxy proxy = LatencyProxy.start(server.endpoint(), Duration.ofMillis(latencyMs))) {
       server.createBucket(BUCKET);
       ResultTable results = new ResultTable(String.format(
           "s3proxy on 127.0.0.1 behind a +%d ms per request proxy (both contenders), %d SDK appends + compaction,"
-              + " %d runs each after 1 warm-up", latencyMs, versions, repeats));
-      List<Contender> contenders = engines.stream().map(ObjectStoreRunner::contender).toList();
+              + " expiring %s of the versions, %d runs each after 1 warm-up", latencyMs, versions, expireFraction, repeats));
+      List<Contender> contenders = engines.stream().map(name -> contender(name, newVersions)).toList();
       int run = 0;
-      for (Contender contender : contenders) {
-        for (int i = 0; i <= repeats; i++) {
+      // Round by round, every contender once per round, as the local runner does: the load moves.
+      for (int i = 0; i <= repeats; i++) {
+        for (Contender contender : contenders) {
           WrittenTable written = writeTable(server, "t" + run++, versions);
           Table table = written.table();
           long latest = written.latestVersion();
+          long beforeVersion = expireFraction >= 1 ? latest : Math.max(2, 1 + Math.round(expireFraction * latest));
           long before = count(table);
+          contender.prepare(table);
           long requestsBefore = proxy.requests();
-          RunSample measured = Measure.run(contender, behind(proxy, table), latest);
+          RunSample measured = Measure.run(contender, behind(proxy, table), beforeVersion);
           long requests = proxy.requests() - requestsBefore;
           long after = count(table);
           RunSample sample = new RunSample(measured.wallNanos(), before - after, measured.metadataBytes(),
               measured.processReadBytes(), measured.peakHeapBytes(), measured.peakRssBytes(),
-              // Every copy is written afresh (other random names), so compare counts: the files of
-              // every version but the latest go, i.e. all but its manifest, transaction, data file.
-              after == before - (2 * (latest - 1) + versions));
+              // Every copy is written afresh (other random names), so compare counts.
+              before - after == expectedDeletes(versions, latest, beforeVersion));
           System.out.printf("  %s run %d: %d ms, %d files deleted, %d requests%s%n", contender.name(), i + 1,
               sample.wallNanos() / 1_000_000, sample.filesDeleted(), requests, i == 0 ? " (warm-up)" : "");
           if (i > 0) {
@@ -83,11 +91,22 @@ public final class ObjectStoreRunner {
     System.exit(0);
   }
 
-  private static Contender contender(String name) {
+  /**
+   * Files a correct cleanup removes: below the latest, every version's manifest and transaction
+   * and, since only the compaction drops the appends' data files, those only when every version
+   * before it goes (expire all: all but the latest version's manifest, transaction and data file).
+   */
+  private static long expectedDeletes(int appends, long latest, long beforeVersion) {
+    return beforeVersion == latest ? 2 * (latest - 1) + appends : 2 * (beforeVersion - 1);
+  }
+
+  private static Contender contender(String name, int newVersions) {
     return switch (name) {
       case "sdk" -> new SdkCleanup();
       case "local" -> new LocalEngineCleanup();
-      default -> throw new IllegalArgumentException("unknown engine " + name + " (sdk, local)");
+      // The daily run: the ledger of the run before the newest versions is on the table.
+      case "local-incremental" -> new LocalEngineCleanup(newVersions);
+      default -> throw new IllegalArgumentException("unknown engine " + name + " (sdk, local, local-incremental)");
     };
   }
 

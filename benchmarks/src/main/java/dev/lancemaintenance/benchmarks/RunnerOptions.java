@@ -9,7 +9,7 @@ import java.util.Optional;
  * The runner's command line.
  *
  * <pre>
- * --shape large|huge|steady|wide   generate (or reuse) a table of this shape under --work
+ * --shape large|huge|steady|wide|huge-steady   generate (or reuse) a table of this shape under --work
  * --versions N                     scale the shape (toy and medium runs)
  * --table DIR --before-version N   or clean an existing local table
  * --work DIR                       tables and copies (default /tmp/lance-benchmarks)

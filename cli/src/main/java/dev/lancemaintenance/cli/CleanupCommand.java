@@ -305,7 +305,7 @@ final class CleanupCommand {
       out.printf("%s %s (latest version %d):%n",
           result.mode() == CleanupMode.DRY_RUN ? "Dry run of " + command + " of" : done,
           table, result.readVersion());
-      result.namedCounters().forEach((name, value) -> out.printf("  %-26s %d%n", name, value));
+      result.row().forEach((name, value) -> out.printf("  %-26s %s%n", name, value));
     }
 
     @Override
@@ -360,8 +360,12 @@ final class CleanupCommand {
       write(() -> {
         closeFiles();
         json.writeStringField("mode", result.mode().name().toLowerCase(Locale.ROOT));
-        for (Map.Entry<String, Long> counter : result.namedCounters().entrySet()) {
-          json.writeNumberField(counter.getKey(), counter.getValue());
+        for (Map.Entry<String, Object> column : result.row().entrySet()) {
+          if (column.getValue() instanceof Long number) {
+            json.writeNumberField(column.getKey(), number);
+          } else {
+            json.writeStringField(column.getKey(), column.getValue().toString());
+          }
         }
       });
     }

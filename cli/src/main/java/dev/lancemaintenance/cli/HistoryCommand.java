@@ -76,6 +76,7 @@ final class HistoryCommand {
         if (!end.error().isEmpty()) {
           line.append("  error: ").append(end.error());
         }
+        run.filesDir().ifPresent(files -> line.append("  files: ").append(end.fileParts().getAsLong()).append(" parts in ").append(files));
       });
       out.println(line);
     }

@@ -121,6 +121,14 @@ public interface CleanupAction {
   CleanupAction inventory(String manifestUri);
 
   /**
+   * {@code record_files => true}: each sweep task writes the path, kind and bytes of every file it
+   * deleted beside the run record ({@code _maintenance/runs/<run>.files/}, one part per task), and
+   * the run's end record names the directory. Nothing is gathered on the driver; a dry run records
+   * nothing. For audits and for the counters' proof: the files add up to the result.
+   */
+  CleanupAction recordFiles(boolean record);
+
+  /**
    * Makes this run {@code remove_orphan_files} (Iceberg's name): no version expires, and the files
    * under the managed directories (data, deletions, indices, transactions, manifest staging files)
    * that no version of the dataset references, nor any branch reading it, go when modified more

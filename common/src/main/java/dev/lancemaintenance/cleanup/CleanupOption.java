@@ -73,7 +73,11 @@ public enum CleanupOption implements MaintenanceOption {
   INVENTORY(
       "inventory", Type.STRING, null, true,
       "list the table from this S3 Inventory report (the URI of its manifest.json, CSV or Parquet) instead of the store;"
-          + " only files it lists go, files and versions newer than it stay");
+          + " only files it lists go, files and versions newer than it stay"),
+  RECORD_FILES(
+      "record_files", Type.BOOLEAN, "false", false,
+      "write the path, kind and bytes of every deleted file beside the run record (_maintenance/runs/<run>.files/),"
+          + " one part per sweep task; history names the directory");
 
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
@@ -137,7 +141,7 @@ public enum CleanupOption implements MaintenanceOption {
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
     return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES
-        || this == MODE || this == VERIFY;
+        || this == MODE || this == VERIFY || this == RECORD_FILES;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -234,6 +238,7 @@ public enum CleanupOption implements MaintenanceOption {
       case MODE -> action.markMode(MarkMode.ofOption((String) value));
       case VERIFY -> action.verify((Boolean) value);
       case INVENTORY -> action.inventory((String) value);
+      case RECORD_FILES -> action.recordFiles((Boolean) value);
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

@@ -3,6 +3,7 @@ package dev.lancemaintenance.cleanup;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,14 +15,36 @@ import java.util.Objects;
  * @param readVersion the latest version the plan observed; newer versions were left alone
  * @param counters what was removed
  * @param durationMillis wall time of the run
+ * @param markMode how the run learnt what the retained versions reference (the options {@code mode}
+ *     and {@code verify})
+ * @param manifestsRead manifests the run decoded to mark: every listed one in a full run, only those
+ *     the ledger could not answer for in an incremental one
  */
 public record CleanupResult(
-    String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis)
+    String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
+    MarkMode markMode, long manifestsRead)
     implements Serializable {
+  /** The column of {@link #markMode}: {@code full}, {@code incremental} or {@code verify}. */
+  public static final String MARK_MODE = "mark_mode";
+  /** The column of {@link #manifestsRead}. */
+  public static final String MANIFESTS_READ = "manifests_read";
+
+  private static final CleanupResult EMPTY =
+      new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0);
+
   public CleanupResult {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(counters, "counters");
+    Objects.requireNonNull(markMode, "markMode");
+    if (manifestsRead < 0) {
+      throw new IllegalArgumentException("manifests read must not be negative: " + manifestsRead);
+    }
+  }
+
+  /** This result with another duration: a cleanup of referenced branches times the whole run. */
+  public CleanupResult withDuration(long millis) {
+    return new CleanupResult(table, mode, readVersion, counters, millis, markMode, manifestsRead);
   }
 
   /**
@@ -36,8 +59,25 @@ public record CleanupResult(
     return named;
   }
 
-  /** The names of {@link #namedCounters()}, in order: the columns of a result row. */
+  /** The names of {@link #namedCounters()}, in order: the first columns of a result row. */
   public static List<String> counterNames() {
-    return List.copyOf(new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0).namedCounters().keySet());
+    return List.copyOf(EMPTY.namedCounters().keySet());
+  }
+
+  /**
+   * The result row every entry point shows (the CLI's text and JSON, the Spark and Flink {@code
+   * CALL} rows, PySpark's dict): {@link #namedCounters()}, then {@value #MARK_MODE} (a string) and
+   * {@value #MANIFESTS_READ}, which came later and so come last.
+   */
+  public Map<String, Object> row() {
+    Map<String, Object> row = new LinkedHashMap<>(namedCounters());
+    row.put(MARK_MODE, markMode.name().toLowerCase(Locale.ROOT));
+    row.put(MANIFESTS_READ, manifestsRead);
+    return row;
+  }
+
+  /** The names of {@link #row()}, in order. */
+  public static List<String> rowNames() {
+    return List.copyOf(EMPTY.row().keySet());
   }
 }

@@ -68,8 +68,8 @@ final class ExpireVersions {
     this.ensureLeaseHeld = ensureLeaseHeld;
   }
 
-  /** What a run did: its counters, and the latest version its plan saw. */
-  record Outcome(CleanupCounters counters, long readVersion) {}
+  /** What a run did: its counters, the latest version its plan saw, and the manifests it decoded. */
+  record Outcome(CleanupCounters counters, long readVersion, long manifestsRead) {}
 
   /** Expires what the policy lets go: old_versions, manifests and their bytes; a failed delete stops it. */
   Outcome run(DatasetCleanup cleanup) {
@@ -89,10 +89,12 @@ final class ExpireVersions {
       }
     }
     refuseTaggedOldVersions(facts, tagged);
+    long manifestsRead = facts.policy().errorIfTaggedOldVersions() ? tagged.size() : 0;
     CleanupCounters counters = CleanupCounters.ZERO;
     for (int from = 0; from < reachable.size(); from += RUN_LENGTH) {
       List<ManifestLocation> run = reachable.subList(from, Math.min(reachable.size(), from + RUN_LENGTH));
       MarkResult marked = new MarkManifests(storage, facts).mark(slice(facts, run));
+      manifestsRead += marked.summary().manifestsRead();
       counters = counters.plus(expire(facts, run, marked));
       boolean reachedCutoff = marked.expiredManifests().size() < run.size();
       if (reachedCutoff || counters.failedDeletes() > 0) {
@@ -100,7 +102,7 @@ final class ExpireVersions {
       }
     }
     LOG.info("lance expire_versions {}: {}{}", facts.describe(), counters, mode == CleanupMode.DRY_RUN ? " (dry run)" : "");
-    return new Outcome(counters, facts.latestVersion());
+    return new Outcome(counters, facts.latestVersion(), manifestsRead);
   }
 
   /** Below every version bound and not the latest; fork points stay for the sweep to judge. */

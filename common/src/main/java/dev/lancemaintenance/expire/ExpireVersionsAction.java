@@ -64,7 +64,9 @@ public final class ExpireVersionsAction extends BaseCleanupAction<ExpireVersions
           storage, new CleanupPlanner(), settings().mode(), removedFileListener(), this::ensureLeaseHeld);
       ExpireVersions.Outcome outcome = run.run(cleanup);
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return new CleanupResult(describe(), settings().mode(), outcome.readVersion(), outcome.counters(), durationMillis);
+      return new CleanupResult(
+          describe(), settings().mode(), outcome.readVersion(), outcome.counters(), durationMillis, MarkMode.FULL,
+          outcome.manifestsRead());
     }
   }
 

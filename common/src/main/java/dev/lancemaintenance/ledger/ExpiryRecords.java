@@ -1,8 +1,7 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.cleanup.stage.MarkState;
-import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
@@ -12,27 +11,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@link ExpiryRecord}s of one dataset on its store, in its ledger's directory: written by
- * {@code expire_versions} before it deletes a manifest, read by every cleanup's mark stage
- * ({@link MarkTasks}) so that the sweep sees the expired versions' files as verified.
+ * {@code expire_versions} before it deletes a manifest, read by the mark stage of every cleanup
+ * ({@link ExpiryRecordMarks}, tasks of {@link MarkTasks}) so that the sweep sees the expired
+ * versions' files as verified, and retired by the first cleanup that used them and swept
+ * completely (docs/cleanup-semantics.md, section 17).
  *
  * <p>Records are separate immutable files rather than ledger segments: an expire reads only the
  * manifests it expires, so it cannot continue the ledger's fold (which needs every version
  * summarised), and a record must be usable whether or not the table has a ledger. The ledger's
  * commits and its pruning never name or touch them.
+ *
+ * <p>Memory on the driver: the records' paths, never what they hold; tasks read the records.
  */
 public final class ExpiryRecords {
   private static final Logger LOG = LoggerFactory.getLogger(ExpiryRecords.class);
   static final String PREFIX = "expired-";
   static final String SUFFIX = ".rec";
+  /** Records per mark task: a record names what at most 64 versions referenced. */
+  static final int RECORDS_PER_TASK = 16;
 
   private final TableStorage storage;
   private final String datasetDir;
@@ -65,47 +68,69 @@ public final class ExpiryRecords {
   }
 
   /**
-   * Every element the dataset's usable records name, marked {@link MarkState#EXPIRED}. A record
-   * that does not decode or describes another table is skipped with a warning: its files are then
-   * unverified, which keeps more, never less.
+   * The mark tasks that read the dataset's records, at most {@value #RECORDS_PER_TASK} each; the
+   * driver lists the records' names and reads none. When the listing fails the run goes on without
+   * them: records only add deletes, so their files then count as unverified, which keeps more,
+   * never less.
    */
-  public List<ReferenceMark> expiredMarks() {
-    Map<String, ReferenceMark> marks = new LinkedHashMap<>();
-    int records = 0;
-    List<String> paths = new ArrayList<>();
+  public List<MarkTask> markTasks() {
+    List<String> paths;
     try {
-      for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
-        String path = files.next().path();
-        String name = Generations.lastSegment(path);
-        if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
-          paths.add(path);
-        }
-      }
+      paths = list();
     } catch (StorageException e) {
-      // Records can only add deletes: without them the run keeps more, never less.
-      LOG.warn("lance maintenance {}: expiry records not read, their files count as unverified: {}",
+      LOG.warn("lance maintenance {}: expiry records not listed, their files count as unverified: {}",
           storage.location(), e.getMessage());
       return List.of();
     }
-    for (String path : paths) {
+    List<MarkTask> tasks = new ArrayList<>();
+    for (int from = 0; from < paths.size(); from += RECORDS_PER_TASK) {
+      tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, datasetDir));
+    }
+    if (!paths.isEmpty()) {
+      LOG.info("lance maintenance {}: {} expiry records to read in {} mark tasks", storage.location(), paths.size(), tasks.size());
+    }
+    return tasks;
+  }
+
+  /**
+   * Deletes {@code records}, the records a cleanup's mark stage used, once that cleanup has swept
+   * completely ({@code CleanupRun.retiresExpiryRecords} says when). Each record goes whole or stays
+   * whole (one file, one delete), and one that stays is only read again by the next run, which
+   * decides its files as this one did: a failed delete is logged, never an error.
+   */
+  public void retire(Collection<String> records) {
+    List<String> paths = List.copyOf(records);
+    int batch = Math.max(1, storage.maxDeleteBatchSize());
+    long failed = 0;
+    for (int from = 0; from < paths.size(); from += batch) {
       try {
-        ExpiryRecord record = ExpiryRecord.decode(path, storage.readFully(path));
-        if (!record.fingerprint().equals(fingerprint) || !record.datasetDir().equals(datasetDir)) {
-          throw new LedgerFormatException(path, "describes another table or dataset");
+        for (TableStorage.DeleteFailure failure : storage.deleteBatch(paths.subList(from, Math.min(paths.size(), from + batch)))) {
+          failed++;
+          LOG.warn("lance maintenance {}: expiry record {} not retired (the next run reads it again): {}",
+              storage.location(), failure.path(), failure.reason());
         }
-        records++;
-        for (LedgerElement element : record.elements()) {
-          marks.putIfAbsent(element.key(), new ReferenceMark(element.key(), element.kind(), MarkState.EXPIRED));
-        }
-      } catch (LedgerFormatException | StorageException e) {
-        LOG.warn("lance maintenance {}: expiry record not used, its files count as unverified: {}",
+      } catch (StorageException e) {
+        failed += Math.min(batch, paths.size() - from);
+        LOG.warn("lance maintenance {}: expiry records not retired (the next run reads them again): {}",
             storage.location(), e.getMessage());
       }
     }
-    if (records > 0) {
-      LOG.info("lance maintenance {}: {} expiry records name {} files of expired versions",
-          storage.location(), records, marks.size());
+    if (!paths.isEmpty()) {
+      LOG.info("lance maintenance {}: {} of {} expiry records retired: a complete sweep decided every file they name",
+          storage.location(), paths.size() - failed, paths.size());
     }
-    return List.copyOf(marks.values());
+  }
+
+  private List<String> list() {
+    List<String> paths = new ArrayList<>();
+    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
+      String path = files.next().path();
+      String name = Generations.lastSegment(path);
+      if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
+        paths.add(path);
+      }
+    }
+    paths.sort(null);
+    return paths;
   }
 }

@@ -6,9 +6,7 @@ import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
-import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
-import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
@@ -32,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * engine also marks the dataset's slices in full and the two must agree ({@link MarkVerification}).
  *
  * <p>In every mode the dataset's expiry records ({@link ExpiryRecords}, written by {@code
- * expire_versions}) add {@link MarkTask.Derived} tasks marking the files of versions whose manifests
- * are gone {@link dev.lancemaintenance.cleanup.stage.MarkState#EXPIRED}; kept wins, so they never
- * remove a file a version the run keeps references.
+ * expire_versions}) add {@link ExpiryRecordMarks} tasks, which read the records where the engine
+ * runs them and mark the files of versions whose manifests are gone {@link
+ * dev.lancemaintenance.cleanup.stage.MarkState#EXPIRED}; kept wins, so they never remove a file a
+ * version the run keeps references.
  *
  * <p>The ledger is committed here, once, on the driver, and only when the run executes (never in a
  * dry run), under the table lease every executing run holds: it describes manifests, not the run's
@@ -42,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory on the driver: the folded ledger, one entry per version and per reference range of the
  * versions the table still lists (docs/ledger.md), and the marks derived from it until they are
- * shipped, at most {@value #MARKS_PER_TASK} per task.
+ * shipped, at most {@value #MARKS_PER_TASK} per task; of the expiry records only their names.
  */
 public final class MarkTasks {
   private static final Logger LOG = LoggerFactory.getLogger(MarkTasks.class);
@@ -70,15 +69,12 @@ public final class MarkTasks {
 
   /**
    * What {@code expire_versions} recorded before it deleted manifests: the expired versions' files,
-   * marked as a cleanup would have marked them had the manifests still been listed (docs/ledger.md,
-   * section 10). In every mode: the records stand for manifests that no mode can read any more.
+   * marked by tasks that read the records as a cleanup would have marked them had the manifests
+   * still been listed (docs/ledger.md, section 10). In every mode: the records stand for manifests
+   * that no mode can read any more. The driver lists the records' names and reads none.
    */
   private static List<MarkTask> fromExpiryRecords(TableStorage storage, CleanupPlan plan) {
-    List<ReferenceMark> recorded = new ExpiryRecords(storage, plan.facts().dataset().dir()).expiredMarks();
-    if (recorded.isEmpty()) {
-      return List.of();
-    }
-    return MarkTask.derived(new MarkResult(recorded, List.of(), MarkSummary.EMPTY), MARKS_PER_TASK);
+    return new ExpiryRecords(storage, plan.facts().dataset().dir()).markTasks();
   }
 
   private static List<MarkTask> fromManifests(

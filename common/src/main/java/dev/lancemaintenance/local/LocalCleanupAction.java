@@ -25,10 +25,12 @@ import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.ledger.VersionSummaries;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -155,7 +157,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
    */
   public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
-    return cleanDataset(cleanup, Optional.of(plannedElsewhere));
+    return clean(cleanup, plannedElsewhere, Optional.empty());
+  }
+
+  /**
+   * As {@link #clean(DatasetCleanup, CleanupPlan)}, recording the files it deletes where the other
+   * engine's run records them ({@code record_files}).
+   */
+  public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles) {
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles);
   }
 
   @Override
@@ -165,10 +175,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
-    return cleanDataset(cleanup, Optional.empty());
+    return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()));
   }
 
-  private CleanupResult cleanDataset(DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere) {
+  private CleanupResult cleanDataset(
+      DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles) {
     long startNanos = System.nanoTime();
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
@@ -181,12 +192,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
-      CleanupCounters counters =
-          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC)),
-              settings().maxDeletes(), progress()).execute();
+      CleanupRun run =
+          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC), recordedFiles),
+              settings().maxDeletes(), progress());
+      CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return CleanupRun.result(
-          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+      return run.result(settings().mode(), markMode(), counters, durationMillis);
     }
   }
 
@@ -234,13 +245,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
+    private final Optional<RecordedFiles> recordedFiles;
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now) {
+    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles) {
       this.storage = storage;
       this.spills = spills;
       this.pool = pool;
       this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
+      this.recordedFiles = recordedFiles;
     }
 
     @Override
@@ -290,19 +303,29 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public CleanupCounters sweepDecided(long budget) {
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
-      Sweeper sweeper = new Sweeper(new DeleteBudget(budget));
-      runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
-      return sweeper.finish();
+      try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.SWEEP)) {
+        runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
+        return sweeper.finish();
+      }
     }
 
     @Override
     public CleanupCounters sweepExpiredManifests(long budget) {
-      Sweeper sweeper = new Sweeper(new DeleteBudget(budget));
-      spills.expiredManifests().forEach(manifest -> {
-        progress().candidates(1);
-        sweeper.add(manifest);
-      });
-      return sweeper.finish();
+      try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.RELEASE)) {
+        spills.expiredManifests().forEach(manifest -> {
+          progress().candidates(1);
+          sweeper.add(manifest);
+        });
+        return sweeper.finish();
+      }
+    }
+
+    @Override
+    public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
+      if (settings().mode() == CleanupMode.EXECUTE) {
+        ensureLeaseHeld();
+        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+      }
     }
 
     private List<Integer> partitionIds() {
@@ -383,15 +406,19 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * Collects decided files from every decide task and deletes them in full batches, or only
      * counts them in a dry run; a file over the run's {@code max_deletes} budget is only counted as
      * deferred. Batches are cut under the lock and deleted outside it, at most
-     * {@code max_concurrent_deletes} at a time.
+     * {@code max_concurrent_deletes} at a time. With {@code record_files}, the stage is one task
+     * and writes one part; a sweep that fails leaves it without its end.
      */
-    private final class Sweeper {
+    private final class Sweeper implements AutoCloseable {
       private final DeleteBudget budget;
+      private final RecordedFiles.Part record;
       private List<CandidateFile> buffer = new ArrayList<>();
       private CleanupCounters counters = CleanupCounters.ZERO;
 
-      Sweeper(DeleteBudget budget) {
+      Sweeper(DeleteBudget budget, CleanupStage stage) {
         this.budget = budget;
+        this.record = recordedFiles.map(files -> files.part(storage, stage.name().toLowerCase(java.util.Locale.ROOT), 0, 0))
+            .orElseGet(RecordedFiles.Part::none);
       }
 
       void add(CandidateFile file) {
@@ -425,7 +452,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         ensureLeaseHeld();
         deleteSlots.acquireUninterruptibly();
         try {
-          CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch);
+          CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch, record::add);
           progress().removed(deleted.filesRemoved(), deleted.bytesRemoved());
           synchronized (this) {
             counters = counters.plus(deleted);
@@ -445,9 +472,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         if (!rest.isEmpty()) {
           delete(rest);
         }
+        record.finish();
         synchronized (this) {
           return counters;
         }
+      }
+
+      /** Closes the record: after {@link #finish}, nothing more; after a failure, without its end. */
+      @Override
+      public void close() {
+        record.close();
       }
     }
 

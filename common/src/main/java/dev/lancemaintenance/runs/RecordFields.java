@@ -22,6 +22,10 @@ final class RecordFields {
     return value;
   }
 
+  boolean has(String key) {
+    return fields.containsKey(key);
+  }
+
   long number(String key) {
     return Long.parseLong(text(key));
   }

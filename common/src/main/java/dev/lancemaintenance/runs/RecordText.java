@@ -24,6 +24,23 @@ final class RecordText {
 
   /** The fields of a record file; {@link IllegalArgumentException} saying why not. */
   static Map<String, String> decode(byte[] content) {
+    String body = verifiedBody(content);
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String line : body.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("line without key: " + line);
+      }
+      fields.put(line.substring(0, eq), line.substring(eq + 1));
+    }
+    return fields;
+  }
+
+  /**
+   * The lines before the checksum of a whole record file, once its end line and checksum hold;
+   * {@link IllegalArgumentException} saying why not.
+   */
+  static String verifiedBody(byte[] content) {
     String text = new String(content, StandardCharsets.UTF_8);
     if (!text.endsWith("\n" + END + "\n")) {
       throw new IllegalArgumentException("cut short (no end line)");
@@ -37,15 +54,17 @@ final class RecordText {
     if (!recorded.equals(crc(body))) {
       throw new IllegalArgumentException("checksum mismatch");
     }
-    Map<String, String> fields = new LinkedHashMap<>();
-    for (String line : body.split("\n")) {
-      int eq = line.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("line without key: " + line);
-      }
-      fields.put(line.substring(0, eq), line.substring(eq + 1));
-    }
-    return fields;
+    return body;
+  }
+
+  /** The closing lines of a record file whose lines so far have the CRC-32C {@code crc}. */
+  static byte[] trailer(CRC32C crc) {
+    return (CHECKSUM + Long.toHexString(crc.getValue()) + "\n" + END + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** {@code key=value} and a line break, one line whatever the value holds. */
+  static String line(String key, String value) {
+    return key + "=" + oneLine(value) + "\n";
   }
 
   private static String oneLine(String value) {

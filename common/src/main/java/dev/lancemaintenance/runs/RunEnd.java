@@ -15,15 +15,17 @@ import java.util.TreeMap;
  * @param state {@link RunState#FINISHED} or {@link RunState#FAILED}
  * @param stage the last stage it entered ({@code "6/6 release"}), empty when it failed before the first
  * @param markMode how it marked: {@code full}, {@code incremental} or {@code verify}
- * @param manifestsRead manifests it decoded; empty where the engine does not report them (Flink's one-job
- *     dataflow) or the run failed before the mark
+ * @param manifestsRead manifests it decoded (the result's {@code manifests_read}); empty when it failed
+ *     before the mark or on an engine that counts them only at the end (Flink)
  * @param counters its counters under the result's names ({@code CleanupResult.namedCounters()}); on
  *     failure, the files removed and bytes freed so far
  * @param error the one-line error of a failed run, empty otherwise
+ * @param fileParts the parts its sweep tasks wrote under its {@code .files} directory ({@link
+ *     RecordedFiles}), counted by name; empty unless it ran with {@code record_files}
  */
 public record RunEnd(
     String runId, Instant endedAt, RunState state, String stage, String markMode, OptionalLong manifestsRead,
-    Map<String, Long> counters, String error) {
+    Map<String, Long> counters, String error, OptionalLong fileParts) {
   private static final String COUNTER = "counter.";
 
   public RunEnd {
@@ -34,6 +36,7 @@ public record RunEnd(
     Objects.requireNonNull(markMode, "markMode");
     Objects.requireNonNull(manifestsRead, "manifestsRead");
     Objects.requireNonNull(error, "error");
+    Objects.requireNonNull(fileParts, "fileParts");
     if (state != RunState.FINISHED && state != RunState.FAILED) {
       throw new IllegalArgumentException("a run ends finished or failed, not " + state.label());
     }
@@ -53,6 +56,9 @@ public record RunEnd(
     }
     new TreeMap<>(counters).forEach((name, value) -> fields.put(COUNTER + name, Long.toString(value)));
     fields.put("error", error);
+    if (fileParts.isPresent()) {
+      fields.put("file_parts", Long.toString(fileParts.getAsLong()));
+    }
     return fields;
   }
 
@@ -67,6 +73,10 @@ public record RunEnd(
     return new RunEnd(
         read.text("run_id"), read.instant("ended_at"), RunState.ofLabel(read.text("state")), read.text("stage"),
         read.text("mark_mode"),
-        fields.containsKey("manifests_read") ? OptionalLong.of(read.number("manifests_read")) : OptionalLong.empty(), counters, read.text("error"));
+        optional(read, "manifests_read"), counters, read.text("error"), optional(read, "file_parts"));
+  }
+
+  private static OptionalLong optional(RecordFields read, String key) {
+    return read.has(key) ? OptionalLong.of(read.number(key)) : OptionalLong.empty();
   }
 }

@@ -27,7 +27,9 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
 
   /**
    * The columns, in order: the run, its state and stage, its mark mode and manifests read, the
-   * result's counters under their result names (NULL until the run ended), its policy, its error.
+   * result's counters under their result names (NULL until the run ended), its policy, its error,
+   * and where it recorded the files it deleted ({@code files}, the directory, and {@code file_parts};
+   * NULL unless it ran with {@code record_files}).
    */
   public static final List<Column> COLUMNS = columns();
 
@@ -52,6 +54,8 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
     CleanupResult.counterNames().forEach(name -> columns.add(new Column(name, ColumnType.LONG)));
     columns.add(new Column("policy", ColumnType.STRING));
     columns.add(new Column("error", ColumnType.STRING));
+    columns.add(new Column("files", ColumnType.STRING));
+    columns.add(new Column("file_parts", ColumnType.LONG));
     return Collections.unmodifiableList(columns);
   }
 
@@ -69,6 +73,13 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
     }
     values.add(start.policy());
     values.add(ended == null || ended.error().isEmpty() ? null : ended.error());
+    values.add(filesDir().orElse(null));
+    values.add(filesDir().isPresent() ? ended.fileParts().getAsLong() : null);
     return Collections.unmodifiableList(values);
+  }
+
+  /** Where the run recorded the files it deleted ({@link RecordedFiles}), when it ran with {@code record_files}. */
+  public Optional<String> filesDir() {
+    return end.filter(ended -> ended.fileParts().isPresent()).map(ended -> RunRecords.filesDir(start));
   }
 }

@@ -1,10 +1,13 @@
 package dev.lancemaintenance.runs;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -22,6 +25,7 @@ public final class RunRecorder {
   private final RunStart start;
   private final Clock clock;
   private final boolean started;
+  private volatile boolean recordsFiles;
 
   private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
     this.records = records;
@@ -52,14 +56,46 @@ public final class RunRecorder {
     return new RunRecorder(records, start, clock, written);
   }
 
+  /**
+   * Where this run's sweep tasks record the files they delete ({@code <run>.files/} beside its
+   * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
+   */
+  public Optional<RecordedFiles> recordFiles() {
+    recordsFiles = started;
+    return started ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
+  }
+
   /** The id of the recorded run. */
   public String runId() {
     return start.runId();
   }
 
-  /** Records that the run returned {@code result}, having reached {@code progress}. */
-  public void finished(CleanupResult result, ProgressSnapshot progress, String markMode) {
-    end(RunState.FINISHED, result.namedCounters(), progress, markMode, "");
+  /**
+   * Records that the run returned {@code result}, having reached {@code progress}: its counters, mark
+   * mode and manifests read are the result's, so the record says what the result row says.
+   */
+  public void finished(CleanupResult result, ProgressSnapshot progress) {
+    end(RunState.FINISHED, result.namedCounters(), progress.stage(), markModeName(result.markMode()),
+        OptionalLong.of(result.manifestsRead()), "");
+  }
+
+  /**
+   * Deletes the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS}; call
+   * after {@link #finished}, while the run still holds the lease. Never fails the run.
+   */
+  public void pruneEndedRuns() {
+    if (!started) {
+      return;
+    }
+    try {
+      int pruned = records.prune(RunRecords.KEEP_ENDED_RUNS);
+      if (pruned > 0) {
+        LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",
+            start.table(), pruned, RunRecords.KEEP_ENDED_RUNS);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not prune run records (the run goes on): {}", start.table(), e.getMessage());
+    }
   }
 
   /**
@@ -67,21 +103,42 @@ public final class RunRecorder {
    * known (the per-kind counts are reduced at the sweep's end, which it did not reach); the rest
    * stay NULL rather than a zero that reads as "nothing removed".
    */
-  public void failed(Throwable error, ProgressSnapshot progress, String markMode) {
-    end(RunState.FAILED, Map.of("bytes_removed", progress.bytesFreed()), progress, markMode, oneLine(error));
+  public void failed(Throwable error, ProgressSnapshot progress, MarkMode markMode) {
+    OptionalLong manifestsRead = progress.stage().isEmpty() ? OptionalLong.empty() : OptionalLong.of(progress.manifestsRead());
+    end(RunState.FAILED, Map.of("bytes_removed", progress.bytesFreed()), progress.stage(), markModeName(markMode),
+        manifestsRead, oneLine(error));
   }
 
-  private void end(RunState state, Map<String, Long> counters, ProgressSnapshot progress, String markMode, String error) {
+  private static String markModeName(MarkMode mode) {
+    return mode.name().toLowerCase(Locale.ROOT);
+  }
+
+  private void end(
+      RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
     if (!started) {
       return;
     }
-    OptionalLong manifestsRead = progress.stage().isEmpty() ? OptionalLong.empty() : OptionalLong.of(progress.manifestsRead());
-    RunEnd end = new RunEnd(start.runId(), clock.instant(), state, progress.stage(), markMode, manifestsRead, counters, error);
+    RunEnd end = new RunEnd(
+        start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error, recordedParts());
     try {
       records.writeEnd(start, end);
     } catch (RuntimeException e) {
       LOG.warn("lance maintenance {}: could not record the end of run {}; its history shows it unfinished: {}",
           start.table(), start.runId(), e.getMessage());
+    }
+  }
+
+  /** The parts the sweep tasks wrote, by name (a listing, no read); empty unless the run records files. */
+  private OptionalLong recordedParts() {
+    if (!recordsFiles) {
+      return OptionalLong.empty();
+    }
+    RecordedFiles files = new RecordedFiles(RunRecords.filesDir(start));
+    try {
+      return OptionalLong.of(files.countParts(records.storage()));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not list the files recorded by run {}: {}", start.table(), start.runId(), e.getMessage());
+      return OptionalLong.empty();
     }
   }
 

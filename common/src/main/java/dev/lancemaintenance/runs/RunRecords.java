@@ -34,6 +34,14 @@ public final class RunRecords {
   public static final String DIR = TableLease.DIR + "/runs";
   static final String START = ".start";
   static final String END = ".end";
+  static final String FILES = ".files";
+
+  /**
+   * Ended runs kept by {@link #prune}: a constant, not an option, because a record is two files of
+   * about a kilobyte, so a hundred runs (three months of daily runs) cost nothing to keep or to list,
+   * and one more option would be one more argument on every entry point for little gain.
+   */
+  public static final int KEEP_ENDED_RUNS = 100;
 
   private final TableStorage storage;
 
@@ -63,16 +71,7 @@ public final class RunRecords {
     if (limit < 1) {
       throw new IllegalArgumentException("the history's limit must be at least 1, not " + limit);
     }
-    TreeMap<String, Map<String, FileEntry>> runs = new TreeMap<>(Comparator.reverseOrder());
-    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
-      FileEntry file = files.next();
-      String name = Generations.lastSegment(file.path());
-      for (String suffix : List.of(START, END)) {
-        if (name.endsWith(suffix) && !name.startsWith(".")) {
-          runs.computeIfAbsent(name.substring(0, name.length() - suffix.length()), stem -> new TreeMap<>()).put(suffix, file);
-        }
-      }
-    }
+    TreeMap<String, Map<String, FileEntry>> runs = runsNewestFirst();
     Optional<String> leaseOwner = TableLease.currentOwner(storage, clock);
     List<RunEntry> entries = new ArrayList<>();
     for (Map.Entry<String, Map<String, FileEntry>> run : runs.entrySet()) {
@@ -93,6 +92,50 @@ public final class RunRecords {
       entries.add(new RunEntry(start.get(), end, state));
     }
     return entries;
+  }
+
+  /**
+   * Deletes the records of ended runs older than the newest {@code keep} runs, with the files they
+   * recorded ({@link RecordedFiles}), and returns how many runs went. Runs without an end (running, or dead and unfinished) stay whatever their age: they
+   * are what a later run looks for to resume, and what an operator needs to see. Called by a
+   * finished run under the table lease, so no other run writes records meanwhile; what cannot be
+   * deleted is logged and left for the next prune.
+   */
+  public int prune(int keep) {
+    if (keep < 1) {
+      throw new IllegalArgumentException("the runs kept must be at least 1, not " + keep);
+    }
+    List<String> doomed = new ArrayList<>();
+    int runsPruned = 0;
+    for (Map<String, FileEntry> run : runsNewestFirst().values().stream().skip(keep).toList()) {
+      if (run.containsKey(END)) {
+        run.values().forEach(file -> doomed.add(file.path()));
+        String files = Generations.lastSegment(run.get(END).path()).replace(END, FILES);
+        storage.listFiles(DIR + "/" + files, true).forEachRemaining(file -> doomed.add(file.path()));
+        runsPruned++;
+      }
+    }
+    for (int from = 0; from < doomed.size(); from += storage.maxDeleteBatchSize()) {
+      storage.deleteBatch(doomed.subList(from, Math.min(doomed.size(), from + storage.maxDeleteBatchSize())))
+          .forEach(failure -> LOG.warn("lance maintenance {}: could not prune run record {}: {}",
+              storage.location(), failure.path(), failure.reason()));
+    }
+    return runsPruned;
+  }
+
+  /** Every run's record files by stem, newest first, without reading them. */
+  private TreeMap<String, Map<String, FileEntry>> runsNewestFirst() {
+    TreeMap<String, Map<String, FileEntry>> runs = new TreeMap<>(Comparator.reverseOrder());
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      String name = Generations.lastSegment(file.path());
+      for (String suffix : List.of(START, END)) {
+        if (name.endsWith(suffix) && !name.startsWith(".")) {
+          runs.computeIfAbsent(name.substring(0, name.length() - suffix.length()), stem -> new TreeMap<>()).put(suffix, file);
+        }
+      }
+    }
+    return runs;
   }
 
   private <T> Optional<T> read(FileEntry file, Function<Map<String, String>, T> parse) {
@@ -119,5 +162,14 @@ public final class RunRecords {
 
   static String path(RunStart start, String suffix) {
     return DIR + "/" + stem(start) + suffix;
+  }
+
+  /** Where {@code start}'s run records the files it deleted, when asked to ({@link RecordedFiles}). */
+  static String filesDir(RunStart start) {
+    return path(start, FILES);
+  }
+
+  TableStorage storage() {
+    return storage;
   }
 }

@@ -2,6 +2,7 @@ package dev.lancemaintenance.storage;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -218,6 +219,15 @@ public final class HadoopTableStorage implements TableStorage {
       return fs.getFileStatus(pathOf(path)).getLen();
     } catch (IOException e) {
       throw new StorageException("stat", location.resolveRedacted(path), e);
+    }
+  }
+
+  @Override
+  public OutputStream create(String path) {
+    try {
+      return fs.create(pathOf(path), true);
+    } catch (IOException e) {
+      throw new StorageException("create", location.resolveRedacted(path), e);
     }
   }
 

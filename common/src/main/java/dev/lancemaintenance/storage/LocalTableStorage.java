@@ -3,6 +3,7 @@ package dev.lancemaintenance.storage;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -123,6 +124,18 @@ public final class LocalTableStorage implements TableStorage {
       Files.write(file, content);
     } catch (IOException e) {
       throw new StorageException("write", location.resolveRedacted(path), e);
+    }
+  }
+
+  /** A stream into the file, in place, making missing directories on the way; a partial file until closed. */
+  @Override
+  public OutputStream create(String path) {
+    Path file = fileOf(path);
+    try {
+      Files.createDirectories(file.getParent());
+      return Files.newOutputStream(file);
+    } catch (IOException e) {
+      throw new StorageException("create", location.resolveRedacted(path), e);
     }
   }
 

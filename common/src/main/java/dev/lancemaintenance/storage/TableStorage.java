@@ -1,6 +1,8 @@
 package dev.lancemaintenance.storage;
 
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
+import java.io.OutputStream;
 import java.util.Iterator;
 import java.util.List;
 
@@ -49,6 +51,23 @@ public interface TableStorage extends Closeable {
 
   /** Writes a whole file, replacing any file at that path. */
   void write(String path, byte[] content);
+
+  /**
+   * Creates a file, replacing any at that path, to be written as a stream: for files too long to
+   * hold in memory (a sweep task's record of the files it deleted). What a reader sees before
+   * {@code close} depends on the store (a partial file on a local disk or HDFS, nothing on S3, where
+   * the upload completes on close), so such files end with a marker their readers require. The
+   * default buffers and writes the whole file on close.
+   */
+  default OutputStream create(String path) {
+    TableStorage storage = this;
+    return new ByteArrayOutputStream() {
+      @Override
+      public void close() {
+        storage.write(path, toByteArray());
+      }
+    };
+  }
 
   /**
    * Creates {@code path} with {@code content} unless a file is already there, as one atomic step

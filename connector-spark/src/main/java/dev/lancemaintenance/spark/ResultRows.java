@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.compaction.CompactResult;
 import dev.lancemaintenance.compaction.CompactionCounters;
 import dev.lancemaintenance.compaction.OptimizeResult;
@@ -28,13 +29,13 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The one mapping from results to rows, for the SQL procedure and the notebook API alike: a
- * cleanup's counters are one row whose columns are {@link CleanupResult#namedCounters()} (snake_case
- * longs, in that order); a dry run's files are rows of {@code path} (table-relative), {@code kind},
+ * cleanup's counters are one row whose columns are {@link CleanupResult#row()} (the snake_case
+ * counters, then {@code mark_mode} and {@code manifests_read}, in that order); a dry run's files are rows of {@code path} (table-relative), {@code kind},
  * {@code bytes}, {@code reason}. Compaction and optimize are one row each, of {@link
  * CompactResult#namedCounters()} and {@link OptimizeResult#namedCounters()}.
  */
 public final class ResultRows {
-  /** The columns of the counters row, named and ordered by {@link CleanupResult#namedCounters()}. */
+  /** The columns of the counters row, named and ordered by {@link CleanupResult#row()}. */
   public static final StructType COUNTER_SCHEMA = counterSchema();
 
   /** The columns of {@code lance.compact}'s row. */
@@ -46,7 +47,7 @@ public final class ResultRows {
       schemaOf(
           new OptimizeResult(
                   "", CleanupMode.DRY_RUN, 0, 0, Optional.empty(),
-                  new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0), 0)
+                  new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0), 0)
               .namedCounters());
 
   /** The columns of a dry run's file rows. */
@@ -97,7 +98,7 @@ public final class ResultRows {
    * TableStatus#sqlName()}), the cleanup's counters (NULL for a table that did not run), {@code
    * error} (NULL for one that did).
    */
-  public static final StructType FLEET_CLEANUP_SCHEMA = fleetSchema(COUNTER_SCHEMA);
+  public static final StructType FLEET_CLEANUP_SCHEMA = fleetSchema(schemaOf(CleanupResult.counterNames()));
 
   /**
    * The columns of {@code lance.describe_storage_all}'s rows: {@code table}, {@code status}, the
@@ -150,7 +151,9 @@ public final class ResultRows {
   }
 
   private static StructType counterSchema() {
-    return schemaOf(new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0).namedCounters());
+    return schemaOf(CleanupResult.counterNames())
+        .add(CleanupResult.MARK_MODE, DataTypes.StringType, false)
+        .add(CleanupResult.MANIFESTS_READ, DataTypes.LongType, false);
   }
 
   /** One non-null BIGINT column per named counter, in order. */
@@ -176,11 +179,12 @@ public final class ResultRows {
   }
 
   public static Row counterRow(CleanupResult result) {
-    return row(result.namedCounters());
+    return RowFactory.create(result.row().values().toArray());
   }
 
   public static InternalRow counterInternalRow(CleanupResult result) {
-    return internalRow(result.namedCounters());
+    return new GenericInternalRow(
+        result.row().values().stream().map(value -> value instanceof String text ? UTF8String.fromString(text) : value).toArray());
   }
 
   /** A one-row Dataset of the counters. */

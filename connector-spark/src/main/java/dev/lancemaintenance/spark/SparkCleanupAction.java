@@ -18,10 +18,12 @@ import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -183,11 +186,11 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       return inDriver(cleanup, plan);
     }
     try (JobGroup group = newJobGroup();
-        SparkRun run = new SparkRun(group)) {
-      CleanupCounters counters = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).execute();
+        SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null))) {
+      CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress());
+      CleanupCounters counters = stages.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return CleanupRun.result(
-          table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+      return stages.result(settings().mode(), markMode(), counters, durationMillis);
     } catch (Exception e) {
       throw stageError(e);
     }
@@ -217,7 +220,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
-    return local.clean(cleanup, plan);
+    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()));
   }
 
   /**
@@ -241,7 +244,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
       CleanupPlan plan = plan(requestedCleanup());
-      SparkRun run = new SparkRun(group);
+      SparkRun run = new SparkRun(group, null);
       try {
         new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
@@ -285,9 +288,12 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     private JavaRDD<CandidateFile> expiredManifests;
     private long expiredVersions;
     private int partitions;
+    /** Where the sweep tasks record what they delete; null unless {@code record_files}. */
+    private final RecordedFiles recordedFiles;
 
-    SparkRun(JobGroup group) {
+    SparkRun(JobGroup group, RecordedFiles recordedFiles) {
       this.group = group;
+      this.recordedFiles = recordedFiles;
     }
 
     @Override
@@ -405,8 +411,20 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       double perTask = settings().deleteRateLimit() / (double) tasks;
       return files
           .coalesce(tasks)
-          .mapPartitions(new SweepPartition(factory, table(), perTask))
+          .mapPartitions(new SweepPartition(factory, table(), perTask, recordedFiles, stage))
           .fold(CleanupCounters.ZERO, CleanupCounters::plus);
+    }
+
+    /** On the driver: the records are few files, named by the reduced mark summary. */
+    @Override
+    public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
+      if (settings().mode() == CleanupMode.DRY_RUN) {
+        return;
+      }
+      ensureLeaseHeld();
+      try (TableStorage storage = storageFactory.open(table())) {
+        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+      }
     }
 
     @Override

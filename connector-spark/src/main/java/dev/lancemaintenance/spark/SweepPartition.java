@@ -2,14 +2,18 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 
@@ -24,6 +28,9 @@ import org.apache.spark.broadcast.Broadcast;
  *
  * <p>Each task paces itself at its share of the run's delete rate; the engine runs at most {@code
  * max_concurrent_deletes} sweep tasks, so the shares add up to the global limit.
+ *
+ * <p>With {@code record_files}, each task attempt writes the files it deleted to a part of its own
+ * ({@link RecordedFiles}), ended only when its sweep returned.
  */
 final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, CleanupCounters> {
   private static final long serialVersionUID = 1L;
@@ -31,12 +38,21 @@ final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, C
   private final Broadcast<TableStorageFactory> storageFactory;
   private final TableLocation table;
   private final double filesPerSecondPerTask;
+  private final RecordedFiles recordedFiles;
+  private final CleanupStage stage;
 
-  /** @param filesPerSecondPerTask this task's share of the delete rate, 0 for unlimited */
-  SweepPartition(Broadcast<TableStorageFactory> storageFactory, TableLocation table, double filesPerSecondPerTask) {
+  /**
+   * @param filesPerSecondPerTask this task's share of the delete rate, 0 for unlimited
+   * @param recordedFiles where the tasks record the files they delete, null for nowhere
+   * @param stage the stage, which names the parts
+   */
+  SweepPartition(Broadcast<TableStorageFactory> storageFactory, TableLocation table, double filesPerSecondPerTask,
+      RecordedFiles recordedFiles, CleanupStage stage) {
     this.storageFactory = storageFactory;
     this.table = table;
     this.filesPerSecondPerTask = filesPerSecondPerTask;
+    this.recordedFiles = recordedFiles;
+    this.stage = stage;
   }
 
   @Override
@@ -45,17 +61,28 @@ final class SweepPartition implements FlatMapFunction<Iterator<CandidateFile>, C
     if (!files.hasNext()) {
       return List.of(counters).iterator();
     }
-    try (TableStorage storage = storageFactory.value().open(table)) {
+    try (TableStorage storage = storageFactory.value().open(table);
+        RecordedFiles.Part record = part(storage)) {
       SweepBatch sweep = new SweepBatch(storage, new TokenBucketPacer(filesPerSecondPerTask));
       List<CandidateFile> buffer = new ArrayList<>(SweepBatch.FILES_PER_SWEEP);
       while (files.hasNext()) {
         buffer.add(files.next());
         if (buffer.size() == SweepBatch.FILES_PER_SWEEP || !files.hasNext()) {
-          counters = counters.plus(sweep.sweep(buffer));
+          counters = counters.plus(sweep.sweep(buffer, record::add));
           buffer.clear();
         }
       }
+      record.finish();
     }
     return List.of(counters).iterator();
+  }
+
+  /** This task attempt's part, or one that records nothing. */
+  private RecordedFiles.Part part(TableStorage storage) {
+    if (recordedFiles == null) {
+      return RecordedFiles.Part.none();
+    }
+    TaskContext task = TaskContext.get();
+    return recordedFiles.part(storage, stage.name().toLowerCase(Locale.ROOT), task.partitionId(), task.attemptNumber());
   }
 }

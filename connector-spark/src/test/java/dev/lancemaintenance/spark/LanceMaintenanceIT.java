@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.runs.RunEntry;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +55,40 @@ class LanceMaintenanceIT {
   }
 
   @Test
+  void recordFilesWritesAPartPerSweepTaskOnTheExecutorsThatAddsUpToTheRow() {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(5);
+    table.append(5);
+    table.overwrite(5);
+    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
+    Row cleaned;
+    try {
+      cleaned = spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', record_files => true)")
+          .collectAsList().get(0);
+    } finally {
+      spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
+    }
+
+    Row run = spark.sql("CALL lance.maintenance_history(table => '" + table.uri() + "')").collectAsList().get(0);
+    List<RecordedFiles.WholePart> parts;
+    try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(TableLocation.of(table.uri()))) {
+      parts = new RecordedFiles(run.<String>getAs("files")).read(storage);
+    }
+    CleanupCounters recorded = CleanupCounters.ZERO;
+    for (RecordedFiles.WholePart part : parts) {
+      for (CandidateFile file : part.files()) {
+        recorded = recorded.record(file);
+      }
+    }
+    assertThat(cleaned.<Long>getAs("old_versions")).isEqualTo(2L);
+    assertThat(recorded.named()).as("the recorded files' counters are the row's")
+        .allSatisfy((name, value) -> assertThat(cleaned.<Long>getAs(name)).as(name).isEqualTo(value));
+    assertThat(parts).extracting(RecordedFiles.WholePart::task).as("written by the sweep and release tasks")
+        .anyMatch(task -> task.startsWith("sweep-")).anyMatch(task -> task.startsWith("release-"));
+    assertThat(run.<Long>getAs("file_parts")).isEqualTo((long) parts.size());
+  }
+
+  @Test
   void callMaintenanceHistoryShowsTheCleanupsRunAsTheJavaApiReadsIt() {
     LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
     table.append(5);
@@ -68,6 +109,8 @@ class LanceMaintenanceIT {
     assertThat(run.<String>getAs("engine")).isEqualTo("spark");
     assertThat(run.<String>getAs("mark_mode")).isEqualTo("full");
     assertThat(run.<Long>getAs("manifests_read")).isEqualTo(3L);
+    assertThat(cleaned.<Long>getAs("manifests_read")).as("the CALL row's").isEqualTo(3L);
+    assertThat(cleaned.<String>getAs("mark_mode")).as("the CALL row's").isEqualTo("full");
     assertThat(run.<java.sql.Timestamp>getAs("ended_at")).isAfterOrEqualTo(run.<java.sql.Timestamp>getAs("started_at"));
     for (String counter : CleanupResult.counterNames()) {
       assertThat(run.<Long>getAs(counter)).as(counter).isEqualTo(cleaned.<Long>getAs(counter));

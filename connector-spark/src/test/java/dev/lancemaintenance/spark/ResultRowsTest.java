@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.RemovalReason;
 import dev.lancemaintenance.format.FileKind;
 import org.apache.spark.sql.Row;
@@ -13,22 +14,25 @@ import org.junit.jupiter.api.Test;
 
 class ResultRowsTest {
   private static final CleanupResult RESULT =
-      new CleanupResult("file:/t", CleanupMode.EXECUTE, 12, new CleanupCounters(3, 4096, 2, 1, 0, 3, 3, 1, 0, 2), 250);
+      new CleanupResult("file:/t", CleanupMode.EXECUTE, 12, new CleanupCounters(3, 4096, 2, 1, 0, 3, 3, 1, 0, 2), 250,
+          MarkMode.INCREMENTAL, 7);
 
   @Test
-  void counterColumnsAreTheNamedCountersInOrder() {
-    assertThat(ResultRows.COUNTER_SCHEMA.fieldNames()).containsExactlyElementsOf(RESULT.namedCounters().keySet());
+  void counterColumnsAreTheResultRowInOrder() {
+    assertThat(ResultRows.COUNTER_SCHEMA.fieldNames()).containsExactlyElementsOf(RESULT.row().keySet());
   }
 
   @Test
   void counterRowCarriesEveryNamedCounter() {
     Row row = ResultRows.counterRow(RESULT);
 
-    assertThat(row.size()).isEqualTo(RESULT.namedCounters().size());
+    assertThat(row.size()).isEqualTo(RESULT.row().size());
     int i = 0;
     for (long value : RESULT.namedCounters().values()) {
       assertThat(row.getLong(i++)).isEqualTo(value);
     }
+    assertThat(row.getString(i++)).as("mark_mode").isEqualTo("incremental");
+    assertThat(row.getLong(i)).as("manifests_read").isEqualTo(7);
   }
 
   @Test
@@ -39,6 +43,8 @@ class ResultRowsTest {
     for (long value : RESULT.namedCounters().values()) {
       assertThat(row.getLong(i++)).isEqualTo(value);
     }
+    assertThat(row.getUTF8String(i++).toString()).as("mark_mode").isEqualTo("incremental");
+    assertThat(row.getLong(i)).as("manifests_read").isEqualTo(7);
   }
 
   @Test

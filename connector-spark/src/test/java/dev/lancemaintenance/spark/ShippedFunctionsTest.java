@@ -93,7 +93,8 @@ class ShippedFunctionsTest {
     CandidateFile file = new CandidateFile(
         transaction, FileKind.TRANSACTION, table.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
 
-    SweepPartition sweep = roundTrip(new SweepPartition(factory, TableLocation.of(table.uri()), 0));
+    SweepPartition sweep = roundTrip(new SweepPartition(factory, TableLocation.of(table.uri()), 0, null,
+        dev.lancemaintenance.cleanup.engine.CleanupStage.SWEEP));
 
     CleanupCounters counters = sweep.call(List.of(file).iterator()).next();
     assertThat(counters).isEqualTo(CleanupCounters.ZERO.record(file));

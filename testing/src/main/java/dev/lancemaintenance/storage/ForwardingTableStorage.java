@@ -55,6 +55,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public java.io.OutputStream create(String path) {
+    return delegate.create(path);
+  }
+
+  @Override
   public boolean createIfAbsent(String path, byte[] content) {
     return delegate.createIfAbsent(path, content);
   }

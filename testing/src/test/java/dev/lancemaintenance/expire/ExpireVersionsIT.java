@@ -15,6 +15,7 @@ import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.CompactedHistory;
+import dev.lancemaintenance.testing.ExpiryRecordFiles;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -28,6 +29,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,9 +79,34 @@ class ExpireVersionsIT {
     assertThat(LanceTableFixture.open(table).versions()).doesNotContainAnyElementsOf(older).hasSize(versions.size() - older.size());
     KeptManifests.assertEveryManifestReadsBack(table);
 
+    assertThat(expiryRecords(table)).as("records of the expired versions").isNotEmpty();
+
     sweep(table).beforeTimestamp(afterDelete).execute();
     assertThat(FileTimes.listFiles(table)).as("files left by expire then sweep, and by one SDK cleanup")
         .isEqualTo(sdkLeaves(sdk -> sdk.beforeTimestamp(afterDelete)));
+    assertThat(expiryRecords(table)).as("records retired by the complete sweep").isEmpty();
+    KeptManifests.assertEveryManifestReadsBack(table);
+  }
+
+  @Test
+  void aSweepThatDoesNotFinishKeepsTheRecordsAndTheNextCompleteOneRetiresThem() {
+    Path table = copy();
+    expire(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    List<Path> records = expiryRecords(table);
+    assertThat(records).as("records of the expired versions").isNotEmpty();
+
+    assertThatThrownBy(() -> sweep(table, DeletesCrash.AT_TABLE_FILES).beforeTimestamp(FAR_AHEAD).retainLast(2).execute())
+        .hasMessageContaining("simulated crash");
+    assertThat(expiryRecords(table)).as("records after a sweep killed at its first delete").isEqualTo(records);
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).maxDeletes(1).execute();
+    assertThat(expiryRecords(table)).as("records after a sweep max_deletes stopped").isEqualTo(records);
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).dryRun(true).execute();
+    assertThat(expiryRecords(table)).as("records after a dry run").isEqualTo(records);
+
+    sweep(table, LOCAL).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    assertThat(expiryRecords(table)).as("records after a complete sweep").isEmpty();
+    assertThat(FileTimes.listFiles(table)).as("files left by expire, the unfinished sweeps and the last, and by one SDK cleanup")
+        .isEqualTo(sdkLeaves(sdk -> sdk.beforeTimestamp(FAR_AHEAD).beforeVersion(newest(2))));
     KeptManifests.assertEveryManifestReadsBack(table);
   }
 
@@ -122,6 +149,18 @@ class ExpireVersionsIT {
         .isInstanceOf(OracleOutcome.Removed.class);
     assertThat(FileTimes.listFiles(table)).as("files left with the tagged version kept").isEqualTo(FileTimes.listFiles(twin));
     KeptManifests.assertEveryManifestReadsBack(table);
+    // The kept tag held the listing back: the expired versions' files newer than it stayed, on both.
+    // One SDK cleanup forgets those versions; so must we: the complete sweep retired their records.
+    assertThat(expiryRecords(table)).as("records retired by the complete sweep").isEmpty();
+
+    LanceTableFixture.open(table).deleteTag("first");
+    LanceTableFixture.open(twin).deleteTag("first");
+    sweep(table).beforeTimestamp(FAR_AHEAD).retainLast(2).execute();
+    assertThat(LanceOracle.cleanup(twin, OraclePolicy.builder().beforeTimestamp(FAR_AHEAD).beforeVersion(newest(2)).build()))
+        .isInstanceOf(OracleOutcome.Removed.class);
+    assertThat(FileTimes.listFiles(table)).as("files left by the next cleanup after the tag went, and by the SDK's")
+        .isEqualTo(FileTimes.listFiles(twin));
+    KeptManifests.assertEveryManifestReadsBack(table);
   }
 
   @Test
@@ -140,7 +179,7 @@ class ExpireVersionsIT {
     Path table = copy();
     List<String> before = FileTimes.listFiles(table);
 
-    assertThatThrownBy(() -> expire(table, ManifestDeletesCrash.FACTORY).beforeTimestamp(afterDelete).execute())
+    assertThatThrownBy(() -> expire(table, DeletesCrash.AT_MANIFESTS).beforeTimestamp(afterDelete).execute())
         .hasMessageContaining("simulated crash");
     assertThat(FileTimes.listFiles(table)).as("the table's files after the crash").isEqualTo(before);
     assertThat(expiryRecords(table)).as("the record written before the deletes").hasSize(1);
@@ -155,7 +194,7 @@ class ExpireVersionsIT {
   @Test
   void aRecordLeftByACrashNeverDeletesWhatAVersionTheSweepKeepsReads() {
     Path table = copy();
-    assertThatThrownBy(() -> expire(table, ManifestDeletesCrash.FACTORY).beforeTimestamp(FAR_AHEAD).retainLast(1).execute())
+    assertThatThrownBy(() -> expire(table, DeletesCrash.AT_MANIFESTS).beforeTimestamp(FAR_AHEAD).retainLast(1).execute())
         .hasMessageContaining("simulated crash");
 
     // A narrower sweep than the expire that recorded: versions the record names are retained now.
@@ -188,18 +227,27 @@ class ExpireVersionsIT {
 
   // ---------------------------------------------------------------- helpers
 
-  /** Fails every manifest delete, as a run killed after its record and before its deletes. */
-  private static final class ManifestDeletesCrash extends ForwardingTableStorage {
-    static final TableStorageFactory FACTORY =
-        location -> new ManifestDeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()));
+  /** Fails a batch of deletes that holds a path it crashes on, as a run killed at that delete. */
+  private static final class DeletesCrash extends ForwardingTableStorage {
+    /** At the first manifest delete: a run killed after its record and before its deletes. */
+    static final TableStorageFactory AT_MANIFESTS = crashingOn(path -> path.endsWith(".manifest"));
+    /** At the first delete of a table file: a sweep killed before its end. */
+    static final TableStorageFactory AT_TABLE_FILES = crashingOn(path -> !path.contains("_maintenance/"));
 
-    ManifestDeletesCrash(dev.lancemaintenance.storage.TableStorage delegate) {
+    private final Predicate<String> crashesOn;
+
+    DeletesCrash(dev.lancemaintenance.storage.TableStorage delegate, Predicate<String> crashesOn) {
       super(delegate);
+      this.crashesOn = crashesOn;
+    }
+
+    private static TableStorageFactory crashingOn(Predicate<String> crashesOn) {
+      return location -> new DeletesCrash(new HadoopTableStorage(location, StorageConf.defaults()), crashesOn);
     }
 
     @Override
     public List<DeleteFailure> deleteBatch(List<String> paths) {
-      if (paths.stream().anyMatch(path -> path.endsWith(".manifest"))) {
+      if (paths.stream().anyMatch(crashesOn)) {
         throw new StorageException("delete", paths.get(0), new IOException("simulated crash"));
       }
       return super.deleteBatch(paths);
@@ -211,15 +259,15 @@ class ExpireVersionsIT {
   }
 
   private static CleanupAction sweep(Path table) {
-    return new LocalCleanupAction(TableLocation.of(table.toString()), LOCAL, Clock.systemUTC());
+    return sweep(table, LOCAL);
+  }
+
+  private static CleanupAction sweep(Path table, TableStorageFactory storage) {
+    return new LocalCleanupAction(TableLocation.of(table.toString()), storage, Clock.systemUTC());
   }
 
   private static List<Path> expiryRecords(Path table) {
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(table.resolve("_maintenance/ledger"))) {
-      return files.filter(file -> file.getFileName().toString().startsWith("expired-")).toList();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return ExpiryRecordFiles.of(table);
   }
 
   private static long newest(int n) {

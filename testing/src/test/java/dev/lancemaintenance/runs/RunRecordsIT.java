@@ -27,19 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Run records on the local engine: a run that deletes records its start and its result, a failed
  * one its one-line error, a dry run nothing; a record file cut short or garbled is skipped and never
- * blocks a cleanup. (A run killed mid-sweep: {@code CrashMatrixContract}, on every engine.)
+ * blocks a cleanup; a finished run prunes the records of ended runs beyond the newest hundred and
+ * keeps unfinished ones. (A run killed mid-sweep: {@code CrashMatrixContract}, on every engine.)
  */
 class RunRecordsIT {
   @TempDir Path dir;
 
-  /** Three appends and an overwrite: v1..v3 expire. */
   private LanceTableFixture table() {
-    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
-    table.append(5);
-    table.append(5);
-    table.append(5);
-    table.overwrite(5);
-    return table;
+    return RunTables.threeVersionsToExpire(dir);
   }
 
   private static LocalCleanupAction cleanup(LanceTableFixture table, TableStorageFactory stores) {
@@ -80,6 +75,8 @@ class RunRecordsIT {
     assertThat(end.counters().get("old_versions")).isEqualTo(3L);
     assertThat(end.markMode()).isEqualTo("incremental");
     assertThat(end.manifestsRead()).as("the run decoded the four manifests").hasValue(4);
+    assertThat(result.manifestsRead()).as("the result says what the record says").isEqualTo(4);
+    assertThat(result.markMode()).isEqualTo(dev.lancemaintenance.cleanup.MarkMode.INCREMENTAL);
     assertThat(end.stage()).isEqualTo(CleanupStage.RELEASE.label());
     assertThat(end.error()).isEmpty();
     assertThat(run.values()).hasSameSizeAs(RunEntry.COLUMNS);
@@ -125,6 +122,42 @@ class RunRecordsIT {
     List<RunEntry> history = history(table);
     assertThat(history).extracting(RunEntry::state).containsExactly(RunState.FINISHED, RunState.FINISHED);
     assertThat(history.get(0).end().orElseThrow().counters()).isEqualTo(second.namedCounters());
+  }
+
+  @Test
+  void aFinishedRunPrunesEndedRecordsBeyondTheNewestHundredAndKeepsUnfinishedOnes() {
+    LanceTableFixture table = table();
+    Instant longAgo = Instant.parse("2026-01-01T00:00:00Z");
+    try (TableStorage storage = stores().open(TableLocation.of(table.uri()))) {
+      RunRecords records = new RunRecords(storage);
+      records.writeStart(planted("run-dead", longAgo.minusSeconds(60)));
+      for (int i = 0; i < RunRecords.KEEP_ENDED_RUNS + 5; i++) {
+        RunStart start = planted("run-old-" + i, longAgo.plusSeconds(i));
+        records.writeStart(start);
+        records.writeEnd(start, new RunEnd(start.runId(), start.startedAt().plusSeconds(1), RunState.FINISHED, "6/6 release",
+            "full", java.util.OptionalLong.of(1), java.util.Map.of("old_versions", 0L), "", java.util.OptionalLong.empty()));
+      }
+    }
+
+    cleanup(table, stores()).execute();
+
+    List<RunEntry> kept = historyOf(table, 1000);
+    assertThat(kept).as("the newest hundred runs, this one among them, and the unfinished one")
+        .hasSize(RunRecords.KEEP_ENDED_RUNS + 1);
+    assertThat(kept.get(0).start().engine()).as("this run").isEqualTo("local");
+    assertThat(kept.get(kept.size() - 1).start().runId()).as("the oldest run stays: it never ended").isEqualTo("run-dead");
+    assertThat(kept.get(kept.size() - 1).state()).isEqualTo(RunState.UNFINISHED);
+    assertThat(kept).extracting(run -> run.start().runId()).doesNotContain("run-old-0", "run-old-5").contains("run-old-6");
+  }
+
+  private static RunStart planted(String runId, Instant startedAt) {
+    return new RunStart(runId, "a-dead-owner", "t", "main", "local", "cleanup", startedAt, "planted");
+  }
+
+  private static List<RunEntry> historyOf(LanceTableFixture table, int limit) {
+    try (TableStorage storage = stores().open(TableLocation.of(table.uri()))) {
+      return new RunRecords(storage).history(limit, Clock.systemUTC());
+    }
   }
 
   private static Path onlyFile(Path dir, String suffix) throws Exception {

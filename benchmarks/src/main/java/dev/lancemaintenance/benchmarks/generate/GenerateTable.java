@@ -31,7 +31,7 @@ public final class GenerateTable {
         case "--fragments-per-append" -> fragments = Integer.parseInt(args[++i]);
         case "--copy-data" -> mode = TableFiles.DataMode.COPY;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: --shape large|huge|steady|wide --out DIR [--versions N] [--fragments-per-append K] [--copy-data]");
+            + "; usage: --shape large|huge|steady|wide|huge-steady --out DIR [--versions N] [--fragments-per-append K] [--copy-data]");
       }
     }
     if (shape == null || out == null) {

@@ -70,21 +70,29 @@ public record TableShape(
     return new TableShape("steady", 1_998, 1, 0, 0, 0, 0, Finish.COMPACTED, 20, 1, 0.01);
   }
 
+  /**
+   * {@link #huge()}'s history to 99,000 versions, then 1,000 appends (1% more); the cleanup expires
+   * the oldest 1%: the daily run of a table whose history is too large to mark every day.
+   */
+  public static TableShape hugeSteady() {
+    return new TableShape("huge-steady", 99_000, 8, 10, 8, 47, 999, Finish.AS_IS, 1_000, 2, 0.01);
+  }
+
   /** Three versions of 100,000 fragments each: 300,000 live fragments. */
   public static TableShape wide() {
     return new TableShape("wide", 3, 100_000, 0, 0, 0, 0, Finish.AS_IS, 0, 1, 1.0);
   }
 
   public static List<TableShape> all() {
-    return List.of(large(), huge(), steady(), wide());
+    return List.of(large(), huge(), steady(), wide(), hugeSteady());
   }
 
-  /** The named shape ({@code large}, {@code huge}, {@code steady}, {@code wide}). */
+  /** The named shape ({@code large}, {@code huge}, {@code steady}, {@code wide}, {@code huge-steady}). */
   public static TableShape named(String name) {
     return all().stream()
         .filter(s -> s.name.equals(name.toLowerCase(Locale.ROOT)))
         .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown shape " + name + "; known: large, huge, steady, wide"));
+        .orElseThrow(() -> new IllegalArgumentException("unknown shape " + name + "; known: large, huge, steady, wide, huge-steady"));
   }
 
   /** The same shape scaled to {@code newVersions} (tail appends scaled alike): toy tables for tests. */

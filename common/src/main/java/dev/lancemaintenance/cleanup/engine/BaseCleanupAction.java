@@ -14,6 +14,7 @@ import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ReferencedBranches;
 import dev.lancemaintenance.cleanup.RetentionGuard;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.runs.RunRecorder;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +66,9 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean orphanFilesOnly;
   private CleanupProgress progress = new CleanupProgress();
   private String inventory;
+  private boolean recordFiles;
+  /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
+  private volatile RecordedFiles recordedFiles;
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -92,15 +97,18 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       lease = held;
       RunRecorder record = RunRecorder.start(
           leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(requested.policy()));
+      recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
       try {
         CleanupResult result = executeHoldingLease(requested);
-        record.finished(result, progress.snapshot(), markModeName());
+        record.finished(result, progress.snapshot());
+        record.pruneEndedRuns();
         return result;
       } catch (RuntimeException | Error e) {
-        record.failed(e, progress.snapshot(), markModeName());
+        record.failed(e, progress.snapshot(), markMode());
         throw e;
       } finally {
         lease = null;
+        recordedFiles = null;
       }
     }
   }
@@ -160,7 +168,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       return own;
     }
     long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-    return new CleanupResult(own.table(), own.mode(), own.readVersion(), own.counters(), durationMillis);
+    return own.withDuration(durationMillis);
   }
 
   /**
@@ -197,6 +205,21 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   public SELF inventory(String manifestUri) {
     this.inventory = Objects.requireNonNull(manifestUri, "inventory");
     return self();
+  }
+
+  @Override
+  public SELF recordFiles(boolean record) {
+    this.recordFiles = record;
+    return self();
+  }
+
+  /**
+   * Where the sweep tasks of {@code dataset} record the files they delete, when the run records
+   * them ({@code record_files}, not a dry run, its run record written); empty otherwise.
+   */
+  protected Optional<RecordedFiles> recordedFiles(DatasetRef dataset) {
+    RecordedFiles run = recordedFiles;
+    return run == null ? Optional.empty() : Optional.of(run.forDataset(dataset));
   }
 
   @Override

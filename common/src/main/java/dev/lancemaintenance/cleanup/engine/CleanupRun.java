@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
@@ -16,6 +17,7 @@ import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,13 @@ public final class CleanupRun {
 
     /** As {@link #sweepDecided}, for the expired manifests. */
     CleanupCounters sweepExpiredManifests(long budget);
+
+    /**
+     * Deletes, on the driver, the expiry records the mark stage used ({@link
+     * MarkSummary#expiryRecordsUsed}); called after the release when {@link #retiresExpiryRecords}
+     * allows it. Nothing in a dry run.
+     */
+    void retireExpiryRecords(CleanupPlan plan, Set<String> records);
   }
 
   private final String table;
@@ -69,6 +78,7 @@ public final class CleanupRun {
   private final Distribution engine;
   private final long maxDeletes;
   private final CleanupProgress progress;
+  private MarkSummary marked = MarkSummary.EMPTY;
 
   public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
     this(table, plan, engine, CleanupSettings.NO_CAP, new CleanupProgress());
@@ -121,6 +131,7 @@ public final class CleanupRun {
     progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     long started = System.nanoTime();
     MarkSummary summary = engine.mark(plan);
+    marked = summary;
     progress.settleManifestsRead(summary.manifestsRead());
     LOG.info(
         "lance cleanup {} [{}]: {} manifests read, {} versions expire ({} ms)",
@@ -143,7 +154,8 @@ public final class CleanupRun {
 
   /**
    * Sweep, and the release of the expired manifests when no delete of the sweep failed or was
-   * deferred, within what is left of {@code max_deletes}.
+   * deferred, within what is left of {@code max_deletes}; then, when both were complete, the
+   * retirement of the expiry records the mark stage used.
    */
   public CleanupCounters sweep() {
     progress.enterStage(CleanupStage.SWEEP.label(), CleanupStage.SWEEP.work());
@@ -160,6 +172,9 @@ public final class CleanupRun {
     CleanupCounters all = files.plus(manifests);
     progress.settleRemoved(all);
     LOG.info("lance cleanup {} [{}]: {} ({} ms)", table, CleanupStage.RELEASE.label(), manifests, millisSince(started));
+    if (!marked.expiryRecordsUsed().isEmpty() && retiresExpiryRecords(table, plan.facts(), all)) {
+      engine.retireExpiryRecords(plan, marked.expiryRecordsUsed());
+    }
     return all;
   }
 
@@ -208,6 +223,30 @@ public final class CleanupRun {
   }
 
   /**
+   * Whether the expiry records a run used may go after its sweep and release counted {@code
+   * counters}: only when no delete failed and none was deferred by {@code max_deletes}, and the run
+   * listed the store itself. Then every file a record names is gone, or still referenced by a
+   * version the run kept (kept wins, and that version's own marks protect it from now on), or was
+   * left by the rules one Lance cleanup also applies (newer than the earliest retained version, a
+   * link): the table is as one Lance cleanup with the policy leaves it, which remembers nothing of
+   * the removed versions, so neither may later runs. An inventory or a file list view may not show
+   * a file written after it, which a later run listing the store must still see as verified: such a
+   * run keeps its records. Why this is exact: docs/cleanup-semantics.md, section 17. Logs the refusal.
+   */
+  public static boolean retiresExpiryRecords(String table, RetentionFacts facts, CleanupCounters counters) {
+    if (facts.inventory() != null) {
+      LOG.info("lance cleanup {}: listed from {}; keeping the expiry records for a run that lists the store",
+          table, facts.inventory());
+      return false;
+    }
+    if (counters.failedDeletes() > 0 || counters.deferredDeletes() > 0) {
+      LOG.info("lance cleanup {}: the sweep did not finish; keeping the expiry records for the next run", table);
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * What {@code max_deletes} leaves for the expired manifests after a sweep that deleted every file
    * it decided. Any part of them may go: every file they name that the run decided is gone, so a
    * manifest left behind protects nothing, and its version (expired, unreadable now) goes in the next
@@ -217,11 +256,22 @@ public final class CleanupRun {
     return maxDeletes == CleanupSettings.NO_CAP ? maxDeletes : Math.max(0, maxDeletes - fileCounters.deletesAttempted());
   }
 
+  /** Manifests the mark stage decoded, once {@link #decide()} returned. */
+  public long manifestsRead() {
+    return marked.manifestsRead();
+  }
+
+  /** The result of this run once {@link #execute()} returned {@code counters}. */
+  public CleanupResult result(CleanupMode mode, MarkMode markMode, CleanupCounters counters, long durationMillis) {
+    return result(table, mode, plan.facts().latestVersion(), counters, durationMillis, markMode, marked.manifestsRead());
+  }
+
   /** The result of one dataset's cleanup, logged the same way by every engine. */
   public static CleanupResult result(
-      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis) {
+      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
+      MarkMode markMode, long manifestsRead) {
     LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
-    return new CleanupResult(table, mode, readVersion, counters, durationMillis);
+    return new CleanupResult(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead);
   }
 
   private static long millisSince(long nanoTime) {

@@ -6,6 +6,8 @@ import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The small facts a mark task reports besides its references; a monoid, reduced on the driver.
@@ -15,18 +17,33 @@ import java.util.Map;
  * @param earliestRetainedNanos the smallest manifest timestamp among retained versions of the table
  *     ({@link Long#MAX_VALUE} when the task saw none); files newer than it are never candidates
  * @param taggedOldVersions tags whose version the policy would remove, tag name to version
+ * @param expiryRecordsUsed the paths of the expiry records whose marks the task gave (written by
+ *     {@code expire_versions}): the records a run that sweeps completely may retire. Names only,
+ *     one per record, never what a record holds
  */
 public record MarkSummary(
     long manifestsRead,
     long expiredVersions,
     long earliestRetainedNanos,
-    Map<String, Long> taggedOldVersions)
+    Map<String, Long> taggedOldVersions,
+    Set<String> expiryRecordsUsed)
     implements Serializable {
 
   public static final MarkSummary EMPTY = new MarkSummary(0, 0, Long.MAX_VALUE, Map.of());
 
   public MarkSummary {
     taggedOldVersions = Map.copyOf(taggedOldVersions);
+    expiryRecordsUsed = Set.copyOf(expiryRecordsUsed);
+  }
+
+  /** The summary of manifests (no expiry record used). */
+  public MarkSummary(long manifestsRead, long expiredVersions, long earliestRetainedNanos, Map<String, Long> taggedOldVersions) {
+    this(manifestsRead, expiredVersions, earliestRetainedNanos, taggedOldVersions, Set.of());
+  }
+
+  /** The summary of a task that used {@code records} and read no manifest. */
+  public static MarkSummary ofExpiryRecords(Set<String> records) {
+    return new MarkSummary(0, 0, Long.MAX_VALUE, Map.of(), records);
   }
 
   /**
@@ -59,10 +76,13 @@ public record MarkSummary(
   public MarkSummary plus(MarkSummary other) {
     Map<String, Long> tagged = new HashMap<>(taggedOldVersions);
     tagged.putAll(other.taggedOldVersions);
+    Set<String> records = new TreeSet<>(expiryRecordsUsed);
+    records.addAll(other.expiryRecordsUsed);
     return new MarkSummary(
         manifestsRead + other.manifestsRead,
         expiredVersions + other.expiredVersions,
         Math.min(earliestRetainedNanos, other.earliestRetainedNanos),
-        tagged);
+        tagged,
+        records);
   }
 }

@@ -11,11 +11,12 @@ import java.util.Objects;
 
 /**
  * One task of stage 2, mark, as every engine ships it: a slice of manifests to decode ({@link
- * DecodeSlice}), or marks the driver derived from the maintenance ledger without reading a
- * manifest ({@link Derived}), handed on so that the later stages see one stream of marks whatever
- * produced them.
+ * DecodeSlice}), marks the driver derived from the maintenance ledger without reading a manifest
+ * ({@link Derived}), or expiry records to read ({@code ledger.ExpiryRecordMarks}), handed on so
+ * that the later stages see one stream of marks whatever produced them. Not sealed only because
+ * the expiry records' task lives with their format in {@code ledger}, which builds on this package.
  */
-public sealed interface MarkTask extends Serializable {
+public interface MarkTask extends Serializable {
   /** What the task marks: its marks, the manifests of expired versions and its summary. */
   MarkResult mark(TableStorage storage, RetentionFacts facts);
 

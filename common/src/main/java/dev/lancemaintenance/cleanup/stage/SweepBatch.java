@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,15 +44,20 @@ public final class SweepBatch {
 
   /** Deletes {@code files} (any number; split into the store's batch size) and counts the outcome. */
   public CleanupCounters sweep(List<CandidateFile> files) {
+    return sweep(files, file -> {});
+  }
+
+  /** As {@link #sweep(List)}, telling {@code deleted} of each file once it is gone (not of those that failed). */
+  public CleanupCounters sweep(List<CandidateFile> files, Consumer<CandidateFile> deleted) {
     CleanupCounters counters = CleanupCounters.ZERO;
     int batchSize = storage.maxDeleteBatchSize();
     for (int start = 0; start < files.size(); start += batchSize) {
-      counters = counters.plus(sweepOneBatch(files.subList(start, Math.min(files.size(), start + batchSize))));
+      counters = counters.plus(sweepOneBatch(files.subList(start, Math.min(files.size(), start + batchSize)), deleted));
     }
     return counters;
   }
 
-  private CleanupCounters sweepOneBatch(List<CandidateFile> batch) {
+  private CleanupCounters sweepOneBatch(List<CandidateFile> batch, Consumer<CandidateFile> deleted) {
     Map<String, CandidateFile> pending = new HashMap<>();
     batch.forEach(file -> pending.put(file.path(), file));
     Map<String, String> lastFailure = new HashMap<>();
@@ -75,6 +81,7 @@ public final class SweepBatch {
       } else {
         AUDIT.info("delete {} {} {}", file.kind(), file.reason().sqlName(), file.path());
         counters = counters.record(file);
+        deleted.accept(file);
       }
     }
     return counters;

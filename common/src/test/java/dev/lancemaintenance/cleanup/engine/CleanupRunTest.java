@@ -83,6 +83,34 @@ class CleanupRunTest {
   }
 
   @Test
+  void retiresTheExpiryRecordsTheMarkUsedOnlyAfterACompleteSweepAndRelease() {
+    Set<String> records = Set.of("_maintenance/ledger/expired-1.rec");
+    Recording complete = new Recording();
+    complete.summary = MarkSummary.ofExpiryRecords(records);
+    Recording failed = new Recording();
+    failed.summary = complete.summary;
+    failed.sweepCounters = CleanupCounters.ZERO.failed(1);
+    Recording capped = new Recording();
+    capped.summary = complete.summary;
+    capped.releaseCounters = CleanupCounters.ZERO.deferred(1);
+    Recording fromInventory = new Recording();
+    fromInventory.summary = complete.summary;
+    CleanupPlan inventoryPlan = new CleanupPlan(new RetentionFacts(TABLE, DatasetRef.MAIN, POLICY, 12, Map.of(), Set.of(), 1_000L,
+        new dev.lancemaintenance.cleanup.rules.InventorySnapshot("inventory", 1_000L)), List.of(), List.of());
+
+    new CleanupRun(TABLE, PLAN, complete).execute();
+    new CleanupRun(TABLE, PLAN, failed).execute();
+    new CleanupRun(TABLE, PLAN, capped, 10, new CleanupProgress()).execute();
+    new CleanupRun(TABLE, inventoryPlan, fromInventory).execute();
+
+    assertThat(complete.calls).containsExactly(
+        "mark", "list", "decide", "sweep within " + NO_CAP, "release within " + NO_CAP, "retire " + records);
+    assertThat(failed.calls).as("a failed delete").doesNotContain("retire " + records);
+    assertThat(capped.calls).as("manifests deferred by max_deletes").doesNotContain("retire " + records);
+    assertThat(fromInventory.calls).as("listed from an inventory").doesNotContain("retire " + records);
+  }
+
+  @Test
   void progressEndsWithTheCountsAnEngineReducedAtEachStage() {
     Recording engine = new Recording();
     engine.summary = new MarkSummary(7, 2, Long.MAX_VALUE, Map.of());
@@ -173,6 +201,11 @@ class CleanupRunTest {
     public CleanupCounters sweepExpiredManifests(long budget) {
       calls.add("release within " + budget);
       return releaseCounters;
+    }
+
+    @Override
+    public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
+      calls.add("retire " + records);
     }
   }
 }

@@ -13,7 +13,7 @@ import org.apache.flink.types.Row;
 
 /**
  * The one mapping from results to SQL rows. Column names are the result's {@link
- * CleanupResult#namedCounters()}; the annotation strings below must spell the same names in the
+ * CleanupResult#row()}; the annotation strings below must spell the same names in the
  * same order (annotations need constants), which {@code ResultRowsTest} checks.
  */
 final class ResultRows {
@@ -21,7 +21,7 @@ final class ResultRows {
       "ROW<old_versions BIGINT, bytes_removed BIGINT, data_files_removed BIGINT, deletion_files_removed BIGINT,"
           + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
           + " other_files_removed BIGINT, failed_deletes BIGINT, deferred_deletes BIGINT, read_version BIGINT,"
-          + " duration_ms BIGINT>";
+          + " duration_ms BIGINT, mark_mode STRING, manifests_read BIGINT>";
 
   /** {@code CompactResult.namedCounters()}. */
   static final String COMPACT_ROW =
@@ -62,12 +62,13 @@ final class ResultRows {
           + " `data_files_removed` BIGINT, `deletion_files_removed` BIGINT, `index_files_removed` BIGINT,"
           + " `transaction_files_removed` BIGINT, `manifest_files_removed` BIGINT,"
           + " `other_files_removed` BIGINT, `failed_deletes` BIGINT, `deferred_deletes` BIGINT,"
-          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING>";
+          + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING, `files` STRING,"
+          + " `file_parts` BIGINT>";
 
   private ResultRows() {}
 
   static Row counters(CleanupResult result) {
-    return named(result.namedCounters());
+    return Row.of(result.row().values().toArray());
   }
 
   /** Named counters as a row of the matching ROW type above. */

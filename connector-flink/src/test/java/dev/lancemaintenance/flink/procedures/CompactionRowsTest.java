@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.compaction.CompactResult;
 import dev.lancemaintenance.compaction.CompactionCounters;
 import dev.lancemaintenance.compaction.OptimizeResult;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The ROW types of sys.compact and sys.optimize spell the results' counter names, in order. */
+/** The ROW types of sys.cleanup, sys.compact and sys.optimize spell the results' column names, in order. */
 class CompactionRowsTest {
   private static List<String> fieldNames(String rowType) {
     String inner = rowType.substring("ROW<".length(), rowType.length() - 1);
@@ -31,7 +32,12 @@ class CompactionRowsTest {
     OptimizeResult result =
         new OptimizeResult(
             "t", CleanupMode.EXECUTE, 2, 8, Optional.empty(),
-            new CleanupResult("t", CleanupMode.EXECUTE, 3, CleanupCounters.ZERO, 1), 9);
+            new CleanupResult("t", CleanupMode.EXECUTE, 3, CleanupCounters.ZERO, 1, MarkMode.FULL, 3), 9);
     assertThat(fieldNames(ResultRows.OPTIMIZE_ROW)).containsExactlyElementsOf(result.namedCounters().keySet());
+  }
+
+  @Test
+  void cleanupRowNamesTheCleanupResultRow() {
+    assertThat(fieldNames(ResultRows.COUNTERS_ROW)).containsExactlyElementsOf(CleanupResult.rowNames());
   }
 }

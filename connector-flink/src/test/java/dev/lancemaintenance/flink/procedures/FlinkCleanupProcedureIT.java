@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.UserErrors;
-import dev.lancemaintenance.cleanup.CleanupCounters;
-import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.FlinkTestCluster;
@@ -72,8 +70,8 @@ class FlinkCleanupProcedureIT {
     CleanupResult local = localCleanup().execute();
 
     assertThat(rows).hasSize(1);
-    assertThat(withoutDuration(columns(names, rows.get(0)))).as("SQL row vs local engine")
-        .isEqualTo(withoutDuration(local.namedCounters()));
+    assertThat(withoutDuration(columns(names, rows.get(0)))).as("SQL row vs local engine, manifests read included")
+        .isEqualTo(withoutDuration(local.row()));
     assertThat(flinkFiles).as("files left by CALL vs the local engine").isEqualTo(table.currentFiles());
   }
 
@@ -88,7 +86,7 @@ class FlinkCleanupProcedureIT {
   void retainLastAndMaxDeletesReachTheRun() {
     TableResult result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '"
         + cutoff + "', dry_run => false, retain_last => 2, max_deletes => 1)");
-    Map<String, Long> row = columns(result.getResolvedSchema().getColumnNames(), rows(result).get(0));
+    Map<String, Object> row = columns(result.getResolvedSchema().getColumnNames(), rows(result).get(0));
 
     table.restore();
     CleanupResult local = localCleanup().retainLast(2).maxDeletes(1).execute();
@@ -108,7 +106,7 @@ class FlinkCleanupProcedureIT {
       result = sql.executeSql("CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)");
       rows = rows(result);
     }
-    Map<String, Long> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
+    Map<String, Object> counters = columns(result.getResolvedSchema().getColumnNames(), rows.get(0));
 
     assertThat(counters).as("the row").containsEntry("failed_deletes", 1L).containsEntry("old_versions", 0L);
     assertThat(table.currentFiles()).as("the stuck file and every manifest stay")
@@ -123,7 +121,7 @@ class FlinkCleanupProcedureIT {
     List<String> columns = result.getResolvedSchema().getColumnNames();
     rows(result);
 
-    assertThat(columns).isEqualTo(new ArrayList<>(dummyResult().namedCounters().keySet()));
+    assertThat(columns).isEqualTo(CleanupResult.rowNames());
     assertThat(table.currentFiles()).as("a dry run through SQL deletes nothing").isEqualTo(table.files());
   }
 
@@ -218,20 +216,16 @@ class FlinkCleanupProcedureIT {
     assertThat(table.currentFiles()).as("%s deletes nothing", call).isEqualTo(table.files());
   }
 
-  private static CleanupResult dummyResult() {
-    return new CleanupResult("t", CleanupMode.EXECUTE, 0, CleanupCounters.ZERO, 0);
-  }
-
-  private static Map<String, Long> columns(List<String> names, Row row) {
-    Map<String, Long> values = new LinkedHashMap<>();
+  private static Map<String, Object> columns(List<String> names, Row row) {
+    Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 0; i < names.size(); i++) {
-      values.put(names.get(i), (Long) row.getField(i));
+      values.put(names.get(i), row.getField(i));
     }
     return values;
   }
 
-  private static Map<String, Long> withoutDuration(Map<String, Long> counters) {
-    Map<String, Long> copy = new LinkedHashMap<>(counters);
+  private static Map<String, Object> withoutDuration(Map<String, Object> counters) {
+    Map<String, Object> copy = new LinkedHashMap<>(counters);
     copy.remove("duration_ms");
     return copy;
   }

@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.flink.FlinkTestCluster;
-import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.storage.HadoopTableStorage;
-import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.CompactedHistory;
+import dev.lancemaintenance.testing.ExpiryRecordFiles;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code CALL lance.sys.expire_versions} in Flink SQL (it runs in the client, no job), then the
- * sweep with the same policy (on the local engine: the Flink cleanup job marks through the same
- * {@code MarkTasks}, and its CALL is {@code FlinkCleanupProcedureIT}'s): the files one SDK 7.0.0
- * cleanup leaves on a twin. A lost {@code dry_run} is an error with nothing deleted.
+ * sweep with the same policy as a Flink cleanup job (its subtasks read the expiry records, its
+ * client retires them; the cleanup's CALL is {@code FlinkCleanupProcedureIT}'s): the files one SDK
+ * 7.0.0 cleanup leaves on a twin, and no record left. A lost {@code dry_run} is an error with
+ * nothing deleted.
  */
 class FlinkExpireVersionsProcedureIT {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
@@ -62,13 +59,14 @@ class FlinkExpireVersionsProcedureIT {
     try (CloseableIterator<Row> it = result.collect()) {
       it.forEachRemaining(rows::add);
     }
-    new LocalCleanupAction(TableLocation.of(table.uri()), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
-        .olderThan(Duration.ZERO).retainLast(2).execute();
+    assertThat(ExpiryRecordFiles.of(table.root())).as("records of the expired versions").isNotEmpty();
+    FlinkTestCluster.cleanup(table.uri()).olderThan(Duration.ZERO).retainLast(2).execute();
 
     assertThat(rows).hasSize(1);
     assertThat(result.getResolvedSchema().getColumnNames().get(0)).isEqualTo("old_versions");
     assertThat(rows.get(0).getField(0)).isEqualTo((long) versions.size() - 2);
     assertThat(FileTimes.listFiles(table.root())).as("files left by expire then the sweep, and by the SDK").isEqualTo(sdkLeaves);
+    assertThat(ExpiryRecordFiles.of(table.root())).as("records retired by the complete sweep").isEmpty();
     KeptManifests.assertEveryManifestReadsBack(table.root());
   }
 

@@ -3,7 +3,9 @@ package dev.lancemaintenance.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.spark.SparkCleanupAction;
 import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.testing.ExpiryRecordFiles;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.CompactedHistory;
@@ -53,11 +55,19 @@ class ExpireVersionsProcedureIT {
         .hasMessageContaining("retain_lst");
     assertThat(FileTimes.listFiles(table.root())).as("files after the misspelt call").isEqualTo(before);
     List<Row> expired = spark.sql("CALL lance.expire_versions(" + t + ", older_than => '0s', retain_last => 2)").collectAsList();
-    spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s', retain_last => 2)").collect();
+    assertThat(ExpiryRecordFiles.of(table.root())).as("records of the expired versions").isNotEmpty();
+    // As Spark jobs, not the local engine in the driver: executors read the records.
+    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
+    try {
+      spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s', retain_last => 2)").collect();
+    } finally {
+      spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
+    }
 
     assertThat(expired).hasSize(1);
     assertThat(expired.get(0).<Long>getAs("old_versions")).isEqualTo(versions.size() - 2);
     assertThat(FileTimes.listFiles(table.root())).as("files left by expire then cleanup, and by the SDK").isEqualTo(sdkLeaves);
+    assertThat(ExpiryRecordFiles.of(table.root())).as("records retired by the complete sweep").isEmpty();
     KeptManifests.assertEveryManifestReadsBack(table.root());
   }
 }

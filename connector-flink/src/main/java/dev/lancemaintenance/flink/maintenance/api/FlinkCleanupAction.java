@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
@@ -22,6 +23,8 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -100,7 +103,8 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    CleanupJobSpec spec = new CleanupJobSpec(table(), storageFactory, settings(), report, uidSuffix, startMillis);
+    CleanupJobSpec spec = new CleanupJobSpec(
+        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null));
     List<MarkTask> markTasks;
     try (TableStorage storage = storageFactory.open(table())) {
       markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));
@@ -108,31 +112,62 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
     DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan, markTasks);
-    CleanupCounters counters;
-    try (CloseableIterator<RunOutput> collected = outputs.executeAndCollect(jobName())) {
-      counters = collect(collected);
+    Collected collected;
+    try (CloseableIterator<RunOutput> each = outputs.executeAndCollect(jobName())) {
+      collected = collect(each);
     } catch (Exception e) {
       throw FlinkFailures.unwrap(table().toString(), e);
     }
+    CleanupCounters counters = collected.counters();
+    progress().settleManifestsRead(collected.manifestsRead());
+    retireExpiryRecords(plan, collected.expiryRecordsUsed(), counters);
     long durationMillis = System.currentTimeMillis() - startMillis;
     return CleanupRun.result(
-        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis);
+        table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis,
+        markMode(), collected.manifestsRead());
   }
+
+  /**
+   * What the job sent back besides the removed files: the run's counters, the manifests its mark
+   * stage read and the expiry records it used.
+   */
+  private record Collected(CleanupCounters counters, long manifestsRead, Set<String> expiryRecordsUsed) {}
 
   private String jobName() {
     return "lance cleanup " + table() + (settings().mode() == CleanupMode.DRY_RUN ? " (dry run)" : "");
   }
 
-  private CleanupCounters collect(CloseableIterator<RunOutput> outputs) {
+  /**
+   * The job's one dataflow cannot call back after its release, so the client retires the expiry
+   * records the mark stage used, under {@link CleanupRun#retiresExpiryRecords}'s rule, as the other
+   * engines' drivers do after theirs. Nothing in a dry run.
+   */
+  private void retireExpiryRecords(CleanupPlan plan, Set<String> records, CleanupCounters counters) {
+    if (settings().mode() == CleanupMode.DRY_RUN || records.isEmpty()
+        || !CleanupRun.retiresExpiryRecords(table().toString(), plan.facts(), counters)) {
+      return;
+    }
+    ensureLeaseHeld();
+    try (TableStorage storage = storageFactory.open(table())) {
+      new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+    }
+  }
+
+  private Collected collect(CloseableIterator<RunOutput> outputs) {
     CleanupCounters counters = CleanupCounters.ZERO;
+    long manifestsRead = 0;
+    Set<String> records = new TreeSet<>();
     while (outputs.hasNext()) {
       RunOutput output = outputs.next();
       if (output.isCounters()) {
         counters = counters.plus(output.counters());
+      } else if (output.isMark()) {
+        manifestsRead += output.manifestsRead();
+        records.addAll(output.expiryRecords());
       } else {
         removedFileListener().accept(output.removed());
       }
     }
-    return counters;
+    return new Collected(counters, manifestsRead, records);
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
@@ -44,11 +45,19 @@ public final class Adapters {
     }
   }
 
+  /** What the client needs of the reduced mark summary: manifests read, expiry records used. */
+  public static final class MarkOutcome implements MapFunction<MarkSummary, RunOutput> {
+    @Override
+    public RunOutput map(MarkSummary summary) {
+      return RunOutput.ofMark(summary);
+    }
+  }
+
   /** The reported files of a candidate stage. */
   public static final class FilesOnly implements FilterFunction<RunOutput> {
     @Override
     public boolean filter(RunOutput output) {
-      return !output.isCounters();
+      return output.isFile();
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CleanupSettings;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.Objects;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param report whether removed files travel to the client
  * @param uidSuffix appended to every operator uid, so two cleanups can live in one job graph
  * @param startMillis when the client started the run, for the duration metric
+ * @param recordedFiles where the sweep subtasks record the files they delete ({@code record_files}),
+ *     null for nowhere
  */
 public record CleanupJobSpec(
     TableLocation table,
@@ -21,7 +24,8 @@ public record CleanupJobSpec(
     CleanupSettings settings,
     FileReport report,
     String uidSuffix,
-    long startMillis) {
+    long startMillis,
+    RecordedFiles recordedFiles) {
   public CleanupJobSpec {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(storageFactory, "storageFactory");

@@ -4,6 +4,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.engine.Gate;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
@@ -32,6 +33,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                 │                                                   └─ unlisted ─► Σ(1) ─► check ─► broadcast ┘           └─ Σ(1) ─┐
  *                 └─ expired manifests ─► keyBy(path) ─► release if no delete failed ◄─ broadcast ┘
  *                                                          ─► sweep manifests ─► Σ(1) with files' Σ ─► client
+ * summaries' Σ(1) ─► client: the manifests the mark read, and the expiry records it used (retired
+ *                      there after a complete run)
  * </pre>
  *
  * <p>With {@code max_deletes}, the released files and the released manifests each pass one {@link
@@ -84,12 +87,12 @@ public final class CleanupTopology {
     named(spec, "list", files);
 
     DataStream<MarkSummary> summaries = marks.getSideOutput(MarkSlices.SUMMARIES);
+    SingleOutputStreamOperator<MarkSummary> summed =
+        named(spec, "sum-summaries", summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
+            .setParallelism(1);
     SingleOutputStreamOperator<DecisionContext> context =
         named(spec, "check-tagged-versions",
-            named(spec, "sum-summaries",
-                    summaries.keyBy(new Keys.Single<>(), Types.INT).reduce(new Reductions.SumSummaries()))
-                .setParallelism(1)
-                .map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
+            summed.map(new CheckGate<>(CleanupRun.taggedVersionsGate(plan.facts())), CleanupTypes.CONTEXT))
             .setParallelism(1);
     BroadcastStream<DecisionContext> broadcastContext = context.broadcast(DecideFiles.CONTEXT_STATE);
 
@@ -125,7 +128,7 @@ public final class CleanupTopology {
     long maxDeletes = spec.settings().maxDeletes();
     Capped filesWithin = cap(spec, "max-deletes-files", released, checked.broadcast(CAP_FILES_STATE), CAP_FILES_STATE,
         unlisted -> maxDeletes);
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", filesWithin.files(), parallelism);
+    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", CleanupStage.SWEEP, filesWithin.files(), parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals =
         sumCounters(spec, "sum-file-counters", sweptFiles, filesWithin.deferred());
 
@@ -141,7 +144,7 @@ public final class CleanupTopology {
         fileTotals.broadcast(CAP_MANIFESTS_STATE), CAP_MANIFESTS_STATE,
         fileCounters -> CleanupRun.manifestBudget(maxDeletes, fileCounters));
     SingleOutputStreamOperator<RunOutput> sweptManifests =
-        candidateStage(spec, "sweep-manifests", manifestsWithin.files(), parallelism);
+        candidateStage(spec, "sweep-manifests", CleanupStage.RELEASE, manifestsWithin.files(), parallelism);
 
     SingleOutputStreamOperator<CleanupCounters> manifestCounters =
         named(spec, "manifest-counters", sweptManifests.flatMap(new Adapters.CountersOnly(), CleanupTypes.COUNTERS));
@@ -158,18 +161,23 @@ public final class CleanupTopology {
                     .setParallelism(1)
                     .map(new RecordDuration(spec.startMillis()), CleanupTypes.OUTPUT))
             .setParallelism(1);
+    // The client reports the manifests read and retires the expiry records the summary names when
+    // the run's counters allow it.
+    SingleOutputStreamOperator<RunOutput> marked =
+        named(spec, "mark-outcome", summed.map(new Adapters.MarkOutcome(), CleanupTypes.OUTPUT)).setParallelism(1);
     return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
-        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total);
+        .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total, marked);
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(
-      CleanupJobSpec spec, String stage, DataStream<CandidateFile> input, int parallelism) {
+      CleanupJobSpec spec, String stage, CleanupStage cleanupStage, DataStream<CandidateFile> input, int parallelism) {
     if (spec.settings().mode() == CleanupMode.DRY_RUN) {
       return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report())))
           .setParallelism(parallelism);
     }
     SweepFiles sweep =
-        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report());
+        new SweepFiles(spec.table(), spec.storageFactory(), spec.settings().deleteRateLimit(), spec.report(),
+            spec.recordedFiles(), cleanupStage);
     // One request in flight per subtask: the parallelism is the concurrency cap.
     return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, sweep))
         .setParallelism(Math.min(parallelism, spec.settings().maxConcurrentDeletes()));

@@ -2,13 +2,17 @@ package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -21,11 +25,17 @@ import org.apache.flink.metrics.MetricGroup;
  * <p>A failed subtask is retried by Flink from its (blocking) input: files it already deleted are
  * gone, and {@link SweepBatch} counts a missing file as deleted, while the failed attempt's output
  * is discarded, so each file is counted once.
+ *
+ * <p>With {@code record_files}, each subtask attempt writes the files it deleted to a part of its
+ * own ({@link RecordedFiles}), ended when its input ends.
  */
 public final class SweepFiles extends CandidateStage {
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final long deleteRateLimit;
+  private final RecordedFiles recordedFiles;
+  private final CleanupStage stage;
+  private transient RecordedFiles.Part record;
   private transient TableStorage storage;
   private transient SweepBatch sweep;
   private transient List<CandidateFile> buffer;
@@ -36,12 +46,17 @@ public final class SweepFiles extends CandidateStage {
 
   /**
    * @param deleteRateLimit files per second across all subtasks of this operator, 0 for unlimited
+   * @param recordedFiles where the subtasks record the files they delete, null for nowhere
+   * @param stage the stage, which names the parts
    */
-  public SweepFiles(TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report) {
+  public SweepFiles(TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report,
+      RecordedFiles recordedFiles, CleanupStage stage) {
     super(report);
     this.table = table;
     this.storageFactory = storageFactory;
     this.deleteRateLimit = deleteRateLimit;
+    this.recordedFiles = recordedFiles;
+    this.stage = stage;
   }
 
   @Override
@@ -52,6 +67,10 @@ public final class SweepFiles extends CandidateStage {
     sweep = new SweepBatch(storage, new TokenBucketPacer((double) deleteRateLimit / subtasks));
     buffer = new ArrayList<>();
     counters = CleanupCounters.ZERO;
+    TaskInfo task = getRuntimeContext().getTaskInfo();
+    record = recordedFiles == null
+        ? RecordedFiles.Part.none()
+        : recordedFiles.part(storage, stage.name().toLowerCase(Locale.ROOT), task.getIndexOfThisSubtask(), task.getAttemptNumber());
     MetricGroup metrics = getMetricGroup().addGroup(MaintenanceMetrics.GROUP);
     filesDeleted = metrics.counter(MaintenanceMetrics.FILES_DELETED);
     bytesDeleted = metrics.counter(MaintenanceMetrics.BYTES_DELETED);
@@ -69,6 +88,7 @@ public final class SweepFiles extends CandidateStage {
   @Override
   CleanupCounters completeCounters() {
     flush();
+    record.finish();
     return counters;
   }
 
@@ -76,7 +96,7 @@ public final class SweepFiles extends CandidateStage {
     if (buffer.isEmpty()) {
       return;
     }
-    CleanupCounters batch = sweep.sweep(buffer);
+    CleanupCounters batch = sweep.sweep(buffer, record::add);
     buffer.clear();
     counters = counters.plus(batch);
     filesDeleted.inc(MaintenanceMetrics.filesRemoved(batch));
@@ -86,6 +106,9 @@ public final class SweepFiles extends CandidateStage {
 
   @Override
   public void close() throws Exception {
+    if (record != null) {
+      record.close();
+    }
     if (storage != null) {
       storage.close();
     }

@@ -175,7 +175,8 @@ class ShippedFunctionsTest {
     CandidateFile file = new CandidateFile(
         transaction, FileKind.TRANSACTION, fixture.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
     SweepFiles sweep = roundTrip(new SweepFiles(
-        TableLocation.of(fixture.uri()), HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT));
+        TableLocation.of(fixture.uri()), HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT,
+        null, dev.lancemaintenance.cleanup.engine.CleanupStage.SWEEP));
 
     try (OneInputStreamOperatorTestHarness<CandidateFile, RunOutput> harness = new OneInputStreamOperatorTestHarness<>(sweep)) {
       harness.open();
