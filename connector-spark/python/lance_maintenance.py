@@ -11,10 +11,18 @@ extension or catalog configuration is needed::
     daily = lm.cleanup("s3a://bucket/events.lance", older_than="7d", mode="incremental")
     files = lm.cleanup_dry_run("s3a://bucket/events.lance", older_than="7d")    # DataFrame, one row per file
     fleet = lm.cleanup_all("s3a://bucket/warehouse/", older_than="7d", dry_run=True)  # DataFrame, one row per table
+    orphans = lm.remove_orphan_files("s3a://bucket/events.lance", older_than="3d")  # dict of counters
+    report = lm.describe_storage("s3a://bucket/events.lance", windows="0s,1d,7d")  # DataFrame
+    lm.create_tag("s3a://bucket/events.lance", "before-backfill", 41)              # dict: tag, branch, version
+    runs = lm.maintenance_history("s3a://bucket/events.lance")                  # DataFrame, newest run first
 
 ``older_than`` takes what ``CALL lance.cleanup`` takes: a duration ('7d', '36h', 'PT2H') or an ISO
 instant ('2026-01-31T00:00:00Z'). The dry run's DataFrame (path, kind, bytes, reason) is computed on
 the executors as it is read, so it can be written out or filtered without collecting it.
+
+The tag commands and ``maintenance_history`` always run their ``CALL`` through ``spark.sql``, so the
+session needs the ``lance`` catalog for them (``spark.sql.catalog.lance`` on Spark 4, the session
+extension on 3.5).
 
 A Spark Connect session (``sc://``, Databricks shared and serverless compute) has no JVM gateway:
 there the same calls run ``CALL lance.cleanup(...)`` with the same arguments through ``spark.sql``,
@@ -122,6 +130,75 @@ class LanceMaintenance:
         action = self._entry.expireVersions(table, self._java_map(options or {}))
         return _result_row(action.options(self._option_map(expire_options)).execute().row())
 
+    def remove_orphan_files(self, table, options=None, file_list_view=None, **orphan_options):
+        """Runs remove_orphan_files: no version expires, and the files under the table's managed
+        directories that no version references and that are older than ``older_than`` (default 7
+        days) go. Returns its counters as a dict, or with ``dry_run=True`` the files that would go as
+        a DataFrame (path, kind, bytes, reason). ``orphan_options`` are its names (older_than="3d",
+        max_deletes=1000, inventory="s3a://.../manifest.json", ...); an unknown name is an error
+        before anything is read. ``file_list_view`` lists the table from a view of file paths (path,
+        size, last_modified); ``options`` are Hadoop settings for the store."""
+        call = table_call("remove_orphan_files", table, options, file_list_view=file_list_view, **orphan_options)
+        dry_run = orphan_options.get("dry_run") is True
+        if self._jvm is None:
+            result = self._spark.sql(call)
+            return result if dry_run else _counters(result.collect()[0])
+        action = self._entry.removeOrphanFiles(table, self._java_map(options or {}))
+        action.options(self._option_map(orphan_options))
+        if file_list_view is not None:
+            action.fileListView(file_list_view)
+        if dry_run:
+            return DataFrame(action.toDataset(), self._spark)
+        return {key: int(value) for key, value in action.execute().namedCounters().items()}
+
+    def describe_storage(self, table, options=None, windows=None, file_list_view=None, **policy_options) -> DataFrame:
+        """The storage report of the table as a DataFrame (the rows of CALL lance.describe_storage:
+        section, name, versions, files, bytes, detail): what its files are for, what a cleanup with
+        ``policy_options`` (older_than="7d", ...) frees now, and what each of ``windows``
+        ("0s,1h,1d,7d,30d" by default) would free. Deletes nothing."""
+        call = table_call("describe_storage", table, options, windows=windows, file_list_view=file_list_view,
+                          **policy_options)
+        if self._jvm is None:
+            return self._spark.sql(call)
+        named = dict(policy_options)
+        for key, value in (("windows", windows), ("file_list_view", file_list_view)):
+            if value is not None:
+                named[key] = value
+        return DataFrame(self._entry.describeStorage(table, self._option_map(named), self._java_map(options or {})),
+                         self._spark)
+
+    def create_tag(self, table, tag, version, branch=None, options=None):
+        """Tags ``version`` of the table (of ``branch``, main by default) in the format the Lance SDK
+        reads; refuses a name already taken. Returns the tag as a dict (tag, branch, version)."""
+        return self._tag("create_tag", table, tag=tag, version=version, branch=branch, options=options)
+
+    def move_tag(self, table, tag, version, branch=None, options=None):
+        """Points the existing ``tag`` at ``version``. Returns the tag as a dict (tag, branch, version)."""
+        return self._tag("move_tag", table, tag=tag, version=version, branch=branch, options=options)
+
+    def delete_tag(self, table, tag, options=None):
+        """Deletes ``tag``, so a cleanup may remove the version it kept. Returns what it named as a dict."""
+        return self._tag("delete_tag", table, tag=tag, options=options)
+
+    def _tag(self, procedure, table, tag, version=None, branch=None, options=None):
+        if not isinstance(tag, str):
+            raise ValueError(f"tag takes a string, not {tag!r}")
+        named = {"tag": tag}
+        if procedure != "delete_tag":
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise ValueError(f"version takes an integer, not {version!r}")
+            named["version"] = version
+            if branch is not None:
+                named["branch"] = branch
+        return self._spark.sql(table_call(procedure, table, options, **named)).collect()[0].asDict()
+
+    def maintenance_history(self, table, limit=None, options=None) -> DataFrame:
+        """The table's maintenance runs from their records, newest first, one row per run (the rows of
+        CALL lance.maintenance_history); at most ``limit`` runs (100 by default). Deletes nothing."""
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise ValueError(f"limit takes an integer, not {limit!r}")
+        return self._spark.sql(table_call("maintenance_history", table, options, limit=limit))
+
     def _option_map(self, named_options):
         """Catalogue options by SQL name as the Java API's ``options(Map)`` parses them."""
         return self._java_map({key: _boolean(value) if isinstance(value, bool) else str(value)
@@ -143,9 +220,23 @@ def fleet_call(procedure, root, pattern="*.lance", options=None, **named_options
 
 def expire_versions_call(table, options=None, **expire_options):
     """The ``CALL lance.expire_versions(...)`` statement: the table, then its arguments as given."""
+    return table_call("expire_versions", table, options, **expire_options)
+
+
+def table_call(procedure, table, options=None, **named_options):
+    """The ``CALL lance.<procedure>(...)`` statement of a procedure on one table: the table, then the
+    arguments given (those left at None are left out, so the procedure's defaults apply; a None
+    for a catalogue option is refused by ``_named_arguments``)."""
     if not isinstance(table, str):
         raise ValueError(f"table takes a string, not {table!r}")
-    return "CALL lance.expire_versions(" + _named_arguments([("table", _string(table))], options, expire_options) + ")"
+    own = ("file_list_view", "windows", "limit")
+    given = {key: value for key, value in named_options.items() if not (key in own and value is None)}
+    return f"CALL lance.{procedure}(" + _named_arguments([("table", _string(table))], options, given) + ")"
+
+
+def _counters(row):
+    """A procedure's counters row as a dict of ints."""
+    return {key: int(value) for key, value in row.asDict().items()}
 
 
 def _named_arguments(named, options, catalogue_options):

@@ -179,10 +179,83 @@ class ConnectFallbackTest(unittest.TestCase):
         self.assertEqual(session.statements, [
             "CALL lance.optimize_all(root => '/warehouse/', pattern => '*.lance', older_than => '0s',"
             " target_rows_per_fragment => 1000, dry_run => true, options => map('k', 'v'))"])
-        written = re.findall(r"(\w+) => ", session.statements[0])
-        parameters = os.environ.get("LANCE_OPTIMIZE_ALL_ARGUMENTS")
-        self.assertIsNotNone(parameters, "run through PySparkConnectFallbackTest, which sets LANCE_OPTIMIZE_ALL_ARGUMENTS")
-        self.assertLessEqual(set(written), set(parameters.split(",")))
+        self._assert_arguments_are_parameters("optimize_all", session.statements[0])
+
+    def _parameters_of(self, procedure):
+        """The parameter names of ``lance.<procedure>``, as PySparkConnectFallbackTest hands them over."""
+        handed = os.environ.get("LANCE_PROCEDURE_PARAMETERS")
+        self.assertIsNotNone(handed, "run through PySparkConnectFallbackTest, which sets LANCE_PROCEDURE_PARAMETERS")
+        by_name = dict(entry.split("=", 1) for entry in handed.split(";"))
+        return set(by_name[procedure].split(","))
+
+    def _assert_arguments_are_parameters(self, procedure, statement):
+        written = re.findall(r"(\w+) => ", statement)
+        self.assertLessEqual(set(written), self._parameters_of(procedure))
+
+    def test_remove_orphan_files_returns_counters_or_with_a_dry_run_the_files(self):
+        session = ConnectSession({"data_files_removed": 2, "old_versions": 0})
+        maintenance = lance_maintenance.LanceMaintenance(session)
+        counters = maintenance.remove_orphan_files(
+            "/t.lance", older_than="3d", inventory="s3a://inv/b/daily/2026-12-01T01-00Z/manifest.json",
+            max_deletes=100, options={"k": "v"})
+        files = maintenance.remove_orphan_files("/t.lance", dry_run=True, file_list_view="listed_files")
+
+        self.assertEqual(session.statements, [
+            "CALL lance.remove_orphan_files(table => '/t.lance', older_than => '3d',"
+            " inventory => 's3a://inv/b/daily/2026-12-01T01-00Z/manifest.json', max_deletes => 100,"
+            " options => map('k', 'v'))",
+            "CALL lance.remove_orphan_files(table => '/t.lance', file_list_view => 'listed_files', dry_run => true)"])
+        self.assertEqual(counters, {"data_files_removed": 2, "old_versions": 0})
+        self.assertIs(files, session.result)
+        for statement in session.statements:
+            self._assert_arguments_are_parameters("remove_orphan_files", statement)
+
+    def test_describe_storage_is_one_call_returning_the_procedures_rows(self):
+        session = ConnectSession()
+        report = lance_maintenance.LanceMaintenance(session).describe_storage(
+            "/t.lance", windows="0s,7d", older_than="7d", file_list_view="listed_files")
+
+        self.assertIs(report, session.result)
+        self.assertEqual(session.statements, [
+            "CALL lance.describe_storage(table => '/t.lance', windows => '0s,7d',"
+            " file_list_view => 'listed_files', older_than => '7d')"])
+        self._assert_arguments_are_parameters("describe_storage", session.statements[0])
+
+    def test_the_tag_commands_and_the_history_are_calls_of_their_procedures(self):
+        session = ConnectSession({"tag": "keep", "branch": None, "version": 4})
+        maintenance = lance_maintenance.LanceMaintenance(session)
+        created = maintenance.create_tag("/t.lance", "keep", 4)
+        maintenance.move_tag("/t.lance", "keep", 5, branch="dev")
+        maintenance.delete_tag("/t.lance", "keep", options={"k": "v"})
+        history = maintenance.maintenance_history("/t.lance", limit=10)
+
+        self.assertEqual(created, {"tag": "keep", "branch": None, "version": 4})
+        self.assertIs(history, session.result)
+        self.assertEqual(session.statements, [
+            "CALL lance.create_tag(table => '/t.lance', tag => 'keep', version => 4)",
+            "CALL lance.move_tag(table => '/t.lance', tag => 'keep', version => 5, branch => 'dev')",
+            "CALL lance.delete_tag(table => '/t.lance', tag => 'keep', options => map('k', 'v'))",
+            "CALL lance.maintenance_history(table => '/t.lance', limit => 10)"])
+        for procedure, statement in zip(["create_tag", "move_tag", "delete_tag", "maintenance_history"], session.statements):
+            self._assert_arguments_are_parameters(procedure, statement)
+
+    def test_the_new_wrappers_refuse_a_value_not_taken_as_meant_before_any_sql(self):
+        session = ConnectSession()
+        maintenance = lance_maintenance.LanceMaintenance(session)
+        refusals = [
+            (lambda: maintenance.remove_orphan_files("/t.lance", dry_run=None), "dry_run"),
+            (lambda: maintenance.remove_orphan_files("/t.lance", inventory=None), "inventory"),
+            (lambda: maintenance.describe_storage(None), "table"),
+            (lambda: maintenance.create_tag("/t.lance", "keep", True), "version"),
+            (lambda: maintenance.create_tag("/t.lance", "keep", "4"), "version"),
+            (lambda: maintenance.delete_tag("/t.lance", None), "tag"),
+            (lambda: maintenance.maintenance_history("/t.lance", limit="10"), "limit"),
+        ]
+        for call, name in refusals:
+            with self.subTest(name=name):
+                with self.assertRaisesRegex(ValueError, name):
+                    call()
+        self.assertEqual(session.statements, [])
 
 
 if __name__ == "__main__":

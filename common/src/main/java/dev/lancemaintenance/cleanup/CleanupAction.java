@@ -113,8 +113,8 @@ public interface CleanupAction {
   CleanupAction verify(boolean verify);
 
   /**
-   * List the table from this S3 Inventory report ({@code s3a://bucket/.../manifest.json}, CSV, as
-   * AWS writes it) instead of walking its managed directories. It can only narrow the run: only
+   * List the table from this S3 Inventory report ({@code s3a://bucket/.../manifest.json}, CSV or
+   * Parquet, as AWS writes it) instead of walking its managed directories. It can only narrow the run: only
    * files the report lists are candidates, files modified after it are not, and versions committed
    * after it are kept (docs/cleanup-semantics.md, "Listing from an inventory").
    */

@@ -72,7 +72,7 @@ public enum CleanupOption implements MaintenanceOption {
       "mark both ways (full and from the ledger) and refuse the run, deleting nothing, on any difference"),
   INVENTORY(
       "inventory", Type.STRING, null, true,
-      "list the table from this S3 Inventory report (the URI of its manifest.json, CSV) instead of the store;"
+      "list the table from this S3 Inventory report (the URI of its manifest.json, CSV or Parquet) instead of the store;"
           + " only files it lists go, files and versions newer than it stay"),
   RECORD_FILES(
       "record_files", Type.BOOLEAN, "false", false,
@@ -87,10 +87,11 @@ public enum CleanupOption implements MaintenanceOption {
    * version ({@link CleanupPolicy.Builder#orphanSweep}), so the options that choose versions ({@code
    * before_version}, {@code retain_last}, tags, branches to cascade into) and {@code
    * delete_unverified} (always on) are not among them, nor the marking mode; {@code older_than} is
-   * the files' window.
+   * the files' window. New ones go last, as in {@link #CATALOGUE}.
    */
   public static final OptionCatalogue ORPHAN_FILES_CATALOGUE = OptionCatalogue.of("remove_orphan_files", List.of(
-      OLDER_THAN, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, BRANCH, ALLOW_SHORT_RETENTION, MAX_DELETES));
+      OLDER_THAN, DRY_RUN, MAX_CONCURRENT_DELETES, DELETE_RATE_LIMIT, BRANCH, ALLOW_SHORT_RETENTION, MAX_DELETES,
+      INVENTORY));
 
   private final Declaration declaration;
   private final boolean changesWhatIsDeleted;

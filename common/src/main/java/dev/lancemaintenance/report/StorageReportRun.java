@@ -45,8 +45,15 @@ public final class StorageReportRun {
    */
   public static StorageReport run(
       TableStorage storage, CleanupPlanner planner, DatasetCleanup request, List<Duration> windows, Distribution engine) {
+    return run(storage, CleanupRun.plan(storage, planner, request), windows, engine);
+  }
+
+  /**
+   * Reports on the cleanup {@code plan} stands for, planned by the engine: an engine that lists
+   * from a source of its own (a Spark view of file paths) plans with it.
+   */
+  public static StorageReport run(TableStorage storage, CleanupPlan plan, List<Duration> windows, Distribution engine) {
     Objects.requireNonNull(windows, "windows");
-    CleanupPlan plan = CleanupRun.plan(storage, planner, request);
     RetentionFacts facts = plan.facts();
     List<VersionStamp> stamps = new ArrayList<>(engine.mark(plan));
     stamps.sort(Comparator.comparingLong(VersionStamp::version));

@@ -270,20 +270,29 @@ public final class LanceMaintenance {
 
   /**
    * The same with cleanup policy options by SQL name ({@code older_than}, {@code before_version},
-   * ...; the catalogue {@link CleanupOption}, without its run settings) and {@code windows} ({@code
-   * "0s,1d,7d"}).
+   * ...; the catalogue {@link CleanupOption}, without its run settings), {@code windows} ({@code
+   * "0s,1d,7d"}) and {@code file_list_view} (a view of file paths to list the table from).
    */
   public Dataset<Row> describeStorage(String tableUri, Map<String, String> options) {
+    return describeStorage(tableUri, options, Map.of());
+  }
+
+  /** {@link #describeStorage(String, Map)} with Hadoop settings for the store over the session's; may hold secrets. */
+  public Dataset<Row> describeStorage(String tableUri, Map<String, String> options, Map<String, String> hadoopOptions) {
     Map<String, String> policy = new java.util.HashMap<>();
     Optional<String> windows = Optional.empty();
+    Optional<String> fileListView = Optional.empty();
     for (Map.Entry<String, String> option : options.entrySet()) {
       if (option.getKey().equalsIgnoreCase("windows")) {
         windows = Optional.of(Objects.requireNonNull(option.getValue(), "windows"));
+      } else if (option.getKey().equalsIgnoreCase("file_list_view")) {
+        fileListView = Optional.of(Objects.requireNonNull(option.getValue(), "file_list_view"));
       } else {
         policy.put(option.getKey(), option.getValue());
       }
     }
-    return ResultRows.storageDataset(spark, storageReport(tableUri, CleanupOption.parseAll(policy), windows, Map.of()));
+    return ResultRows.storageDataset(spark,
+        storageReport(tableUri, CleanupOption.parseAll(policy), windows, hadoopOptions, fileListView));
   }
 
   /**
@@ -293,13 +302,24 @@ public final class LanceMaintenance {
    */
   public StorageReport storageReport(
       String tableUri, Map<CleanupOption, Object> options, Optional<String> windows, Map<String, String> hadoopOptions) {
+    return storageReport(tableUri, options, windows, hadoopOptions, Optional.empty());
+  }
+
+  /**
+   * {@link #storageReport(String, Map, Optional, Map)} listed from a view of file paths ({@code
+   * file_list_view}), as a cleanup with the same arguments would list.
+   */
+  public StorageReport storageReport(String tableUri, Map<CleanupOption, Object> options, Optional<String> windows,
+      Map<String, String> hadoopOptions, Optional<String> fileListView) {
     CleanupOption.requirePolicyOnly("describe_storage", options.keySet());
     SparkCleanupAction policy = CleanupOption.applyTo(cleanup(tableUri, hadoopOptions), options, clock.instant());
     Configuration conf = spark.sessionState().newHadoopConf();
     hadoopOptions.forEach(conf::set);
-    return new SparkStorageReport(spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock)
-        .windows(windows.map(ReportWindows::parse).orElse(ReportWindows.DEFAULT_WINDOWS))
-        .report(policy.request());
+    SparkStorageReport report =
+        new SparkStorageReport(spark, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(conf)), clock)
+            .windows(windows.map(ReportWindows::parse).orElse(ReportWindows.DEFAULT_WINDOWS));
+    fileListView.ifPresent(report::fileListView);
+    return report.report(policy.request());
   }
 
   /**

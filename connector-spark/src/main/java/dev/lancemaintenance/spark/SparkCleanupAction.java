@@ -12,14 +12,12 @@ import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
-import dev.lancemaintenance.cleanup.rules.InventorySnapshot;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
-import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
@@ -33,7 +31,6 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -72,8 +69,6 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   public static final String DISTRIBUTE_ABOVE_CONF = "spark.lance.cleanup.distributeAbove";
   /** {@code false} lifts the retention guard of delete_unverified for the session ({@link #allowShortRetention}). */
   public static final String RETENTION_CHECK_CONF = "spark.lance.cleanup.retentionCheck";
-  /** The coarsest modification-time precision of a store (S3: whole seconds), for a view's time. */
-  private static final long STORE_MTIME_PRECISION_MILLIS = 1_000L;
 
   private final SparkSession spark;
   private final TableStorageFactory storageFactory;
@@ -83,7 +78,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   private int distributeAbove;
   private boolean listening;
   /** The view of file paths the run lists from ({@link #fileListView}), null to list the store. */
-  private String fileListView;
+  private FileListView fileListView;
 
   public SparkCleanupAction(
       SparkSession spark, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
@@ -125,15 +120,15 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
 
   /**
    * List the table from a view of file paths instead of the store ({@code file_list_view}, as
-   * Iceberg's {@code remove_orphan_files}): any view or table with the columns {@code path} (absolute
-   * paths or URIs, as the table's), {@code size} and {@code last_modified} (a TIMESTAMP), e.g. an S3
-   * Inventory report in Parquet read as a DataFrame. The executors read its rows; the newest {@code
-   * last_modified} among the table's rows stands for when it was taken, and the inventory's rules
-   * apply (docs/cleanup-semantics.md, section 16): only listed files go, nothing newer than it does.
-   * The run is always distributed (a view is read by Spark, not by the driver's local engine).
+   * Iceberg's {@code remove_orphan_files}): any view or table with the columns {@code path}
+   * (absolute paths or URIs, as the table's), {@code size} and {@code last_modified} (a TIMESTAMP).
+   * The executors read its rows; the newest {@code last_modified} among the table's rows stands for
+   * when it was taken, and the inventory's rules apply (docs/cleanup-semantics.md, section 16): only
+   * listed files go, nothing newer than it does ({@link FileListView}). The run is always
+   * distributed (a view is read by Spark, not by the driver's local engine).
    */
   public SparkCleanupAction fileListView(String view) {
-    this.fileListView = Objects.requireNonNull(view, "file_list_view");
+    this.fileListView = new FileListView(spark, view, table());
     return this;
   }
 
@@ -262,50 +257,14 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
   }
 
-  /** Stage {@code plan}, on the driver; it starts no Spark job. */
+  /** Stage {@code plan}, on the driver; it starts no Spark job but the view's newest time when listing from one. */
   private CleanupPlan plan(DatasetCleanup cleanup) {
     try (TableStorage storage = storageFactory.open(table())) {
-      if (fileListView == null) {
-        return CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
-      }
-      if (cleanup.inventory() != null) {
-        throw new IllegalArgumentException("Cannot clean up " + table() + ": give inventory or file_list_view, not both");
-      }
-      InventorySnapshot snapshot = viewSnapshot(cleanup.dataset());
-      LOG.info("lance cleanup {} [{}]: listing from {}; versions committed after it are kept, files modified after it"
-          + " are not candidates", table(), CleanupStage.PLAN.label(), snapshot);
-      return new CleanupPlanner(sliceSize)
-          .plan(storage, cleanup.policy(), cleanup.dataset(), cleanup.now().toEpochMilli(), snapshot);
+      CleanupPlanner planner = new CleanupPlanner(sliceSize);
+      return fileListView == null
+          ? CleanupRun.plan(storage, planner, cleanup)
+          : fileListView.plan(storage, planner, cleanup);
     }
-  }
-
-  /** The view's files of the dataset's managed directories, read on the executors. */
-  private JavaRDD<FileEntry> viewFiles(DatasetRef dataset) {
-    Dataset<Row> rows;
-    try {
-      rows = spark.table(fileListView).select("path", "size", "last_modified");
-    } catch (Exception e) {
-      throw new MaintenanceException("Cannot clean up " + table() + ": file_list_view " + fileListView
-          + " is not a view with the columns path, size, last_modified (" + e.getMessage() + ")", e);
-    }
-    return rows.toJavaRDD().mapPartitions(new ViewFiles(fileListView, table(), dataset.dir()));
-  }
-
-  /**
-   * The view as an inventory: taken no earlier than the newest modification time among the table's
-   * rows (one reduced number), rounded up by a second since stores such as S3 keep whole seconds; a
-   * view that shows no file of the table cannot vouch for anything. A time a little after the
-   * view's real one only keeps less than it could, never deletes more: a file the view shows was
-   * there when it was taken, and a version committed in between is kept or its missing files refuse
-   * the run (docs/cleanup-semantics.md, section 16).
-   */
-  private InventorySnapshot viewSnapshot(DatasetRef dataset) {
-    long newest = viewFiles(dataset).map(FileEntry::modificationTimeMillis).fold(Long.MIN_VALUE, Math::max);
-    if (newest == Long.MIN_VALUE) {
-      throw new MaintenanceException("Cannot clean up " + dataset.describe(table().toString()) + ": file_list_view "
-          + fileListView + " shows no file of its managed directories; is it a listing of this table?");
-    }
-    return new InventorySnapshot("file_list_view " + fileListView, newest + STORE_MTIME_PRECISION_MILLIS);
   }
 
   private JobGroup newJobGroup() {
@@ -382,7 +341,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     @Override
     public OptionalLong list(CleanupPlan plan) {
       files = fileListView != null
-          ? viewFiles(plan.facts().dataset())
+          ? fileListView.files(plan.facts().dataset())
           : jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table()));
       return OptionalLong.empty();
     }

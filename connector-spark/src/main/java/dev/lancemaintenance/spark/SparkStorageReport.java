@@ -2,6 +2,7 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -41,6 +42,8 @@ public final class SparkStorageReport {
   private final TableStorageFactory storageFactory;
   private final Clock clock;
   private List<Duration> windows = ReportWindows.DEFAULT_WINDOWS;
+  /** The view of file paths the report lists from ({@link #fileListView}), null to list the store. */
+  private FileListView fileListView;
 
   SparkStorageReport(SparkSession spark, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     this.spark = Objects.requireNonNull(spark, "spark");
@@ -55,13 +58,26 @@ public final class SparkStorageReport {
     return this;
   }
 
+  /**
+   * List the table from a view of file paths instead of the store ({@code file_list_view}), with
+   * the rules of a cleanup that lists from it ({@link FileListView}): the report then says what
+   * that cleanup would remove.
+   */
+  public SparkStorageReport fileListView(String view) {
+    this.fileListView = new FileListView(spark, view, table);
+    return this;
+  }
+
   /** The report on what {@code request} (a cleanup action's {@code request()}) would clean. */
   public StorageReport report(DatasetCleanup request) {
     String id = "lance-describe-" + Integer.toHexString(table.hashCode()) + "-" + clock.millis();
     try (TableStorage storage = storageFactory.open(table);
         JobGroup group = new JobGroup(spark.sparkContext(), id, "lance describe " + table);
         SparkRun run = new SparkRun(group)) {
-      return StorageReportRun.run(storage, new CleanupPlanner(), request, windows, run);
+      CleanupPlan plan = fileListView == null
+          ? CleanupRun.plan(storage, new CleanupPlanner(), request)
+          : fileListView.plan(storage, new CleanupPlanner(), request);
+      return StorageReportRun.run(storage, plan, windows, run);
     } catch (Exception e) {
       throw MaintenanceException.in(e).map(RuntimeException.class::cast).orElseGet(() -> e instanceof RuntimeException runtime
           ? runtime
@@ -101,8 +117,9 @@ public final class SparkStorageReport {
           String.format("listing %d directories, classifying in %,d partitions", plan.listings().size(), partitions));
       JavaPairRDD<String, ReferenceAge> ages =
           marked.flatMapToPair(MarkAges.SliceAges::keyedAges).reduceByKey(ReferenceAge::merge, partitions);
-      JavaRDD<FileEntry> files =
-          jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table));
+      JavaRDD<FileEntry> files = fileListView != null
+          ? fileListView.files(plan.facts().dataset())
+          : jsc.parallelize(plan.listings(), plan.listings().size()).flatMap(new ListFiles(factory, table));
       return files.mapToPair(file -> ClassifyPartition.keyed(context, file))
           .cogroup(ages, partitions)
           .mapPartitions(new ClassifyPartition(context))

@@ -4,7 +4,6 @@ import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import java.io.InputStream;
 import java.io.Serializable;
 import java.net.URI;
 import java.util.Iterator;
@@ -143,9 +142,7 @@ public final class S3Inventory {
 
     /** The table's files in this data file, read through {@code reports}; the caller closes the rows. */
     public InventoryRows rows(TableStorage reports, TableLocation table) {
-      String tableKey = keyInReport(manifestUri, header, table);
-      InputStream gzipped = new StorageInputStream(reports, dataFile);
-      return new InventoryRows(header, dataFile, gzipped, header.sourceBucket(), tableKey);
+      return InventoryRows.open(header, dataFile, reports, keyInReport(manifestUri, header, table));
     }
   }
 }

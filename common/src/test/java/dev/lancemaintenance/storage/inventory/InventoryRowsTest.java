@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** The CSV rules of an S3 Inventory report, row by row. */
+/** The CSV rules of an S3 Inventory report, row by row, and the manifest's. */
 class InventoryRowsTest {
   private static final InventoryManifest PLAIN = InventoryManifest.parse("m", manifest("CSV",
       "Bucket, Key, Size, LastModifiedDate"));
@@ -76,16 +76,30 @@ class InventoryRowsTest {
   }
 
   @Test
-  void parquetAndBrokenManifestsAreRefusedWithAWayRound() {
+  void orcAndBrokenManifestsAreRefusedWithAWayRound() {
+    assertThatThrownBy(() -> InventoryManifest.parse("s3a://i/m.json", manifest("ORC", "struct<bucket:string>")))
+        .isInstanceOf(InventoryException.class)
+        .hasMessageContaining("s3a://i/m.json describes a ORC report")
+        .hasMessageContaining("file_list_view");
     assertThatThrownBy(() -> InventoryManifest.parse("s3a://i/m.json", manifest("Parquet", "Bucket, Key")))
         .isInstanceOf(InventoryException.class)
-        .hasMessageContaining("s3a://i/m.json describes a Parquet report")
-        .hasMessageContaining("file_list_view");
+        .hasMessageContaining("s3a://i/m.json: fileSchema is not a Parquet schema");
     assertThatThrownBy(() -> InventoryManifest.parse("s3a://i/m.json", "{".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(InventoryException.class).hasMessageContaining("not valid JSON");
     assertThatThrownBy(() -> InventoryManifest.parse("s3a://i/m.json",
             "{\"sourceBucket\":\"b\",\"fileFormat\":\"CSV\",\"fileSchema\":\"Key\",\"creationTimestamp\":\"1\"}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(InventoryException.class).hasMessageContaining("no \"files\" list");
+  }
+
+  @Test
+  void aParquetManifestNamesItsColumnsInAParquetSchema() {
+    InventoryManifest parquet = InventoryManifest.parse("m", manifest("Parquet", "message s3.inventory {"
+        + "  required binary bucket (STRING);  required binary key (STRING);  optional int64 size;"
+        + "  optional int64 last_modified_date (TIMESTAMP(MILLIS,true));}"));
+
+    assertThat(parquet.format()).isEqualTo(InventoryManifest.Format.PARQUET);
+    assertThat(parquet.columns()).containsExactly("bucket", "key", "size", "last_modified_date");
+    assertThat(PLAIN.format()).isEqualTo(InventoryManifest.Format.CSV);
   }
 
   @Test
@@ -104,7 +118,7 @@ class InventoryRowsTest {
 
   private static List<FileEntry> rows(InventoryManifest manifest, String bucket, String tableKey, String... lines) {
     List<FileEntry> entries = new ArrayList<>();
-    try (InventoryRows rows = new InventoryRows(manifest, "data.csv.gz", new ByteArrayInputStream(gzip(lines)), bucket, tableKey)) {
+    try (InventoryRows rows = new CsvRows(manifest, "data.csv.gz", new ByteArrayInputStream(gzip(lines)), new TableRows(bucket, tableKey))) {
       rows.forEachRemaining(entries::add);
     }
     return entries;

@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -20,8 +21,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * {@code CALL lance.cleanup(table, older_than, before_version, delete_unverified,
  * error_if_tagged_old_versions, clean_referenced_branches, dry_run, max_concurrent_deletes,
- * delete_rate_limit, options, branch, allow_short_retention)}, its parameters generated from {@link
- * CleanupOption}: reads the arguments, runs {@link SparkCleanupAction} and maps the
+ * delete_rate_limit, options, branch, allow_short_retention, ..., file_list_view)}, its parameters
+ * generated from {@link CleanupOption}: reads the arguments, runs {@link SparkCleanupAction} and maps the
  * result to rows with {@link ResultRows}. Only {@code table} is required; the other defaults are
  * the engine's ({@code older_than} 7 days).
  *
@@ -40,7 +41,8 @@ import org.apache.spark.sql.types.StructType;
  * runs of millions of files use {@code LanceMaintenance...dryRun(true).toDataset()}, which streams.
  *
  * <p>{@code CALL lance.remove_orphan_files(table, older_than, dry_run, max_concurrent_deletes,
- * delete_rate_limit, options, branch, allow_short_retention, max_deletes)} is the same procedure on
+ * delete_rate_limit, options, branch, allow_short_retention, max_deletes, inventory, file_list_view)}
+ * is the same procedure on
  * {@link CleanupOption#ORPHAN_FILES_CATALOGUE} with the orphan-sweep policy ({@link
  * SparkCleanupAction#orphanFilesOnly()}): no version expires, unreferenced files older than {@code
  * older_than} go.
@@ -106,9 +108,7 @@ final class SparkCleanupProcedure extends BaseLanceProcedure {
     List<Parameter> parameters = new ArrayList<>();
     parameters.add(TABLE);
     parameters.addAll(optionParameters(catalogue, olderThanType));
-    if (catalogue == CleanupOption.CATALOGUE) {
-      parameters.add(FILE_LIST_VIEW);
-    }
+    parameters.add(FILE_LIST_VIEW);
     return parameters;
   }
 
@@ -153,16 +153,22 @@ final class SparkCleanupProcedure extends BaseLanceProcedure {
       action.orphanFilesOnly();
     }
     CleanupOption.applyTo(action, options, clock.instant());
-    if (!orphanFiles() && call.isGiven(FILE_LIST_VIEW)) {
-      action.fileListView(args.string(FILE_LIST_VIEW).orElseThrow(() -> new IllegalArgumentException(
-          "Parameter 'file_list_view' is NULL: give a view's name or leave it out")));
-    }
+    fileListView(call).ifPresent(action::fileListView);
     if (Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN))) {
       List<InternalRow> rows = new ArrayList<>();
       action.filesToRemove().toLocalIterator().forEachRemaining(file -> rows.add(ResultRows.fileInternalRow(file)));
       return new Result(ResultRows.FILE_SCHEMA, rows.toArray(new InternalRow[0]));
     }
     return Result.of(ResultRows.COUNTER_SCHEMA, ResultRows.counterInternalRow(action.execute()));
+  }
+
+  /** The {@code file_list_view} the call gives; NULL is an error, since it decides what is listed. */
+  static Optional<String> fileListView(BoundCall call) {
+    if (!call.isGiven(FILE_LIST_VIEW)) {
+      return Optional.empty();
+    }
+    return Optional.of(call.args().string(FILE_LIST_VIEW).orElseThrow(() -> new IllegalArgumentException(
+        "Parameter 'file_list_view' is NULL: give a view's name or leave it out")));
   }
 
   /**

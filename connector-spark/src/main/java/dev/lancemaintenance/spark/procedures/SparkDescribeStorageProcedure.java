@@ -18,11 +18,13 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * {@code CALL lance.describe_storage(table, windows, older_than, before_version, delete_unverified,
- * error_if_tagged_old_versions, clean_referenced_branches, options, branch, allow_short_retention)}:
+ * error_if_tagged_old_versions, clean_referenced_branches, options, branch, allow_short_retention, ...,
+ * file_list_view)}:
  * the storage report as rows ({@link ResultRows#STORAGE_SCHEMA}: section, name, versions, files,
  * bytes, detail). The policy parameters are the cleanup's, generated from {@link CleanupOption}
  * (without its run settings), so the report is about exactly the cleanup the same arguments would
- * run; {@code windows} ({@code '0s,1h,1d,7d,30d'} by default) are the what-if's. Deletes nothing.
+ * run; {@code windows} ({@code '0s,1h,1d,7d,30d'} by default) are the what-if's; {@code
+ * file_list_view} lists the table from a view, as the cleanup does. Deletes nothing.
  */
 final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
   static final String NAME = "describe_storage";
@@ -46,6 +48,7 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
     parameters.add(SparkCleanupProcedure.TABLE);
     parameters.add(WINDOWS);
     parameters.addAll(policyParameters(givenTypes));
+    parameters.add(SparkCleanupProcedure.FILE_LIST_VIEW);
     return parameters;
   }
 
@@ -74,7 +77,8 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
     }
     Optional<String> windows = args.string(WINDOWS);
     StorageReport report = LanceMaintenance.of(SparkSession.active(), clock)
-        .storageReport(args.requiredString(SparkCleanupProcedure.TABLE), options, windows, args.stringMap(SparkCleanupProcedure.OPTIONS));
+        .storageReport(args.requiredString(SparkCleanupProcedure.TABLE), options, windows,
+            args.stringMap(SparkCleanupProcedure.OPTIONS), SparkCleanupProcedure.fileListView(call));
     return new Result(ResultRows.STORAGE_SCHEMA,
         report.rows().stream().map(ResultRows::storageInternalRow).toArray(InternalRow[]::new));
   }

@@ -7,6 +7,7 @@ import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.local.LocalStorageReport;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.spark.FileListViews;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -19,6 +20,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -82,6 +84,26 @@ class DescribeStorageProcedureIT {
         .describeStorage(table.uri(), Map.of("windows", "0s", "error_if_tagged_old_versions", "false")).collectAsList();
 
     assertThat(counted(values(rows))).as("the counted sections").containsExactlyElementsOf(counted(local("0s")));
+  }
+
+  /**
+   * Listed from a view of the table's files ({@code file_list_view}), the report is the one that
+   * lists the store; it counts only the files the view shows.
+   */
+  @Test
+  void aFileListViewGivesTheReportOfTheRunThatListsFromIt() {
+    FileListViews.register(spark, "storage_files", table.uri(), new Configuration(), path -> true);
+    FileListViews.register(spark, "no_data_files", table.uri(), new Configuration(), path -> !path.startsWith("data/"));
+    String call = "CALL lance.describe_storage(table => '" + table.uri()
+        + "', windows => '0s,30d', error_if_tagged_old_versions => false, file_list_view => ";
+
+    List<Row> rows = spark.sql(call + "'storage_files')").collectAsList();
+
+    assertThat(counted(values(rows))).as("the counted sections").containsExactlyElementsOf(counted(local("0s,30d")));
+    assertThat(values(spark.sql(call + "'no_data_files')").collectAsList()))
+        .as("files rows of a report from a view without data files")
+        .filteredOn(row -> row.get(0).equals("files")).isNotEmpty()
+        .noneMatch(row -> ((String) row.get(1)).startsWith("data/"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.lancemaintenance.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.spark.FileListViews;
 import dev.lancemaintenance.spark.SparkTestSession;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -10,6 +11,7 @@ import dev.lancemaintenance.testing.OrphanedTable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -59,5 +61,20 @@ class RemoveOrphanFilesProcedureIT {
     before.remove(orphan);
     assertThat(new TreeSet<>(table.listFiles())).as("files after the call").isEqualTo(before).contains(orphaned.freshOrphan());
     KeptManifests.assertEveryManifestReadsBack(table.root());
+  }
+
+  /** Listed from a view of file paths, only the orphans the view shows are candidates. */
+  @Test
+  void listsFromAFileListViewAndLeavesWhatItDoesNotShow() {
+    OrphanedTable orphaned = OrphanedTable.write(dir.resolve("view.lance"));
+    String orphan = orphaned.oldOrphan();
+    FileListViews.register(spark, "every_file", orphaned.table().uri(), new Configuration(), path -> true);
+    FileListViews.register(spark, "without_the_orphan", orphaned.table().uri(), new Configuration(), path -> !path.equals(orphan));
+    String call = "CALL lance.remove_orphan_files(table => '" + orphaned.table().uri() + "', dry_run => true, file_list_view => ";
+
+    assertThat(spark.sql(call + "'every_file')").collectAsList()).as("listed from the whole view").singleElement()
+        .satisfies(row -> assertThat(row.<String>getAs("path")).isEqualTo(orphan));
+    assertThat(spark.sql(call + "'without_the_orphan')").collectAsList()).as("listed from a view without the orphan").isEmpty();
+    assertThatThrownBy(() -> spark.sql(call + "NULL)").collect()).hasMessageContaining("file_list_view").hasMessageContaining("NULL");
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.ContractPolicy;
+import dev.lancemaintenance.spark.FileListViews;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import dev.lancemaintenance.spark.SparkTestSession;
@@ -16,10 +17,7 @@ import dev.lancemaintenance.testing.stores.S3Bucket;
 import dev.lancemaintenance.testing.stores.S3InventoryReport;
 import dev.lancemaintenance.testing.stores.S3Tables;
 import dev.lancemaintenance.testing.stores.TableCopies;
-import java.io.IOException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,14 +25,7 @@ import java.util.SortedMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.stream.Collectors;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,18 +125,20 @@ class SparkS3CleanupIT {
   }
 
   /**
-   * Listed from an S3 Inventory report ({@code inventory =>}) or from a view of the objects
-   * ({@code file_list_view =>}, a DataFrame as a Parquet report read by Spark would give), the run
-   * removes exactly what the run that lists the store removes; the executors read the view.
+   * Listed from an S3 Inventory report in Parquet ({@code inventory =>}) or from a view of the
+   * objects ({@code file_list_view =>}, a DataFrame as a report read by Spark would give), the run
+   * removes exactly what the run that lists the store removes; the executors read the report's
+   * data files and the view. {@code remove_orphan_files} takes the report too.
    */
   @Test
-  void listsFromAnInventoryReportOrAFileListViewAsFromTheStore() throws IOException {
+  void listsFromAnInventoryReportOrAFileListViewAsFromTheStore() {
     LanceTableFixture table = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "listed.lance");
     ContractPolicy policy = S3Tables.oldHistory(table);
     Set<String> listed = new ConcurrentSkipListSet<>();
     policy.applyTo(cleanup("listed.lance")).dryRun(true).onRemovedFile(f -> listed.add(f.path())).execute();
+    S3.server().putOrphan(BUCKET, "listed.lance/data/orphan.lance");
     S3.server().createBucket("inventory");
-    String manifest = new S3InventoryReport().rowsPerFile(9).write(S3.server(), BUCKET, "inventory", "reports");
+    String manifest = new S3InventoryReport().inParquet().rowsPerFile(9).write(S3.server(), BUCKET, "inventory", "reports");
     String call = "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("listed.lance"))
         + ", older_than => " + CounterRows.quote(policy.beforeTimestamp().toString())
         + ", before_version => " + policy.beforeVersion().getAsLong()
@@ -156,31 +149,19 @@ class SparkS3CleanupIT {
         .map(row -> row.<String>getAs("path"))
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(listed).as("files the listing's run removes").hasSizeGreaterThan(5);
-    assertThat(fromReport).as("files the report's run removes").isEqualTo(listed);
+    assertThat(fromReport).as("files the Parquet report's run removes").isEqualTo(listed);
+    List<Row> orphans = spark.sql("CALL lance.remove_orphan_files(table => " + CounterRows.quote(S3.s3aUri("listed.lance"))
+            + ", older_than => '0s', allow_short_retention => true, dry_run => true, options => "
+            + CounterRows.mapLiteral(S3.hadoopSettings()) + ", inventory => " + CounterRows.quote(manifest) + ")")
+        .collectAsList();
+    assertThat(orphans).as("remove_orphan_files from the report").singleElement()
+        .satisfies(orphan -> assertThat(orphan.<String>getAs("path")).isEqualTo("data/orphan.lance"));
 
-    objectsAsView("listed.lance", "listed_files");
+    FileListViews.register(spark, "listed_files", S3.s3aUri("listed.lance"), S3.storageConf().toConfiguration(), path -> true);
     SortedMap<String, Long> before = objects("listed.lance");
     Row row = CounterRows.single(spark, call + ", file_list_view => 'listed_files')");
     assertThat(S3Tables.removed(before, objects("listed.lance"))).as("removed through the view").isEqualTo(listed);
     assertThat(row.<Long>getAs("failed_deletes")).isZero();
-  }
-
-  /** The objects under {@code key} as a temporary view ({@code path, size, last_modified}), as the store lists them. */
-  private static void objectsAsView(String key, String view) throws IOException {
-    Path root = new Path(S3.s3aUri(key));
-    List<Row> rows = new ArrayList<>();
-    try (FileSystem fs = FileSystem.newInstance(root.toUri(), S3.storageConf().toConfiguration())) {
-      RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
-      while (files.hasNext()) {
-        LocatedFileStatus file = files.next();
-        rows.add(RowFactory.create(file.getPath().toString(), file.getLen(), new Timestamp(file.getModificationTime())));
-      }
-    }
-    StructType schema = new StructType()
-        .add("path", DataTypes.StringType)
-        .add("size", DataTypes.LongType)
-        .add("last_modified", DataTypes.TimestampType);
-    spark.createDataFrame(rows, schema).createOrReplaceTempView(view);
   }
 
   private static SparkCleanupAction cleanup(String key) {

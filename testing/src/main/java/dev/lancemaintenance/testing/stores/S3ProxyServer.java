@@ -2,6 +2,8 @@ package dev.lancemaintenance.testing.stores;
 
 import dev.lancemaintenance.storage.StorageConf;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -91,6 +93,28 @@ public final class S3ProxyServer implements AutoCloseable {
   /** The jclouds view of the stored objects, for assertions that bypass every S3 client. */
   public BlobStore blobStore() {
     return context.getBlobStore();
+  }
+
+  /**
+   * Writes an object no table version references (an orphan, for the tests' listings), then waits
+   * until the clock has passed its modification time, which the store may round up to the second:
+   * a report or a cut-off taken after this returns is newer than the object.
+   */
+  public void putOrphan(String bucket, String key) {
+    byte[] content = "never committed".getBytes(StandardCharsets.UTF_8);
+    BlobStore store = blobStore();
+    store.putBlob(bucket, store.blobBuilder(key).payload(content).contentLength(content.length).build());
+    // The next whole second: listings may show the time rounded up to it.
+    Instant modified = store.blobMetadata(bucket, key).getLastModified().toInstant()
+        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(1);
+    while (!Instant.now().isAfter(modified)) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
   /** The URI Hadoop's s3a client opens: {@code s3a://bucket/key}. */

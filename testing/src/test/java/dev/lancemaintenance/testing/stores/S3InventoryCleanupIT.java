@@ -18,6 +18,7 @@ import dev.lancemaintenance.testing.OracleStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A cleanup that lists the table from an S3 Inventory report (generated in AWS's CSV format from
- * the test server's own listing) instead of the store: it removes what a cleanup that lists the
+ * A cleanup that lists the table from an S3 Inventory report (generated in AWS's CSV or Parquet
+ * format from the test server's own listing) instead of the store: it removes what a cleanup that lists the
  * store removes, and what Lance's own cleanup removes; it never removes what the report does not
  * show, nor versions or files newer than the report; a report it cannot use refuses the run with
  * nothing deleted.
@@ -70,12 +71,16 @@ class S3InventoryCleanupIT {
     LanceTableFixture table = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "same.lance");
     ContractPolicy policy = S3Tables.oldHistory(table);
     String manifest = report(new S3InventoryReport());
+    String parquetManifest = report(new S3InventoryReport().inParquet());
 
     DryRun listed = dryRun(policy.applyTo(ourCleanup("same.lance")));
     DryRun fromReport = dryRun(policy.applyTo(ourCleanup("same.lance")).inventory(manifest));
+    DryRun fromParquet = dryRun(policy.applyTo(ourCleanup("same.lance")).inventory(parquetManifest));
     assertThat(listed.paths()).as("files the listing's run removes").hasSizeGreaterThan(5);
     assertThat(fromReport.paths()).as("files the report's run removes").isEqualTo(listed.paths());
     assertThat(fromReport.result().counters()).as("counters").isEqualTo(listed.result().counters());
+    assertThat(fromParquet.paths()).as("files the Parquet report's run removes").isEqualTo(fromReport.paths());
+    assertThat(fromParquet.result().counters()).as("counters from Parquet").isEqualTo(fromReport.result().counters());
 
     SortedMap<String, Long> before = objects("same.lance");
     OracleStats sdk = LanceOracle.cleanup(table.uri(), table.storageOptions(), policy.toOracle()).stats();
@@ -126,6 +131,36 @@ class S3InventoryCleanupIT {
     assertThat(removed).as("removed from the report").isEqualTo(narrowed.paths());
     assertThat(result.counters().oldVersions()).isEqualTo(narrowed.result().counters().oldVersions());
     removed.forEach(path -> assertThat(before).containsKey(path));
+  }
+
+  /**
+   * {@code remove_orphan_files} from a Parquet report (through the option map, as every entry point
+   * passes it): of the uncommitted objects, only the one the report lists goes; the one it misses
+   * and the one written after it stay, though a run that lists the store up to the report's time
+   * would remove the first two.
+   */
+  @Test
+  void removeOrphanFilesRemovesOnlyTheOrphansTheReportLists() {
+    S3Tables.writeCompactedHistory(S3.server(), BUCKET, "orphans.lance");
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/listed-orphan.lance");
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/missed-orphan.lance");
+    String manifest = report(new S3InventoryReport().inParquet().without("orphans.lance/data/missed-orphan.lance"));
+    Instant taken = Instant.now();
+    S3.server().putOrphan(BUCKET, "orphans.lance/data/later-orphan.lance");
+
+    Set<String> listedUpToTheReport = dryRun(ourCleanup("orphans.lance").orphanFilesOnly()
+        .beforeTimestamp(taken).allowShortRetention(true)).paths();
+    SortedMap<String, Long> before = objects("orphans.lance");
+    CleanupResult result = ourCleanup("orphans.lance").orphanFilesOnly()
+        .options(Map.of("older_than", "0s", "allow_short_retention", "true", "inventory", manifest))
+        .execute();
+
+    assertThat(listedUpToTheReport).as("a run listing the store up to the report's time")
+        .contains("data/listed-orphan.lance", "data/missed-orphan.lance");
+    assertThat(S3Tables.removed(before, objects("orphans.lance"))).as("removed from the report")
+        .containsExactly("data/listed-orphan.lance");
+    assertThat(result.counters().oldVersions()).as("versions expired").isZero();
+    assertThat(objects("orphans.lance")).containsKeys("data/missed-orphan.lance", "data/later-orphan.lance");
   }
 
   @Test

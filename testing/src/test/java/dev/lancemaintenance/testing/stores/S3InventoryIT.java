@@ -17,9 +17,11 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * An S3 Inventory report, generated in AWS's CSV format from the test server's own listing, read
+ * An S3 Inventory report, generated in AWS's CSV and Parquet formats from the test server's own listing, read
  * through s3a as the listing of one table: exactly the files our listing of the table shows, with
  * the same sizes and times, and nothing of the table next door.
  */
@@ -47,9 +49,11 @@ class S3InventoryIT {
     }
   }
 
-  @Test
-  void theReportListsTheTableAsTheStoreDoes() {
-    String manifest = new S3InventoryReport()
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"CSV", "Parquet"})
+  void theReportListsTheTableAsTheStoreDoes(String format) {
+    S3InventoryReport report = format.equals("Parquet") ? new S3InventoryReport().inParquet() : new S3InventoryReport();
+    String manifest = report
         .rowsPerFile(7)
         .withRow(SOURCE, "db/t.lance/data/old-version.lance", "v1", "false", "false", "10", "2026-01-01T00:00:00.000Z", "e", "STANDARD")
         .withRow(SOURCE, "db/t.lance/data/deleted.lance", "v2", "true", "true", "", "2026-01-01T00:00:00.000Z", "", "")

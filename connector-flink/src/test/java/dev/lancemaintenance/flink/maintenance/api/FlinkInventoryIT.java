@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The Flink engine listing a table on S3 from an S3 Inventory report: the report's data files are
- * the listing subtasks' records, and the run removes exactly what the run that lists the store would.
+ * The Flink engine listing a table on S3 from an S3 Inventory report in Parquet: the report's data
+ * files are the listing subtasks' records, each read there a row group at a time, and the run removes exactly what the run that lists the store would.
  */
 class FlinkInventoryIT {
   private static final String BUCKET = "flink-inventory";
@@ -43,7 +43,7 @@ class FlinkInventoryIT {
     Set<String> listed = new ConcurrentSkipListSet<>();
     policy.applyTo(cleanup("t.lance")).dryRun(true).onRemovedFile(f -> listed.add(f.path())).execute();
     S3.server().createBucket("inventory");
-    String manifest = new S3InventoryReport().rowsPerFile(9).write(S3.server(), BUCKET, "inventory", "reports");
+    String manifest = new S3InventoryReport().inParquet().rowsPerFile(9).write(S3.server(), BUCKET, "inventory", "reports");
 
     SortedMap<String, Long> before = objects("t.lance");
     policy.applyTo(cleanup("t.lance")).inventory(manifest).execute();
