@@ -103,6 +103,14 @@ class LanceMaintenance:
         are the cleanup's policy names (older_than="7d", ...); deletes nothing."""
         return self._fleet("describe_storage_all", "describeStorageAll", root, pattern, options, policy_options)
 
+    def optimize_all(self, root, pattern="*.lance", options=None, **optimize_options) -> DataFrame:
+        """Optimizes every table under ``root`` as ``CALL lance.optimize`` would (compaction, then
+        cleanup), one row per table (the rows of CALL lance.optimize_all: table, status, the
+        counters, error). ``optimize_options`` are optimize's names (older_than="0s",
+        target_rows_per_fragment=1048576, dry_run=True, ...); ``options`` are the Lance SDK's
+        storage options for the compactions, as in CALL lance.optimize."""
+        return self._fleet("optimize_all", "optimizeAll", root, pattern, options, optimize_options)
+
     def _fleet(self, procedure, java_method, root, pattern, options, named_options) -> DataFrame:
         call = fleet_call(procedure, root, pattern, options, **named_options)
         if self._jvm is None:

@@ -171,6 +171,16 @@ class ConnectFallbackTest(unittest.TestCase):
             lance_maintenance.LanceMaintenance(session).expire_versions("/t.lance", dry_run=None)
         self.assertEqual(session.statements, [])
 
+    def test_optimize_all_is_one_call_with_the_arguments_given(self):
+        session = ConnectSession()
+        lance_maintenance.LanceMaintenance(session).optimize_all(
+            "/warehouse/", older_than="0s", target_rows_per_fragment=1000, dry_run=True, options={"k": "v"})
+
+        self.assertEqual(session.statements, [
+            "CALL lance.optimize_all(root => '/warehouse/', pattern => '*.lance', older_than => '0s',"
+            " target_rows_per_fragment => 1000, dry_run => true, options => map('k', 'v'))"])
+        self._assert_arguments_are_parameters("optimize_all", session.statements[0])
+
     def _parameters_of(self, procedure):
         """The parameter names of ``lance.<procedure>``, as PySparkConnectFallbackTest hands them over."""
         handed = os.environ.get("LANCE_PROCEDURE_PARAMETERS")

@@ -75,15 +75,6 @@ final class CleanupAllCommand {
       FleetOutput.printText(out, String.format("%s %d tables under %s matching %s:",
           fleet.dryRun() ? "Dry run of cleanup of" : "Cleaned up", outcomes.size(), root, pattern), outcomes);
     }
-    return exitCode(outcomes, err);
-  }
-
-  /** 1 when a table failed or was refused; else 3 when deletes failed somewhere; else 0. */
-  private static int exitCode(List<TableOutcome> outcomes, PrintStream err) {
-    if (FleetOutput.notRun(outcomes, err) > 0) {
-      return 1;
-    }
-    long failedDeletes = outcomes.stream().mapToLong(o -> o.counters().getOrDefault("failed_deletes", 0L)).sum();
-    return CleanupCommand.exitCodeOf(failedDeletes, outcomes.size() + " tables", err);
+    return FleetOutput.exitCode(outcomes, err);
   }
 }

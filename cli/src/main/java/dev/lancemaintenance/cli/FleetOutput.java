@@ -45,7 +45,6 @@ final class FleetOutput {
     });
   }
 
-
   /** Tables that failed or were refused, said on {@code err} when there are any. */
   static long notRun(List<TableOutcome> outcomes, PrintStream err) {
     long notRun = outcomes.stream()
@@ -55,6 +54,15 @@ final class FleetOutput {
       err.println("lance-maintenance: " + notRun + " of " + outcomes.size() + " tables failed or were refused (see their lines)");
     }
     return notRun;
+  }
+
+  /** 1 when a table failed or was refused; else 3 when deletes failed somewhere; else 0. */
+  static int exitCode(List<TableOutcome> outcomes, PrintStream err) {
+    if (FleetOutput.notRun(outcomes, err) > 0) {
+      return 1;
+    }
+    long failedDeletes = outcomes.stream().mapToLong(o -> o.counters().getOrDefault("failed_deletes", 0L)).sum();
+    return CleanupCommand.exitCodeOf(failedDeletes, outcomes.size() + " tables", err);
   }
 
   /** {@code --concurrent-tables}: 1 to 1024, default {@link dev.lancemaintenance.fleet.FleetPool#DEFAULT_CONCURRENT_TABLES}. */

@@ -46,6 +46,8 @@ public final class MaintenanceCli {
           + "  " + ExpireCommand.USAGE + "\n"
           + "      remove the manifests of expired versions without reading the retained ones; a later\n"
           + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
+          + "  " + OptimizeAllCommand.USAGE + "\n"
+          + "      optimize of every table under a directory (--pattern, default *.lance), one line per table\n\n"
           + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
           + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
           + "  3 the run finished but some deletes failed (a rerun retries them).\n";
@@ -156,6 +158,7 @@ public final class MaintenanceCli {
         case "describe-all" -> new DescribeAllCommand(clock).run(rest, out, err);
         case "history" -> new HistoryCommand(clock).run(rest, out);
         case "expire" -> new ExpireCommand(clock).run(rest, out, err);
+        case "optimize-all" -> new OptimizeAllCommand(clock, engines).run(rest, out, err);
         default -> throw new UsageException("Unknown command '" + command + "'");
       };
     } catch (UsageException e) {

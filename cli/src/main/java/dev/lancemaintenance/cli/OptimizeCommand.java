@@ -3,10 +3,8 @@ package dev.lancemaintenance.cli;
 import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.MaintenanceOption;
-import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.storage.TableStorages;
@@ -78,21 +76,27 @@ final class OptimizeCommand {
   }
 
   private OptimizeAction configure(CliArguments parsed, String tableUri) {
-    // One engine for both halves, with the same engine options.
-    MaintenanceEngine engine = engines.named(parsed.value("engine"));
-    CleanupAction cleanup = engine.cleanup(tableUri, parsed.hadoopConf(), parsed.keyValues("engine-option"));
-    OptimizeAction action =
-        new OptimizeAction(
-            TableLocation.of(tableUri),
-            TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
-            CompactionArguments.compactAction(engine, parsed, tableUri),
-            cleanup,
-            clock);
+    OptimizeAction action = on(engines.named(parsed.value("engine")), parsed, tableUri, clock);
     try {
-      return action.optionValues(
-          OptionCatalogue.only(CleanupOption.class, OptionArguments.values(parsed, OptimizeAction.CLEANUP_OPTIONS)));
+      return action.optionValues(OptionArguments.values(parsed, OptimizeAction.OPTIONS.options()));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
+  }
+
+  /**
+   * An optimize of {@code tableUri} with both halves on the one {@code engine}, with the engine,
+   * store and SDK settings of the command line and no option of {@link OptimizeAction#OPTIONS} set
+   * yet ({@code optimize} and {@code optimize-all} set them).
+   */
+  static OptimizeAction on(MaintenanceEngine engine, CliArguments parsed, String tableUri, Clock clock) {
+    Map<String, String> engineOptions = parsed.keyValues("engine-option");
+    CleanupAction cleanup = engine.cleanup(tableUri, parsed.hadoopConf(), engineOptions);
+    return new OptimizeAction(
+        TableLocation.of(tableUri),
+        TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
+        engine.compact(tableUri, parsed.keyValues("storage-option"), engineOptions),
+        cleanup,
+        clock);
   }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cleanup-all <root>} and {@code describe-all <root>} from the shell: one line (or JSON
+ * {@code cleanup-all <root>}, {@code describe-all <root>} and {@code optimize-all <root>} from the shell: one line (or JSON
  * object) per table, a refused or failed table in its line while the others run, and the exit code
  * that tells a script. The semantics per table are the fleet contract's ({@code LocalFleetIT}).
  */
@@ -96,5 +96,31 @@ class CleanupAllCommandIT {
     assertThat(text.out()).contains("Storage of 2 tables under").containsPattern("ok +\\S*good.lance versions=");
     assertThat(runSetting.exitCode()).as(runSetting.toString()).isEqualTo(2);
     assertThat(good.listFiles()).as("files after the reports").isEqualTo(before);
+  }
+
+  @Test
+  void optimizeAllCompactsEachTableInItsLineAndAMisspeltOptionChangesNothing() throws Exception {
+    LanceTableFixture good = table("good.lance", false);
+    LanceTableFixture tagged = table("tagged.lance", true);
+    List<String> taggedBefore = tagged.listFiles();
+    List<String> goodBefore = good.listFiles();
+    String root = dir.toUri().toString();
+
+    CliRun misspelt = CliRun.of("optimize-all", root, "--older-than", "0s", "--target-rows-per-fragmnt", "40");
+    List<String> afterMisspelt = good.listFiles();
+    CliRun run = CliRun.of("optimize-all", root, "--older-than", "0s", "--json");
+
+    assertThat(misspelt.exitCode()).as(misspelt.toString()).isEqualTo(2);
+    assertThat(misspelt.err()).contains("target-rows-per-fragmnt");
+    assertThat(afterMisspelt).as("files after the misspelt call").isEqualTo(goodBefore);
+    JsonNode tables = new ObjectMapper().readTree(run.out()).get("tables");
+    assertThat(tables).as(run.toString()).hasSize(2);
+    assertThat(tables.get(0).get("status").asText()).isEqualTo("ok");
+    assertThat(tables.get(0).get("fragments_removed").asLong()).as("fragments merged in good.lance").isEqualTo(2);
+    assertThat(tables.get(1).get("status").asText()).isEqualTo("refused");
+    assertThat(tables.get(1).get("error").asText()).contains("release -> v1");
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+    assertThat(good.versions()).as("versions of the optimized table").containsExactly(good.latestVersion());
+    assertThat(tagged.listFiles()).as("files of the refused table").isEqualTo(taggedBefore);
   }
 }

@@ -39,6 +39,7 @@ class ReadmeSynopsisTest {
 
     assertThat(readme).contains("bin/lance-maintenance " + CompactCommand.USAGE);
     assertThat(readme).contains("bin/lance-maintenance " + OptimizeCommand.USAGE);
+    assertThat(readme).contains("bin/lance-maintenance " + OptimizeAllCommand.USAGE);
   }
 
   @Test

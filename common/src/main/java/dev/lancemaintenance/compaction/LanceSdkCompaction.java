@@ -128,7 +128,7 @@ final class LanceSdkCompaction {
       return body.apply(dataset);
     } catch (MaintenanceException e) {
       throw e;
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // the native calls throw checked ones they do not declare (an IOException)
       throw new MaintenanceException("Cannot " + step + " " + table + ": the Lance SDK failed: " + e.getMessage(), e);
     }
   }

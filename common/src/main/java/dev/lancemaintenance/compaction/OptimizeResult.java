@@ -1,9 +1,12 @@
 package dev.lancemaintenance.compaction;
 
+import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,6 +54,13 @@ public record OptimizeResult(
   /** Change of the table's size on disk: positive when it grew. */
   public long netBytes() {
     return bytesWritten() - bytesReclaimed();
+  }
+
+  /** The names of {@link #namedCounters()}, in order: the columns of an optimize's row. */
+  public static List<String> counterNames() {
+    CleanupResult nothingRemoved = new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0);
+    return List.copyOf(
+        new OptimizeResult("", CleanupMode.DRY_RUN, 0, 0, Optional.empty(), nothingRemoved, 0).namedCounters().keySet());
   }
 
   /**

@@ -18,6 +18,9 @@ import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.FleetDescribe;
+import dev.lancemaintenance.fleet.FleetOptimize;
+import dev.lancemaintenance.MaintenanceOption;
+import java.util.LinkedHashMap;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.fleet.TableOutcome;
 import java.util.EnumMap;
@@ -190,6 +193,45 @@ public final class LanceMaintenance {
     return SparkFleet.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
         SparkCleanupAction.sessionDistributeAbove(spark),
         fleet.using((table, request) -> new SparkStorageReport(spark, table, storage, clock).report(request)));
+  }
+
+  /**
+   * {@code optimize_all}: {@link #optimize} of every table under {@code rootUri} whose directory
+   * name matches {@code pattern}, each exactly as optimize on it alone with {@code optimizeOptions}
+   * (the names of {@link OptimizeAction#OPTIONS}: {@code older_than}, {@code target_rows_per_fragment},
+   * ...; a window is measured from when each table's cleanup starts, after its compaction). Small
+   * tables run in one Spark job, a task each (compaction and cleanup on the executor's threads); a
+   * table above {@value SparkCleanupAction#DISTRIBUTE_ABOVE_CONF} versions on the distributed
+   * compaction and cleanup. One row per table ({@link ResultRows#FLEET_OPTIMIZE_SCHEMA}: table,
+   * status, the optimize counters, error); a table that fails or is refused is reported in its row.
+   *
+   * @param sdkStorageOptions the Lance SDK's storage options for the compactions; may hold secrets
+   */
+  public Dataset<Row> optimizeAll(
+      String rootUri, String pattern, Map<String, String> optimizeOptions, Map<String, String> sdkStorageOptions) {
+    return ResultRows.fleetDataset(spark, ResultRows.FLEET_OPTIMIZE_SCHEMA,
+        optimizeAllOutcomes(rootUri, pattern, OptimizeAction.OPTIONS.parseAll(optimizeOptions), sdkStorageOptions, Map.of()));
+  }
+
+  /**
+   * {@link #optimizeAll} with options already read, as the SQL procedure has them, and Hadoop
+   * settings for the cleanups' store over the session's.
+   */
+  public List<TableOutcome> optimizeAllOutcomes(
+      String rootUri, String pattern, Map<? extends MaintenanceOption, ?> options, Map<String, String> sdkStorageOptions,
+      Map<String, String> hadoopOptions) {
+    TableLocation root = TableLocation.of(rootUri);
+    Configuration conf = spark.sessionState().newHadoopConf();
+    hadoopOptions.forEach(conf::set);
+    Map<MaintenanceOption, Object> withSession = new LinkedHashMap<>(options);
+    if (SparkCleanupAction.sessionAllowsShortRetention(spark)) {
+      withSession.putIfAbsent(CleanupOption.ALLOW_SHORT_RETENTION, true);
+    }
+    FleetOptimize fleet = FleetOptimize.of(
+        root, HadoopTableStorage.factory(StorageConf.of(conf)), sdkStorageOptions, withSession, clock);
+    return SparkFleet.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
+        SparkCleanupAction.sessionDistributeAbove(spark),
+        fleet.using(table -> optimize(table.uri(), sdkStorageOptions, hadoopOptions)));
   }
 
   /**

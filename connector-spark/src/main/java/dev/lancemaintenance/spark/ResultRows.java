@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -43,12 +42,7 @@ public final class ResultRows {
       schemaOf(new CompactResult("", 0, 0, 0, 0, CompactionCounters.ZERO, 0).namedCounters());
 
   /** The columns of {@code lance.optimize}'s row. */
-  public static final StructType OPTIMIZE_SCHEMA =
-      schemaOf(
-          new OptimizeResult(
-                  "", CleanupMode.DRY_RUN, 0, 0, Optional.empty(),
-                  new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0), 0)
-              .namedCounters());
+  public static final StructType OPTIMIZE_SCHEMA = schemaOf(OptimizeResult.counterNames());
 
   /** The columns of a dry run's file rows. */
   public static final StructType FILE_SCHEMA =
@@ -105,6 +99,12 @@ public final class ResultRows {
    * report's totals ({@link StorageReport#totalNames()}, NULL for a table that did not run), {@code error}.
    */
   public static final StructType FLEET_DESCRIBE_SCHEMA = fleetSchema(schemaOf(StorageReport.totalNames()));
+
+  /**
+   * The columns of {@code lance.optimize_all}'s rows: {@code table}, {@code status}, optimize's
+   * counters ({@link OptimizeResult#counterNames()}, NULL for a table that did not run), {@code error}.
+   */
+  public static final StructType FLEET_OPTIMIZE_SCHEMA = fleetSchema(OPTIMIZE_SCHEMA);
 
   private ResultRows() {}
 

@@ -30,13 +30,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cleanup_all} and {@code describe_storage_all} on every engine: a directory namespace of
+ * {@code cleanup_all}, {@code describe_storage_all} and {@code optimize_all} on every engine: a directory namespace of
  * small real tables written by the SDK, among them one refused over a tagged old version, one
  * directory that is not a table, one table whose manifests are corrupt, one deregistered table and
  * one directory the pattern leaves out. Each table must end exactly as the SDK's cleanup of its twin
- * with the same cutoff, each table's report must be the local engine's report of it alone, each
- * failure must be in its own row, and a dry run deletes nothing. An engine supplies {@link
- * #cleanupAll} and {@link #describeAll}: the calls as its users make them.
+ * with the same cutoff (after an optimize: as the SDK's compaction, then its cleanup), each table's
+ * report must be the local engine's report of it alone, each failure must be in its own row, and a
+ * dry run deletes nothing. An engine supplies {@link #cleanupAll}, {@link #describeAll} and {@link
+ * #optimizeAll}: the calls as its users make them.
  */
 public abstract class FleetContract {
   private static final TableStorageFactory STORAGE = HadoopTableStorage.factory(StorageConf.defaults());
@@ -51,6 +52,9 @@ public abstract class FleetContract {
 
   /** Runs {@code describe_storage_all} of {@code rootUri} (default pattern) with these policy options, as text. */
   protected abstract List<TableOutcome> describeAll(String rootUri, Map<String, String> options) throws Exception;
+
+  /** Runs {@code optimize_all} of {@code rootUri} (default pattern) with these options of optimize, as text. */
+  protected abstract List<TableOutcome> optimizeAll(String rootUri, Map<String, String> options) throws Exception;
 
   @BeforeAll
   public static void writeTheWarehouse() throws IOException {
@@ -178,6 +182,64 @@ public abstract class FleetContract {
     assertThat(rows.get("broken.lance").status()).as("broken.lance").isEqualTo(TableStatus.FAILED);
     assertThat(rows.get("gone.lance").status()).as("gone.lance").isEqualTo(TableStatus.SKIPPED);
     assertThat(allFiles(root)).as("files under the root after the reports").isEqualTo(before);
+  }
+
+  /**
+   * {@code optimize_all} with a window of 0 s: each table as LanceDB's optimize leaves it, the
+   * SDK's compaction then its cleanup with a cutoff after compacting (the files each side writes
+   * have fresh names, so: the same original files kept, as many new files of each kind, one version
+   * left, the same rows); the tagged table refused before compacting, the corrupt one failed with
+   * nothing deleted, each in its own row.
+   */
+  @Test
+  public void optimizeAllEndsEachTableAsTheSdksCompactionAndCleanupAndEachFailureStaysInItsRow() throws Exception {
+    Path root = copy();
+    Path twins = copy();
+    List<String> taggedBefore = files(root.resolve("tagged.lance"));
+    List<String> corruptBefore = allFiles(root.resolve("corrupt.lance"));
+    List<String> brokenBefore = allFiles(root.resolve("broken.lance"));
+
+    Map<String, TableOutcome> rows = byName(optimizeAll(root.toUri().toString(), Map.of("older_than", "0s", "dry_run", "false")));
+
+    assertThat(rows.keySet()).as("tables found under the root")
+        .containsExactlyInAnyOrder("a.lance", "b.lance", "broken.lance", "corrupt.lance", "gone.lance", "tagged.lance");
+    for (String table : List.of("a.lance", "b.lance")) {
+      LanceTableFixture ours = LanceTableFixture.open(root.resolve(table));
+      LanceTableFixture theirs = LanceTableFixture.open(twins.resolve(table));
+      List<String> before = files(twins.resolve(table));
+      theirs.compact();
+      assertThat(LanceOracle.cleanup(twins.resolve(table), OraclePolicy.builder().beforeTimestamp(Instant.now().plusMillis(1)).build()))
+          .as("the SDK's cleanup of %s's twin after its compaction", table).isNotInstanceOf(OracleOutcome.Failed.class);
+      TableOutcome row = rows.get(table);
+      assertThat(row.status()).as("status of %s (%s)", table, row.error()).isEqualTo(TableStatus.OK);
+      assertThat(kept(before, ours)).as("original files of %s kept, against the SDK's", table).isEqualTo(kept(before, theirs));
+      assertThat(newFilesByKind(before, ours)).as("new files of %s by directory, against the SDK's", table)
+          .isEqualTo(newFilesByKind(before, theirs));
+      assertThat(ours.versions()).as("versions of %s left", table).containsExactly(ours.latestVersion());
+      assertThat(ours.countRows()).as("rows of %s", table).isEqualTo(theirs.countRows());
+      assertThat(row.counters().get("fragments_removed")).as("fragments_removed of %s", table).isEqualTo(2L);
+      assertThat(row.counters().get("old_versions")).as("old_versions of %s", table).isEqualTo(ours.latestVersion() - 1);
+    }
+    assertThat(rows.get("tagged.lance").status()).as("tagged.lance").isEqualTo(TableStatus.REFUSED);
+    assertThat(rows.get("tagged.lance").error()).contains("release -> v1").contains("tagged.lance");
+    assertThat(files(root.resolve("tagged.lance"))).as("files of the refused table").isEqualTo(taggedBefore);
+    assertThat(rows.get("corrupt.lance").status()).as("corrupt.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(rows.get("corrupt.lance").error()).contains("corrupt.lance");
+    assertThat(allFiles(root.resolve("corrupt.lance"))).as("files of the corrupt table: none deleted (its lease may stay)")
+        .containsAll(corruptBefore);
+    assertThat(rows.get("broken.lance").status()).as("broken.lance").isEqualTo(TableStatus.FAILED);
+    assertThat(allFiles(root.resolve("broken.lance"))).as("files of the directory that is no table").isEqualTo(brokenBefore);
+    assertThat(rows.get("gone.lance").status()).as("gone.lance").isEqualTo(TableStatus.SKIPPED);
+  }
+
+  private static List<String> kept(List<String> before, LanceTableFixture table) {
+    return table.listFiles().stream().filter(before::contains).toList();
+  }
+
+  /** Files a run wrote (not in {@code before}), counted by top directory. */
+  private static Map<String, Long> newFilesByKind(List<String> before, LanceTableFixture table) {
+    return table.listFiles().stream().filter(path -> !before.contains(path))
+        .collect(Collectors.groupingBy(path -> path.substring(0, path.indexOf('/')), java.util.TreeMap::new, Collectors.counting()));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.lancemaintenance.fleet;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
@@ -17,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code cleanup_all} on the local engine: a bounded pool of tables, each through its own local cleanup. */
+/**
+ * {@code cleanup_all}, {@code describe_storage_all} and {@code optimize_all} on the local engine: a
+ * bounded pool of tables, each through its own local run.
+ */
 class LocalFleetIT extends FleetContract {
   private static final TableStorageFactory STORAGE = HadoopTableStorage.factory(StorageConf.defaults());
 
@@ -33,6 +37,14 @@ class LocalFleetIT extends FleetContract {
   protected List<TableOutcome> describeAll(String rootUri, Map<String, String> options) {
     TableLocation root = TableLocation.of(rootUri);
     FleetDescribe fleet = FleetDescribe.of(root, STORAGE, CleanupOption.parseAll(options), Instant.now());
+    return FleetPool.run(fleet.tables(root, DirectoryNamespace.DEFAULT_PATTERN), 2, table -> fleet.onWorker(table, Long.MAX_VALUE));
+  }
+
+  /** As the CLI's {@code optimize-all} on the local engine: each table's local optimize on the pool. */
+  @Override
+  protected List<TableOutcome> optimizeAll(String rootUri, Map<String, String> options) {
+    TableLocation root = TableLocation.of(rootUri);
+    FleetOptimize fleet = FleetOptimize.of(root, STORAGE, Map.of(), OptimizeAction.OPTIONS.parseAll(options), Clock.systemUTC());
     return FleetPool.run(fleet.tables(root, DirectoryNamespace.DEFAULT_PATTERN), 2, table -> fleet.onWorker(table, Long.MAX_VALUE));
   }
 

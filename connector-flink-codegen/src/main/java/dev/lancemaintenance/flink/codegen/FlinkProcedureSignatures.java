@@ -59,7 +59,10 @@ public final class FlinkProcedureSignatures {
           List.of(TABLE, bigint("limit")), "HISTORY_ROW"),
       new ProcedureSignature("FlinkExpireVersionsProcedure", List.of("expire_versions"), List.of(TABLE),
           "dev.lancemaintenance.expire.ExpireVersionsAction#OPTIONS", ExpireVersionsAction.OPTIONS,
-          "COUNTERS_ROW"));
+          "COUNTERS_ROW"),
+      new ProcedureSignature("FlinkOptimizeAllProcedure", List.of("optimize_all"), List.of(ROOT, PATTERN),
+          "dev.lancemaintenance.compaction.OptimizeAction#OPTIONS", OptimizeAction.OPTIONS.options(),
+          "FLEET_OPTIMIZE_ROW"));
 
   private FlinkProcedureSignatures() {}
 

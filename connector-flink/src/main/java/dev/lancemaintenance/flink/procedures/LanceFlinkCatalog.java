@@ -48,7 +48,7 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
             FlinkOptimizeProcedure.NAME, FlinkTagProcedure.CREATE_NAME,
             FlinkTagProcedure.MOVE_NAME, FlinkDeleteTagProcedure.NAME, FlinkRemoveOrphanFilesProcedure.NAME,
             FlinkDescribeStorageProcedure.NAME, FlinkDescribeStorageAllProcedure.NAME,
-            FlinkMaintenanceHistoryProcedure.NAME, FlinkExpireVersionsProcedure.NAME)
+            FlinkMaintenanceHistoryProcedure.NAME, FlinkExpireVersionsProcedure.NAME, FlinkOptimizeAllProcedure.NAME)
         : List.of();
   }
 
@@ -82,6 +82,8 @@ public final class LanceFlinkCatalog extends GenericInMemoryCatalog {
           return new FlinkMaintenanceHistoryProcedure(settings);
         case FlinkExpireVersionsProcedure.NAME:
           return new FlinkExpireVersionsProcedure(settings);
+        case FlinkOptimizeAllProcedure.NAME:
+          return new FlinkOptimizeAllProcedure(settings);
         default:
           break;
       }

@@ -94,6 +94,15 @@ final class ResultRows {
           + " latest_bytes BIGINT, retained_bytes BIGINT, unverified_bytes BIGINT, reclaimable_versions BIGINT,"
           + " reclaimable_files BIGINT, reclaimable_bytes BIGINT, `error` STRING>";
 
+  /** {@code sys.optimize_all}'s rows: table, status, {@link #OPTIMIZE_ROW}'s counters (NULL unless the table ran), error. */
+  static final String FLEET_OPTIMIZE_ROW =
+      "ROW<`table` STRING, `status` STRING, planned_tasks BIGINT, planned_fragments BIGINT, fragments_removed BIGINT,"
+          + " fragments_added BIGINT, files_removed BIGINT, files_added BIGINT, commits BIGINT, read_version BIGINT,"
+          + " new_version BIGINT, old_versions BIGINT, data_files_removed BIGINT, deletion_files_removed BIGINT,"
+          + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
+          + " other_files_removed BIGINT, failed_deletes BIGINT, bytes_written BIGINT, bytes_reclaimed BIGINT,"
+          + " net_bytes BIGINT, duration_ms BIGINT, `error` STRING>";
+
   /** A fleet's rows, one per table ({@link #fleet(TableOutcome, List)}). */
   static Row[] fleet(List<TableOutcome> outcomes, List<String> counters) {
     return outcomes.stream().map(outcome -> fleet(outcome, counters)).toArray(Row[]::new);

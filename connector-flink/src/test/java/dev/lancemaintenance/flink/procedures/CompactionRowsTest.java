@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The ROW types of sys.cleanup, sys.compact and sys.optimize spell the results' column names, in order. */
+/** The ROW types of sys.cleanup, sys.compact, sys.optimize and sys.optimize_all spell the results' column names, in order. */
 class CompactionRowsTest {
   private static List<String> fieldNames(String rowType) {
     String inner = rowType.substring("ROW<".length(), rowType.length() - 1);
@@ -34,6 +34,14 @@ class CompactionRowsTest {
             "t", CleanupMode.EXECUTE, 2, 8, Optional.empty(),
             new CleanupResult("t", CleanupMode.EXECUTE, 3, CleanupCounters.ZERO, 1, MarkMode.FULL, 3), 9);
     assertThat(fieldNames(ResultRows.OPTIMIZE_ROW)).containsExactlyElementsOf(result.namedCounters().keySet());
+  }
+
+  @Test
+  void optimizeAllRowIsTableStatusTheOptimizeCountersAndError() {
+    List<String> expected = new java.util.ArrayList<>(List.of("`table`", "`status`"));
+    expected.addAll(OptimizeResult.counterNames());
+    expected.add("`error`");
+    assertThat(fieldNames(ResultRows.FLEET_OPTIMIZE_ROW)).containsExactlyElementsOf(expected);
   }
 
   @Test

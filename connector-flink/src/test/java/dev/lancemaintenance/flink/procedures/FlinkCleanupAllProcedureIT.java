@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code CALL lance.sys.cleanup_all(root => ..., older_than => ..., dry_run => ...)} in Flink SQL on
- * the MiniCluster: the fleet contract (small tables in one job, a subtask each).
+ * {@code CALL lance.sys.cleanup_all(root => ..., older_than => ..., dry_run => ...)}, {@code
+ * sys.describe_storage_all} and {@code sys.optimize_all} in Flink SQL on the MiniCluster: the fleet
+ * contract (small tables in one job, a subtask each).
  */
 class FlinkCleanupAllProcedureIT extends FleetContract {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestCluster.extension();
@@ -39,16 +40,7 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
 
   @Override
   protected List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) throws Exception {
-    String arguments = options.entrySet().stream()
-        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
-        .collect(Collectors.joining(", "));
-    TableResult result = call("CALL lance.sys.cleanup_all(root => '" + rootUri + "', " + arguments + ")");
-    List<String> columns = result.getResolvedSchema().getColumnNames();
-    List<TableOutcome> outcomes = new ArrayList<>();
-    try (CloseableIterator<Row> rows = result.collect()) {
-      rows.forEachRemaining(row -> outcomes.add(outcome(row, columns)));
-    }
-    return outcomes;
+    return outcomes("CALL lance.sys.cleanup_all(root => '" + rootUri + "', " + literals(options) + ")");
   }
 
   @Override
@@ -56,7 +48,24 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     String arguments = options.entrySet().stream()
         .map(e -> e.getKey() + " => " + (e.getKey().startsWith("error_if") ? e.getValue() : "'" + e.getValue() + "'"))
         .collect(Collectors.joining(", "));
-    TableResult result = call("CALL lance.sys.describe_storage_all(root => '" + rootUri + "', " + arguments + ")");
+    return outcomes("CALL lance.sys.describe_storage_all(root => '" + rootUri + "', " + arguments + ")");
+  }
+
+  @Override
+  protected List<TableOutcome> optimizeAll(String rootUri, Map<String, String> options) throws Exception {
+    return outcomes("CALL lance.sys.optimize_all(root => '" + rootUri + "', " + literals(options) + ")");
+  }
+
+  /** {@code name => literal, ...}: dry_run as a boolean, every other value as a string. */
+  private static String literals(Map<String, String> options) {
+    return options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+  }
+
+  /** A fleet call's rows as outcomes. */
+  private static List<TableOutcome> outcomes(String fleetCall) throws Exception {
+    TableResult result = call(fleetCall);
     List<String> columns = result.getResolvedSchema().getColumnNames();
     List<TableOutcome> outcomes = new ArrayList<>();
     try (CloseableIterator<Row> rows = result.collect()) {

@@ -58,6 +58,7 @@ class FlinkProcedureSignaturesTest {
         arguments(List.of("root STRING", "pattern STRING"), CleanupOption.policyOptions()));
     expected.put("maintenance_history", arguments(List.of("table STRING", "limit BIGINT"), List.of()));
     expected.put("expire_versions", arguments(List.of("table STRING"), ExpireVersionsAction.OPTIONS));
+    expected.put("optimize_all", arguments(List.of("root STRING", "pattern STRING"), OptimizeAction.OPTIONS.options()));
     return expected;
   }
 

@@ -29,7 +29,8 @@ public final class LanceProcedures {
           procedure(SparkCleanupProcedure.ORPHAN_FILES_NAME, SparkCleanupProcedure::removeOrphanFiles),
           procedure(SparkDescribeStorageAllProcedure.NAME, SparkDescribeStorageAllProcedure::new),
           procedure(SparkMaintenanceHistoryProcedure.NAME, SparkMaintenanceHistoryProcedure::new),
-          procedure(SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new));
+          procedure(SparkExpireVersionsProcedure.NAME, SparkExpireVersionsProcedure::new),
+          procedure(SparkOptimizeAllProcedure.NAME, SparkOptimizeAllProcedure::new));
 
   private LanceProcedures() {}
 

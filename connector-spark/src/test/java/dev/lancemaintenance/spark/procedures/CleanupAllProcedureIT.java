@@ -21,7 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code CALL lance.cleanup_all(root => ..., <cleanup arguments>)} in Spark SQL: the fleet contract
+ * {@code CALL lance.cleanup_all(root => ..., <cleanup arguments>)}, {@code lance.describe_storage_all}
+ * and {@code lance.optimize_all} in Spark SQL: the fleet contract
  * (small tables in one job, a task each; a larger one on its own distributed stages), and the rows'
  * columns.
  */
@@ -46,11 +47,7 @@ class CleanupAllProcedureIT extends FleetContract {
 
   @Override
   protected List<TableOutcome> cleanupAll(String rootUri, Map<String, String> options) {
-    String arguments = options.entrySet().stream()
-        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
-        .collect(Collectors.joining(", "));
-    List<Row> rows = spark.sql("CALL lance.cleanup_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
-    return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
+    return outcomes("CALL lance.cleanup_all(root => '" + rootUri + "', " + literals(options) + ")");
   }
 
   @Override
@@ -60,6 +57,22 @@ class CleanupAllProcedureIT extends FleetContract {
         .collect(Collectors.joining(", "));
     List<Row> rows = spark.sql("CALL lance.describe_storage_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
     return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
+  }
+
+  @Override
+  protected List<TableOutcome> optimizeAll(String rootUri, Map<String, String> options) {
+    return outcomes("CALL lance.optimize_all(root => '" + rootUri + "', " + literals(options) + ")");
+  }
+
+  /** {@code name => literal, ...}: dry_run as a boolean, every other value as a string. */
+  private static String literals(Map<String, String> options) {
+    return options.entrySet().stream()
+        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static List<TableOutcome> outcomes(String fleetCall) {
+    return spark.sql(fleetCall).collectAsList().stream().map(CleanupAllProcedureIT::outcome).toList();
   }
 
   private static TableOutcome outcome(Row row) {
@@ -84,5 +97,9 @@ class CleanupAllProcedureIT extends FleetContract {
         .isEqualTo(ResultRows.FLEET_DESCRIBE_SCHEMA);
     assertThatThrownBy(() -> spark.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', dry_run => true)").collect())
         .hasMessageContaining("dry_run");
+    assertThat(spark.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+        .isEqualTo(ResultRows.FLEET_OPTIMIZE_SCHEMA);
+    assertThatThrownBy(() -> spark.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', branch => 'b')").collect())
+        .hasMessageContaining("branch");
   }
 }

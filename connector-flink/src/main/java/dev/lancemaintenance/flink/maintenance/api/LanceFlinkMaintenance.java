@@ -14,6 +14,8 @@ import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.fleet.FleetDescribe;
+import dev.lancemaintenance.fleet.FleetOptimize;
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.fleet.FleetRun;
 import dev.lancemaintenance.fleet.TableTask;
 import dev.lancemaintenance.flink.maintenance.operator.FleetJob;
@@ -97,6 +99,28 @@ public final class LanceFlinkMaintenance {
     FleetDescribe fleet = FleetDescribe.of(root, storage, policy, clock.instant());
     return fleet(env, root, pattern, fleet,
         fleet.using((table, request) -> new FlinkStorageReport(env, table, storage).report(request)));
+  }
+
+  /**
+   * {@code optimize_all}: {@link #optimize} of every table under {@code rootUri} whose directory
+   * name matches {@code pattern}, each exactly as optimize on it alone with {@code options} (of
+   * {@link OptimizeAction#OPTIONS}; a window is measured from when each table's cleanup starts,
+   * after its compaction). Tables of at most {@link FleetRun#RUN_ON_WORKER_UP_TO} versions run in
+   * one Flink job, a subtask each (compaction and cleanup on the subtask's threads); larger ones
+   * afterwards as their own compaction and cleanup jobs. One outcome per table ({@code
+   * OptimizeResult.namedCounters()}), in the tables' order; a table that fails or is refused is
+   * reported in its outcome and the others go on.
+   *
+   * @param sdkStorageOptions the Lance SDK's object-store options, for the compactions; may hold secrets
+   * @param hadoopOptions Hadoop configuration entries for the store; may hold secrets
+   */
+  public static List<TableOutcome> optimizeAll(
+      StreamExecutionEnvironment env, String rootUri, String pattern, Map<? extends MaintenanceOption, ?> options,
+      Map<String, String> sdkStorageOptions, Map<String, String> hadoopOptions, Clock clock) throws Exception {
+    TableLocation root = TableLocation.of(rootUri);
+    FleetOptimize fleet = FleetOptimize.of(
+        root, HadoopTableStorage.factory(StorageConf.of(hadoopOptions)), sdkStorageOptions, options, clock);
+    return fleet(env, root, pattern, fleet, fleet.using(t -> optimize(env, t.uri(), sdkStorageOptions, hadoopOptions)));
   }
 
   /**

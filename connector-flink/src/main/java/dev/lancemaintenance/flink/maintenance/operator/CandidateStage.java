@@ -2,6 +2,9 @@ package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -16,9 +19,30 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 abstract class CandidateStage extends AbstractStreamOperator<RunOutput>
     implements OneInputStreamOperator<CandidateFile, RunOutput>, BoundedOneInput {
   private final FileReport report;
+  private final CleanupStage stage;
+  private transient Counter filesRemoved;
+  private transient Counter bytesFreed;
+  private transient Counter failedDeletes;
 
-  CandidateStage(FileReport report) {
+  CandidateStage(FileReport report, CleanupStage stage) {
     this.report = report;
+    this.stage = stage;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    MetricGroup metrics = MaintenanceMetrics.ofStage(getMetricGroup(), stage);
+    filesRemoved = metrics.counter(MaintenanceMetrics.FILES_REMOVED);
+    bytesFreed = metrics.counter(MaintenanceMetrics.BYTES_FREED);
+    failedDeletes = metrics.counter(MaintenanceMetrics.FAILED_DELETES);
+  }
+
+  /** Publishes what a batch of this subtask removed (in a dry run, counted) to the stage's metrics. */
+  final void published(CleanupCounters batch) {
+    filesRemoved.inc(batch.filesRemoved());
+    bytesFreed.inc(batch.bytesRemoved());
+    failedDeletes.inc(batch.failedDeletes());
   }
 
   @Override

@@ -75,7 +75,7 @@ public final class CleanupTopology {
     SingleOutputStreamOperator<ReferenceMark> marks =
         named(spec, "slices", env.fromData(markTasks, CleanupTypes.MARK_TASK)).setParallelism(1)
             .rebalance()
-            .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts()), CleanupTypes.MARK)
+            .process(new MarkSlices(spec.table(), spec.storageFactory(), plan.facts(), plan.manifestCount()), CleanupTypes.MARK)
             .setParallelism(Math.min(parallelism, markTasks.size()));
     named(spec, "mark", marks);
 
@@ -123,12 +123,14 @@ public final class CleanupTopology {
         named(spec, "release-decided-files",
             candidates.keyBy(new Keys.ByPath(), Types.STRING)
                 .connect(checked.broadcast(CHECKED_STATE))
-                .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0), CleanupTypes.CANDIDATE));
+                .process(new ReleaseGate<>(table, CHECKED_STATE, unlisted -> unlisted.count() == 0, CleanupStage.SWEEP),
+                    CleanupTypes.CANDIDATE));
 
     long maxDeletes = spec.settings().maxDeletes();
     Capped filesWithin = cap(spec, "max-deletes-files", released, checked.broadcast(CAP_FILES_STATE), CAP_FILES_STATE,
         unlisted -> maxDeletes);
-    SingleOutputStreamOperator<RunOutput> sweptFiles = candidateStage(spec, "sweep-files", CleanupStage.SWEEP, filesWithin.files(), parallelism);
+    SingleOutputStreamOperator<RunOutput> sweptFiles =
+        candidateStage(spec, "sweep-files", CleanupStage.SWEEP, filesWithin.files(), parallelism);
     SingleOutputStreamOperator<CleanupCounters> fileTotals =
         sumCounters(spec, "sum-file-counters", sweptFiles, filesWithin.deferred());
 
@@ -138,7 +140,8 @@ public final class CleanupTopology {
                 .keyBy(new Keys.ByPath(), Types.STRING)
                 .connect(fileTotals.broadcast(FILE_COUNTERS_STATE))
                 .process(
-                    new ReleaseGate<>(table, FILE_COUNTERS_STATE, fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters)),
+                    new ReleaseGate<>(table, FILE_COUNTERS_STATE,
+                        fileCounters -> CleanupRun.releasesExpiredManifests(table, fileCounters), CleanupStage.RELEASE),
                     CleanupTypes.CANDIDATE));
     Capped manifestsWithin = cap(spec, "max-deletes-manifests", releasedManifests,
         fileTotals.broadcast(CAP_MANIFESTS_STATE), CAP_MANIFESTS_STATE,
@@ -172,7 +175,8 @@ public final class CleanupTopology {
   private static SingleOutputStreamOperator<RunOutput> candidateStage(
       CleanupJobSpec spec, String stage, CleanupStage cleanupStage, DataStream<CandidateFile> input, int parallelism) {
     if (spec.settings().mode() == CleanupMode.DRY_RUN) {
-      return named(spec, stage, input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report())))
+      return named(spec, stage,
+              input.transform(stage, CleanupTypes.OUTPUT, new CountCandidates(spec.report(), cleanupStage)))
           .setParallelism(parallelism);
     }
     SweepFiles sweep =

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
@@ -50,6 +51,7 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
   public void open(OpenContext openContext) {
     mark = getRuntimeContext().getState(new ValueStateDescriptor<>("mark", TypeInformation.of(MarkState.class)));
     files = getRuntimeContext().getListState(new ListStateDescriptor<>("files", CleanupTypes.FILE));
+    MaintenanceMetrics.ofStage(getRuntimeContext().getMetricGroup(), CleanupStage.DECIDE);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.storage.FileEntry;
@@ -30,7 +31,8 @@ public final class ListFiles extends RichFlatMapFunction<ListingTask, FileEntry>
   @Override
   public void open(OpenContext openContext) {
     storage = storageFactory.open(table);
-    filesListed = MaintenanceMetrics.of(getRuntimeContext()).counter(MaintenanceMetrics.FILES_LISTED);
+    filesListed = MaintenanceMetrics.ofStage(getRuntimeContext().getMetricGroup(), CleanupStage.LIST)
+        .counter(MaintenanceMetrics.FILES_LISTED);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.maintenance.operator;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -11,6 +12,8 @@ import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -31,18 +34,24 @@ public final class MarkSlices extends ProcessFunction<MarkTask, ReferenceMark> {
   private final TableStorageFactory storageFactory;
   private final RetentionFacts facts;
   private transient TableStorage storage;
-  private transient Counter manifestsDecoded;
+  private final long manifestsToRead;
+  private transient Counter manifestsRead;
 
-  public MarkSlices(TableLocation table, TableStorageFactory storageFactory, RetentionFacts facts) {
+  /** @param manifestsToRead the plan's manifests, published by the first subtask only, so that a sum over subtasks is the total */
+  public MarkSlices(TableLocation table, TableStorageFactory storageFactory, RetentionFacts facts, long manifestsToRead) {
     this.table = table;
     this.storageFactory = storageFactory;
     this.facts = facts;
+    this.manifestsToRead = manifestsToRead;
   }
 
   @Override
   public void open(OpenContext openContext) {
     storage = storageFactory.open(table);
-    manifestsDecoded = MaintenanceMetrics.of(getRuntimeContext()).counter(MaintenanceMetrics.MANIFESTS_DECODED);
+    MetricGroup metrics = MaintenanceMetrics.ofStage(getRuntimeContext().getMetricGroup(), CleanupStage.MARK);
+    manifestsRead = metrics.counter(MaintenanceMetrics.MANIFESTS_READ);
+    long total = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0 ? manifestsToRead : 0;
+    metrics.gauge(MaintenanceMetrics.MANIFESTS_TO_READ, (Gauge<Long>) () -> total);
   }
 
   @Override
@@ -51,7 +60,7 @@ public final class MarkSlices extends ProcessFunction<MarkTask, ReferenceMark> {
     result.marks().forEach(out::collect);
     result.expiredManifests().forEach(manifest -> ctx.output(EXPIRED_MANIFESTS, manifest));
     ctx.output(SUMMARIES, result.summary());
-    manifestsDecoded.inc(result.summary().manifestsRead());
+    manifestsRead.inc(result.summary().manifestsRead());
   }
 
   @Override

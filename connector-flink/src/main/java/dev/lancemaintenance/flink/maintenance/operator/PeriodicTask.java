@@ -86,7 +86,7 @@ public interface PeriodicTask<R> extends Serializable {
 
     @Override
     public long filesDeleted(CleanupResult result) {
-      return MaintenanceMetrics.filesRemoved(result.counters());
+      return result.counters().filesRemoved();
     }
 
     @Override
@@ -158,7 +158,7 @@ public interface PeriodicTask<R> extends Serializable {
 
     @Override
     public long filesDeleted(OptimizeResult result) {
-      return MaintenanceMetrics.filesRemoved(result.cleanup().counters());
+      return result.cleanup().counters().filesRemoved();
     }
 
     @Override

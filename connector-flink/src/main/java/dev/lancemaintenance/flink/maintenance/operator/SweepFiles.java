@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.flink.api.common.TaskInfo;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
 
 /**
  * Stages {@code sweep} and {@code release manifests} (parallel): deletes files in batches through
@@ -40,9 +38,6 @@ public final class SweepFiles extends CandidateStage {
   private transient SweepBatch sweep;
   private transient List<CandidateFile> buffer;
   private transient CleanupCounters counters;
-  private transient Counter filesDeleted;
-  private transient Counter bytesDeleted;
-  private transient Counter failedDeletes;
 
   /**
    * @param deleteRateLimit files per second across all subtasks of this operator, 0 for unlimited
@@ -51,7 +46,7 @@ public final class SweepFiles extends CandidateStage {
    */
   public SweepFiles(TableLocation table, TableStorageFactory storageFactory, long deleteRateLimit, FileReport report,
       RecordedFiles recordedFiles, CleanupStage stage) {
-    super(report);
+    super(report, stage);
     this.table = table;
     this.storageFactory = storageFactory;
     this.deleteRateLimit = deleteRateLimit;
@@ -71,10 +66,6 @@ public final class SweepFiles extends CandidateStage {
     record = recordedFiles == null
         ? RecordedFiles.Part.none()
         : recordedFiles.part(storage, stage.name().toLowerCase(Locale.ROOT), task.getIndexOfThisSubtask(), task.getAttemptNumber());
-    MetricGroup metrics = getMetricGroup().addGroup(MaintenanceMetrics.GROUP);
-    filesDeleted = metrics.counter(MaintenanceMetrics.FILES_DELETED);
-    bytesDeleted = metrics.counter(MaintenanceMetrics.BYTES_DELETED);
-    failedDeletes = metrics.counter(MaintenanceMetrics.FAILED_DELETES);
   }
 
   @Override
@@ -99,9 +90,7 @@ public final class SweepFiles extends CandidateStage {
     CleanupCounters batch = sweep.sweep(buffer, record::add);
     buffer.clear();
     counters = counters.plus(batch);
-    filesDeleted.inc(MaintenanceMetrics.filesRemoved(batch));
-    bytesDeleted.inc(batch.bytesRemoved());
-    failedDeletes.inc(batch.failedDeletes());
+    published(batch);
   }
 
   @Override

@@ -76,8 +76,8 @@ public final class TriggerMaintenance<R> extends KeyedProcessFunction<Integer, L
     runs = metrics.counter(MaintenanceMetrics.RUNS);
     skippedRuns = metrics.counter(MaintenanceMetrics.SKIPPED_RUNS);
     failedRuns = metrics.counter(MaintenanceMetrics.FAILED_RUNS);
-    filesDeleted = metrics.counter(MaintenanceMetrics.FILES_DELETED);
-    bytesDeleted = metrics.counter(MaintenanceMetrics.BYTES_DELETED);
+    filesDeleted = metrics.counter(MaintenanceMetrics.FILES_REMOVED);
+    bytesDeleted = metrics.counter(MaintenanceMetrics.BYTES_FREED);
   }
 
   @Override

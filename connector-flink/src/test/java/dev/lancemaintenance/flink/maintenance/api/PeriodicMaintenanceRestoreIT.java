@@ -149,7 +149,7 @@ class PeriodicMaintenanceRestoreIT {
   }
 
   private static long removed(CleanupResult result) {
-    return MaintenanceMetrics.filesRemoved(result.counters());
+    return result.counters().filesRemoved();
   }
 
   private static void assertReadsBack(LanceTableFixture table) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
+import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
@@ -76,7 +77,7 @@ class ShippedFunctionsTest {
       expected = slice.mark(storage, plan.facts());
     }
 
-    MarkSlices copy = roundTrip(new MarkSlices(table, HadoopTableStorage.factory(StorageConf.defaults()), plan.facts()));
+    MarkSlices copy = roundTrip(new MarkSlices(table, HadoopTableStorage.factory(StorageConf.defaults()), plan.facts(), plan.manifestCount()));
     try (OneInputStreamOperatorTestHarness<MarkTask, ReferenceMark> harness =
         ProcessFunctionTestHarnesses.forProcessFunction(copy)) {
       harness.processElement(slice, 0);
@@ -135,7 +136,8 @@ class ShippedFunctionsTest {
   private static KeyedBroadcastOperatorTestHarness<String, CandidateFile, UnlistedReferences, CandidateFile> gate()
       throws Exception {
     return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-        roundTrip(new ReleaseGate<>("file:/tmp/some-table", CleanupTopology.CHECKED_STATE, unlisted -> unlisted.count() == 0)),
+        roundTrip(new ReleaseGate<>(
+            "file:/tmp/some-table", CleanupTopology.CHECKED_STATE, unlisted -> unlisted.count() == 0, CleanupStage.SWEEP)),
         CandidateFile::path, Types.STRING, CleanupTopology.CHECKED_STATE);
   }
 
@@ -176,7 +178,7 @@ class ShippedFunctionsTest {
         transaction, FileKind.TRANSACTION, fixture.resolve(transaction).toFile().length(), RemovalReason.EXPIRED_VERSION);
     SweepFiles sweep = roundTrip(new SweepFiles(
         TableLocation.of(fixture.uri()), HadoopTableStorage.factory(StorageConf.defaults()), 10, FileReport.EMIT,
-        null, dev.lancemaintenance.cleanup.engine.CleanupStage.SWEEP));
+        null, CleanupStage.SWEEP));
 
     try (OneInputStreamOperatorTestHarness<CandidateFile, RunOutput> harness = new OneInputStreamOperatorTestHarness<>(sweep)) {
       harness.open();

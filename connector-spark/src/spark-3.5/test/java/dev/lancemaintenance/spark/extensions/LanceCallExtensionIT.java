@@ -88,7 +88,7 @@ class LanceCallExtensionIT {
         .hasMessageContaining("Unknown compact argument 'target_rows'")
         .hasMessageContaining("target_rows_per_fragment");
     assertThatThrownBy(() -> spark.sql("CALL lance.vacuum(" + uri + ")"))
-        .hasMessageContaining("No procedure lance.vacuum (available: cleanup, cleanup_all, compact, create_tag, delete_tag, describe_storage, describe_storage_all, expire_versions, maintenance_history, move_tag, optimize, remove_orphan_files");
+        .hasMessageContaining("No procedure lance.vacuum (available: cleanup, cleanup_all, compact, create_tag, delete_tag, describe_storage, describe_storage_all, expire_versions, maintenance_history, move_tag, optimize, optimize_all, remove_orphan_files");
     assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", older_than => current_date() - id)"))
         .as("not a constant").isInstanceOf(Exception.class);
     assertThat(new TreeSet<>(table.listFiles())).as("nothing deleted").isEqualTo(before);
