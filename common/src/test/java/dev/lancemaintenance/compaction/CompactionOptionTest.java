@@ -111,9 +111,10 @@ class CompactionOptionTest {
     assertThat(OptimizeAction.OPTIONS.options()).containsAll(OptimizeAction.CLEANUP_OPTIONS);
     // Not (yet) on optimize: branch (compaction rewrites the main line), the ledger's mode and verify,
     // and retain_last / max_deletes (issue 15: they reach cleanup, cleanup_all and cleanup_files), and
-    // inventory (a report taken before the compaction cannot show what the compaction made expire).
+    // inventory (a report taken before the compaction cannot show what the compaction made expire),
+    // and record_files (offered on the cleanup procedures only, for now; optimize's cleanup still records its run).
     Set<CleanupOption> notOnOptimize = Set.of(CleanupOption.BRANCH, CleanupOption.MODE, CleanupOption.VERIFY,
-        CleanupOption.RETAIN_LAST, CleanupOption.MAX_DELETES, CleanupOption.INVENTORY);
+        CleanupOption.RETAIN_LAST, CleanupOption.MAX_DELETES, CleanupOption.INVENTORY, CleanupOption.RECORD_FILES);
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(OptimizeAction.OPTIONS.options().contains(option)).as(option.sqlName())
           .isEqualTo(!notOnOptimize.contains(option));
