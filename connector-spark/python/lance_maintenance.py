@@ -71,7 +71,7 @@ class LanceMaintenance:
                 error_if_tagged_old_versions=True, options=None, allow_short_retention=False,
                 mode="full", verify=False):
         """Runs the cleanup and returns its result row as a dict (the columns of CALL lance.cleanup:
-        the counters, then mark_mode and manifests_read)."""
+        the counters, then mark_mode, manifests_read and resumed_from)."""
         arguments = (table, older_than, before_version, delete_unverified,
                      error_if_tagged_old_versions, options, allow_short_retention, mode, verify)
         _check(*arguments)

@@ -123,7 +123,7 @@ class CleanupCommandIT {
         .containsExactly(
             "table", "mode", "old_versions", "bytes_removed", "data_files_removed", "deletion_files_removed",
             "index_files_removed", "transaction_files_removed", "manifest_files_removed", "other_files_removed",
-            "failed_deletes", "deferred_deletes", "read_version", "duration_ms", "mark_mode", "manifests_read");
+            "failed_deletes", "deferred_deletes", "read_version", "duration_ms", "mark_mode", "manifests_read", "resumed_from");
     assertThat(json.get("mode").asText()).isEqualTo("execute");
     assertThat(json.get("mark_mode").asText()).isEqualTo("full");
     assertThat(json.get("manifests_read").asLong()).as("v1..v5 decoded").isEqualTo(5);

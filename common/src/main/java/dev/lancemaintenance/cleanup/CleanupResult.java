@@ -19,15 +19,19 @@ import java.util.Objects;
  *     and {@code verify})
  * @param manifestsRead manifests the run decoded to mark: every listed one in a full run, only those
  *     the ledger could not answer for in an incremental one
+ * @param resumedFrom the dead run whose sweep this run resumed instead of listing and deciding in
+ *     full ({@code run-<uuid>}), empty when it did not
  */
 public record CleanupResult(
     String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
-    MarkMode markMode, long manifestsRead)
+    MarkMode markMode, long manifestsRead, String resumedFrom)
     implements Serializable {
   /** The column of {@link #markMode}: {@code full}, {@code incremental} or {@code verify}. */
   public static final String MARK_MODE = "mark_mode";
   /** The column of {@link #manifestsRead}. */
   public static final String MANIFESTS_READ = "manifests_read";
+  /** The column of {@link #resumedFrom}. */
+  public static final String RESUMED_FROM = "resumed_from";
 
   private static final CleanupResult EMPTY =
       new CleanupResult("", CleanupMode.DRY_RUN, 0, CleanupCounters.ZERO, 0, MarkMode.FULL, 0);
@@ -40,11 +44,19 @@ public record CleanupResult(
     if (manifestsRead < 0) {
       throw new IllegalArgumentException("manifests read must not be negative: " + manifestsRead);
     }
+    Objects.requireNonNull(resumedFrom, "resumedFrom");
+  }
+
+  /** The result of a run that listed and decided in full. */
+  public CleanupResult(
+      String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
+      MarkMode markMode, long manifestsRead) {
+    this(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead, "");
   }
 
   /** This result with another duration: a cleanup of referenced branches times the whole run. */
   public CleanupResult withDuration(long millis) {
-    return new CleanupResult(table, mode, readVersion, counters, millis, markMode, manifestsRead);
+    return new CleanupResult(table, mode, readVersion, counters, millis, markMode, manifestsRead, resumedFrom);
   }
 
   /**
@@ -67,12 +79,14 @@ public record CleanupResult(
   /**
    * The result row every entry point shows (the CLI's text and JSON, the Spark and Flink {@code
    * CALL} rows, PySpark's dict): {@link #namedCounters()}, then {@value #MARK_MODE} (a string) and
-   * {@value #MANIFESTS_READ}, which came later and so come last.
+   * {@value #MANIFESTS_READ}, which came later and so come last, and {@value #RESUMED_FROM} (a
+   * string, empty unless the run resumed a dead run's sweep), later still.
    */
   public Map<String, Object> row() {
     Map<String, Object> row = new LinkedHashMap<>(namedCounters());
     row.put(MARK_MODE, markMode.name().toLowerCase(Locale.ROOT));
     row.put(MANIFESTS_READ, manifestsRead);
+    row.put(RESUMED_FROM, resumedFrom);
     return row;
   }
 

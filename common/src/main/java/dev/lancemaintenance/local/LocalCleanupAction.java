@@ -9,6 +9,7 @@ import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
@@ -157,15 +158,18 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
    */
   public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
-    return clean(cleanup, plannedElsewhere, Optional.empty());
+    return clean(cleanup, plannedElsewhere, Optional.empty(), storage -> SweepResume.none());
   }
 
   /**
    * As {@link #clean(DatasetCleanup, CleanupPlan)}, recording the files it deletes where the other
-   * engine's run records them ({@code record_files}).
+   * engine's run records them ({@code record_files}), and its decision and any resume as that run's
+   * {@code resume} gives them for the storage this run opens.
    */
-  public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles) {
-    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles);
+  public CleanupResult clean(
+      DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles,
+      Function<TableStorage, SweepResume> resume) {
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume);
   }
 
   @Override
@@ -175,11 +179,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
-    return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()));
+    return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
+        storage -> sweepResume(storage, cleanup.dataset()));
   }
 
   private CleanupResult cleanDataset(
-      DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles) {
+      DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles,
+      Function<TableStorage, SweepResume> resumeOn) {
     long startNanos = System.nanoTime();
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
@@ -192,9 +198,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner, cleanup);
-      CleanupRun run =
-          new CleanupRun(table().toString(), plan, new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC), recordedFiles),
-              settings().maxDeletes(), progress());
+      SweepResume resume = resumeOn.apply(storage);
+      CleanupRun run = new CleanupRun(table().toString(), plan,
+          new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC), recordedFiles,
+              resume.decidedFiles()),
+          settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return run.result(settings().mode(), markMode(), counters, durationMillis);
@@ -246,14 +254,18 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
     private final Optional<RecordedFiles> recordedFiles;
+    /** Where each decide task records what it decided; empty when the run does not record its decision. */
+    private final Optional<RecordedFiles> decidedFiles;
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles) {
+    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
+        Optional<RecordedFiles> decidedFiles) {
       this.storage = storage;
       this.spills = spills;
       this.pool = pool;
       this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
       this.recordedFiles = recordedFiles;
+      this.decidedFiles = decidedFiles;
     }
 
     @Override
@@ -298,6 +310,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
       return runAll(partitionIds(), p -> decideBounded(p, context), UnlistedReferences::plus, UnlistedReferences.NONE);
+    }
+
+    @Override
+    public int decideTasks() {
+      return spills.partitions();
     }
 
     @Override
@@ -377,17 +394,23 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
       Set<String> listedKeys = new HashSet<>();
       DecideByPath decide = new DecideByPath(context);
-      spills.files(partition).forEach(file -> {
-        String key = context.keyOf(file.path());
-        MarkState mark = marks.get(key);
-        if (mark != null) {
-          listedKeys.add(key);
-        }
-        decide.decide(file, Optional.ofNullable(mark)).ifPresent(decided -> {
-          spills.decided(partition).append(decided);
-          progress().candidates(1);
+      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, partition, 0))
+          .orElseGet(RecordedFiles.Part::none);
+      try (record) {
+        spills.files(partition).forEach(file -> {
+          String key = context.keyOf(file.path());
+          MarkState mark = marks.get(key);
+          if (mark != null) {
+            listedKeys.add(key);
+          }
+          decide.decide(file, Optional.ofNullable(mark)).ifPresent(decided -> {
+            spills.decided(partition).append(decided);
+            record.addListed(file);
+            progress().candidates(1);
+          });
         });
-      });
+        record.finish();
+      }
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
         if (!listedKeys.contains(mark.getKey())) {

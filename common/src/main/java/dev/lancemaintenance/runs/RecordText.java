@@ -12,6 +12,8 @@ import java.util.zip.CRC32C;
  */
 final class RecordText {
   private static final String END = "end";
+  /** The last line of every record file, line break included. */
+  static final byte[] END_LINE = (END + "\n").getBytes(StandardCharsets.UTF_8);
   private static final String CHECKSUM = "checksum=";
 
   private RecordText() {}

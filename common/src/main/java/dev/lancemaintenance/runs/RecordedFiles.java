@@ -2,6 +2,7 @@ package dev.lancemaintenance.runs;
 
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.RecordedListing;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
@@ -43,6 +44,9 @@ public record RecordedFiles(String dir) implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(RecordedFiles.class);
   private static final String PART = "part-";
   private static final String FILE = "file";
+  private static final String LISTED = "listed";
+  private static final String DECIDE = "decide";
+  private static final String PLAN = "plan";
 
   public RecordedFiles {
     Objects.requireNonNull(dir, "dir");
@@ -59,6 +63,95 @@ public record RecordedFiles(String dir) implements Serializable {
    */
   public Part part(TableStorage storage, String stage, int task, int attempt) {
     return new Part(storage, dir + "/" + PART + stage + "-" + task + "-" + attempt);
+  }
+
+  /**
+   * The part of one attempt of one decide task: the files it decided, as listed ({@link
+   * Part#addListed}), so that a later run can resume the sweep from them. Written even when the
+   * task decided nothing, so that a task with no whole part means an undecided partition, never an
+   * empty one.
+   */
+  public Part decidePart(TableStorage storage, int task, int attempt) {
+    return new Part(storage, dir + "/" + PART + DECIDE + "-" + task + "-" + attempt, true);
+  }
+
+  /**
+   * One whole part per decide task {@code 0 .. tasks - 1} (the first attempt whose part ends whole,
+   * by its last bytes: the checksum is verified as a resumed run reads it), or why not: a task
+   * without one left its partition undecided, and a resume from these parts would miss its files.
+   */
+  public DecidedParts decidedParts(TableStorage storage, int tasks) {
+    Map<Integer, String> whole = new TreeMap<>();
+    String prefix = PART + DECIDE + "-";
+    for (Iterator<FileEntry> files = storage.listFiles(dir, false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      String name = Generations.lastSegment(file.path());
+      int dash = name.lastIndexOf('-');
+      if (!name.startsWith(prefix) || dash <= prefix.length()) {
+        continue;
+      }
+      try {
+        int task = Integer.parseInt(name.substring(prefix.length(), dash));
+        if (!whole.containsKey(task) && endsWhole(storage, file)) {
+          whole.put(task, file.path());
+        }
+      } catch (NumberFormatException e) {
+        LOG.warn("lance maintenance {}: skipping recorded decided files {}: not a decide part", storage.location(), file.path());
+      }
+    }
+    for (int task = 0; task < tasks; task++) {
+      if (!whole.containsKey(task)) {
+        return new DecidedParts(List.of(), "decide task " + task + " left no whole part under " + dir);
+      }
+    }
+    if (whole.size() != tasks) {
+      return new DecidedParts(List.of(), "the plan names " + tasks + " decide tasks and " + whole.size() + " recorded parts");
+    }
+    return new DecidedParts(whole.values().stream().map(DecidedPart::new).toList(), "");
+  }
+
+  private static boolean endsWhole(TableStorage storage, FileEntry file) {
+    int tail = RecordText.END_LINE.length + 1;
+    if (file.size() < tail) {
+      return false;
+    }
+    byte[] last = storage.read(file.path(), file.size() - tail, tail);
+    return java.util.Arrays.equals(last, 1, tail, RecordText.END_LINE, 0, RecordText.END_LINE.length) && last[0] == '\n';
+  }
+
+  /**
+   * The decided parts of a run, one per decide task, or why they cannot stand for its decision.
+   *
+   * @param problem empty when every task has a whole part
+   */
+  public record DecidedParts(List<DecidedPart> parts, String problem) {
+    public DecidedParts {
+      parts = List.copyOf(parts);
+    }
+
+    public boolean complete() {
+      return problem.isEmpty();
+    }
+  }
+
+  /** Where this run's plan is kept, beside its decided parts. */
+  public String planPath() {
+    return dir + "/" + PLAN;
+  }
+
+  /**
+   * Records the run's plan, created whole; never fails the run (a plan that cannot be written means
+   * a later run starts over instead of resuming this one), so it only logs why not.
+   */
+  public void writePlan(TableStorage storage, RunPlan plan) {
+    try {
+      if (!storage.createIfAbsent(planPath(), plan.encode())) {
+        LOG.warn("lance maintenance {}: plan {} exists already; a later run will not resume this one", storage.location(), planPath());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not record the plan {} (the run goes on; a later run starts over): {}",
+          storage.location(), planPath(), e.getMessage());
+    }
   }
 
   /** The part files under this directory and its branches', by name only: what a run's end record counts. */
@@ -131,6 +224,8 @@ public record RecordedFiles(String dir) implements Serializable {
   public static final class Part implements AutoCloseable {
     private final TableStorage storage;
     private final String path;
+    /** Whether the part is written even with no file: a decide part, whose absence means "undecided". */
+    private final boolean wholeWhenEmpty;
     private final CRC32C crc = new CRC32C();
     private OutputStream out;
     private long files;
@@ -139,13 +234,32 @@ public record RecordedFiles(String dir) implements Serializable {
     private boolean closed;
 
     private Part(TableStorage storage, String path) {
+      this(storage, path, false);
+    }
+
+    private Part(TableStorage storage, String path, boolean wholeWhenEmpty) {
       this.storage = storage;
       this.path = path;
+      this.wholeWhenEmpty = wholeWhenEmpty;
     }
 
     /** A part that records nothing: for a sweep whose run does not record files. */
     public static Part none() {
       return new Part(null, null);
+    }
+
+    /** Records one decided file as it was listed, which a resumed run decides again. */
+    public synchronized void addListed(FileEntry file) {
+      if (storage == null) {
+        return;
+      }
+      if (out == null) {
+        writeLine(RecordText.line("record", "decided"));
+      }
+      writeLine(RecordText.line(LISTED, String.join("\t", file.type().name().toLowerCase(Locale.ROOT),
+          Long.toString(file.size()), Long.toString(file.modificationTimeMillis()), file.path())));
+      files++;
+      bytes += file.size();
     }
 
     /** Records one deleted file. */
@@ -164,6 +278,9 @@ public record RecordedFiles(String dir) implements Serializable {
 
     /** Ends the part whole: the totals, the checksum and {@code end}. A part with no file is not written. */
     public synchronized void finish() {
+      if (storage != null && wholeWhenEmpty && out == null && !closed) {
+        writeLine(RecordText.line("record", "decided"));
+      }
       if (out == null || closed) {
         return;
       }
@@ -207,6 +324,129 @@ public record RecordedFiles(String dir) implements Serializable {
         failed = true;
         LOG.warn("lance maintenance {}: could not record deleted files in {} (the run goes on): {}",
             storage.location(), path, e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * One whole decide part of a dead run, read back as the files it decided, in a resumed run's list
+   * stage (wherever the engine runs it). Streams the part in chunks and verifies its count and
+   * checksum at its end: a part garbled inside fails the run, naming it, before any delete (the
+   * decision waits for every listed file).
+   *
+   * @param path the part, relative to the table
+   */
+  public record DecidedPart(String path) implements RecordedListing {
+    private static final int CHUNK = 1 << 20;
+
+    public DecidedPart {
+      Objects.requireNonNull(path, "path");
+    }
+
+    @Override
+    public Iterator<FileEntry> files(TableStorage storage) {
+      return new Listed(storage, path);
+    }
+
+    @Override
+    public String describe() {
+      return "the decided files recorded in " + path;
+    }
+
+    /** The {@code listed=} lines of a part, one chunk of it in memory at a time. */
+    private static final class Listed implements Iterator<FileEntry> {
+      private final TableStorage storage;
+      private final String path;
+      private final long length;
+      private final CRC32C crc = new CRC32C();
+      private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+      private byte[] chunk = new byte[0];
+      private int at;
+      private long offset;
+      private long listed;
+      private boolean checked;
+      private FileEntry next;
+
+      Listed(TableStorage storage, String path) {
+        this.storage = storage;
+        this.path = path;
+        this.length = storage.length(path);
+      }
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && !checked) {
+          String text = nextLine();
+          if (text == null) {
+            throw broken("cut short (no end line)");
+          }
+          if (text.startsWith("checksum=")) {
+            check(text.substring("checksum=".length()));
+          } else {
+            crc.update((text + "\n").getBytes(StandardCharsets.UTF_8));
+            next = parse(text);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public FileEntry next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        FileEntry file = next;
+        next = null;
+        return file;
+      }
+
+      private FileEntry parse(String text) {
+        if (text.startsWith(LISTED + "=")) {
+          String[] fields = text.substring(LISTED.length() + 1).split("\t", 4);
+          listed++;
+          return new FileEntry(fields[3], Long.parseLong(fields[1]), Long.parseLong(fields[2]),
+              FileEntry.EntryType.valueOf(fields[0].toUpperCase(Locale.ROOT)));
+        }
+        if (text.startsWith("files=") && Long.parseLong(text.substring("files=".length())) != listed) {
+          throw broken("it counts " + text.substring("files=".length()) + " files and lists " + listed);
+        }
+        return null;
+      }
+
+      private void check(String recorded) {
+        if (!recorded.equals(Long.toHexString(crc.getValue()))) {
+          throw broken("checksum mismatch");
+        }
+        if (!"end".equals(nextLine())) {
+          throw broken("no end line after the checksum");
+        }
+        checked = true;
+      }
+
+      /** The next line without its line break; null at the end of the part. */
+      private String nextLine() {
+        line.reset();
+        while (true) {
+          if (at == chunk.length) {
+            if (offset == length) {
+              return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+            }
+            int size = (int) Math.min(CHUNK, length - offset);
+            chunk = storage.read(path, offset, size);
+            offset += size;
+            at = 0;
+          }
+          byte b = chunk[at++];
+          if (b == '\n') {
+            return line.toString(StandardCharsets.UTF_8);
+          }
+          line.write(b);
+        }
+      }
+
+      private IllegalStateException broken(String why) {
+        return new IllegalStateException(
+            "Cannot resume the sweep of " + storage.location() + ": the decided files recorded in " + path + " do not read: " + why);
       }
     }
   }

@@ -22,10 +22,12 @@ import java.util.TreeMap;
  * @param error the one-line error of a failed run, empty otherwise
  * @param fileParts the parts its sweep tasks wrote under its {@code .files} directory ({@link
  *     RecordedFiles}), counted by name; empty unless it ran with {@code record_files}
+ * @param resume whether it resumed a dead run's sweep ({@code resumed from run-...}) or started
+ *     over and why ({@code started over: ...}); empty when there was no dead run to resume
  */
 public record RunEnd(
     String runId, Instant endedAt, RunState state, String stage, String markMode, OptionalLong manifestsRead,
-    Map<String, Long> counters, String error, OptionalLong fileParts) {
+    Map<String, Long> counters, String error, OptionalLong fileParts, String resume) {
   private static final String COUNTER = "counter.";
 
   public RunEnd {
@@ -37,6 +39,7 @@ public record RunEnd(
     Objects.requireNonNull(manifestsRead, "manifestsRead");
     Objects.requireNonNull(error, "error");
     Objects.requireNonNull(fileParts, "fileParts");
+    Objects.requireNonNull(resume, "resume");
     if (state != RunState.FINISHED && state != RunState.FAILED) {
       throw new IllegalArgumentException("a run ends finished or failed, not " + state.label());
     }
@@ -59,6 +62,9 @@ public record RunEnd(
     if (fileParts.isPresent()) {
       fields.put("file_parts", Long.toString(fileParts.getAsLong()));
     }
+    if (!resume.isEmpty()) {
+      fields.put("resume", resume);
+    }
     return fields;
   }
 
@@ -73,7 +79,8 @@ public record RunEnd(
     return new RunEnd(
         read.text("run_id"), read.instant("ended_at"), RunState.ofLabel(read.text("state")), read.text("stage"),
         read.text("mark_mode"),
-        optional(read, "manifests_read"), counters, read.text("error"), optional(read, "file_parts"));
+        optional(read, "manifests_read"), counters, read.text("error"), optional(read, "file_parts"),
+        read.has("resume") ? read.text("resume") : "");
   }
 
   private static OptionalLong optional(RecordFields read, String key) {

@@ -29,7 +29,8 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
    * The columns, in order: the run, its state and stage, its mark mode and manifests read, the
    * result's counters under their result names (NULL until the run ended), its policy, its error,
    * and where it recorded the files it deleted ({@code files}, the directory, and {@code file_parts};
-   * NULL unless it ran with {@code record_files}).
+   * NULL unless it ran with {@code record_files}), and whether it resumed a dead run's sweep or
+   * started over, and why ({@code resume}; NULL when there was no dead run to resume).
    */
   public static final List<Column> COLUMNS = columns();
 
@@ -56,6 +57,7 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
     columns.add(new Column("error", ColumnType.STRING));
     columns.add(new Column("files", ColumnType.STRING));
     columns.add(new Column("file_parts", ColumnType.LONG));
+    columns.add(new Column("resume", ColumnType.STRING));
     return Collections.unmodifiableList(columns);
   }
 
@@ -75,6 +77,7 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
     values.add(ended == null || ended.error().isEmpty() ? null : ended.error());
     values.add(filesDir().orElse(null));
     values.add(filesDir().isPresent() ? ended.fileParts().getAsLong() : null);
+    values.add(ended == null || ended.resume().isEmpty() ? null : ended.resume());
     return Collections.unmodifiableList(values);
   }
 

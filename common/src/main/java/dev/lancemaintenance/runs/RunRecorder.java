@@ -26,6 +26,8 @@ public final class RunRecorder {
   private final Clock clock;
   private final boolean started;
   private volatile boolean recordsFiles;
+  /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
+  private final java.util.List<String> resumeNotes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
     this.records = records;
@@ -63,6 +65,51 @@ public final class RunRecorder {
   public Optional<RecordedFiles> recordFiles() {
     recordsFiles = started;
     return started ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
+  }
+
+  /**
+   * Where this run records its plan and the files its decide tasks decided ({@code <run>.decided/}
+   * beside its record), so that a later run can resume its sweep should it die; empty when its start
+   * could not be recorded (a plan nobody can find resumes nothing).
+   */
+  public Optional<RecordedFiles> decidedFiles() {
+    return started ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
+  }
+
+  /**
+   * The dead run this run may resume the sweep of ({@link RunRecords#deadRunBefore}); empty when
+   * there is none or this run's own start was not recorded. Never fails the run: a listing the
+   * store refuses means a full run.
+   */
+  public Optional<DeadRun> deadRun() {
+    if (!started) {
+      return Optional.empty();
+    }
+    try {
+      return records.deadRunBefore(start.runId(), clock)
+          .map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not look for a dead run to resume (running in full): {}", start.table(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * A run that died without an end, and where it recorded its plan and decided files.
+   *
+   * @param runId its id
+   * @param decided its {@code .decided} directory (a branch's under {@code tree/<branch>/})
+   */
+  public record DeadRun(String runId, RecordedFiles decided) {
+    /** Its record of one dataset of the run: a branch cleaned first has its own. */
+    public DeadRun forDataset(dev.lancemaintenance.format.DatasetRef dataset) {
+      return new DeadRun(runId, decided.forDataset(dataset));
+    }
+  }
+
+  /** Notes, for the end record, whether a dataset's run resumed a dead run's sweep or started over and why. */
+  public void noteResume(String note) {
+    resumeNotes.add(note);
   }
 
   /** The id of the recorded run. */
@@ -119,7 +166,8 @@ public final class RunRecorder {
       return;
     }
     RunEnd end = new RunEnd(
-        start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error, recordedParts());
+        start.runId(), clock.instant(), state, stage, markMode, manifestsRead, counters, error, recordedParts(),
+        String.join("; ", resumeNotes));
     try {
       records.writeEnd(start, end);
     } catch (RuntimeException e) {

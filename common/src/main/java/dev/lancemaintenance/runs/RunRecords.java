@@ -35,6 +35,7 @@ public final class RunRecords {
   static final String START = ".start";
   static final String END = ".end";
   static final String FILES = ".files";
+  static final String DECIDED = ".decided";
 
   /**
    * Ended runs kept by {@link #prune}: a constant, not an option, because a record is two files of
@@ -110,8 +111,10 @@ public final class RunRecords {
     for (Map<String, FileEntry> run : runsNewestFirst().values().stream().skip(keep).toList()) {
       if (run.containsKey(END)) {
         run.values().forEach(file -> doomed.add(file.path()));
-        String files = Generations.lastSegment(run.get(END).path()).replace(END, FILES);
-        storage.listFiles(DIR + "/" + files, true).forEachRemaining(file -> doomed.add(file.path()));
+        String stem = Generations.lastSegment(run.get(END).path()).replace(END, "");
+        for (String recorded : List.of(FILES, DECIDED)) {
+          storage.listFiles(DIR + "/" + stem + recorded, true).forEachRemaining(file -> doomed.add(file.path()));
+        }
         runsPruned++;
       }
     }
@@ -121,6 +124,29 @@ public final class RunRecords {
               storage.location(), failure.path(), failure.reason()));
     }
     return runsPruned;
+  }
+
+  /**
+   * The run a run of id {@code ownRunId} may resume: the newest other run, when it has no end and
+   * its lease is no longer in force (it died). Only the newest: a run that ended after it did all
+   * it decided, so an older dead run's decision is stale. Empty when there is none, or its start
+   * does not read (skipped with a warning).
+   */
+  public Optional<RunStart> deadRunBefore(String ownRunId, Clock clock) {
+    Optional<String> leaseOwner = TableLease.currentOwner(storage, clock);
+    for (Map.Entry<String, Map<String, FileEntry>> run : runsNewestFirst().entrySet()) {
+      if (run.getKey().endsWith("-" + ownRunId)) {
+        continue;
+      }
+      FileEntry startFile = run.getValue().get(START);
+      if (run.getValue().containsKey(END) || startFile == null) {
+        return Optional.empty();
+      }
+      return read(startFile, RunStart::of)
+          .filter(start -> matches(startFile, run.getKey(), start.runId(), start))
+          .filter(start -> leaseOwner.filter(start.leaseOwner()::equals).isEmpty());
+    }
+    return Optional.empty();
   }
 
   /** Every run's record files by stem, newest first, without reading them. */
@@ -167,6 +193,11 @@ public final class RunRecords {
   /** Where {@code start}'s run records the files it deleted, when asked to ({@link RecordedFiles}). */
   static String filesDir(RunStart start) {
     return path(start, FILES);
+  }
+
+  /** Where {@code start}'s run records its plan and the files its decide tasks decided ({@link RunPlan}). */
+  static String decidedDir(RunStart start) {
+    return path(start, DECIDED);
   }
 
   TableStorage storage() {

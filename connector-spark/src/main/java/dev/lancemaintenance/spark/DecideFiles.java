@@ -5,30 +5,62 @@ import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.TaskCompletionListener;
 import scala.Tuple2;
 
 /**
  * Stage {@code decide} on an executor: one partition of the co-group of listed files and marks by reference
  * key, decided by {@link DecideByPath}. Emits the files that go, as the keys stream by, and last
  * the partition's {@link UnlistedReferences}: keys a retained version needs that no listed file
- * carries, which the driver reduces and refuses on before any delete.
+ * carries, which the driver reduces and refuses on before any delete. When the run records its
+ * decision, each task writes the files it decided, as listed, to its part ({@link
+ * RecordedFiles#decidePart}, by partition and attempt), whole once its partition is decided.
  */
 final class DecideFiles
     implements FlatMapFunction<Iterator<Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>>, DecideFiles.Decision> {
   private static final long serialVersionUID = 1L;
 
   private final DecisionContext context;
+  private final Broadcast<TableStorageFactory> storageFactory;
+  private final TableLocation table;
+  /** Where each task records the files it decided ({@code part-decide-<partition>-<attempt>}); null for none. */
+  private final RecordedFiles decidedFiles;
 
-  DecideFiles(DecisionContext context) {
+  DecideFiles(
+      DecisionContext context, Broadcast<TableStorageFactory> storageFactory, TableLocation table, RecordedFiles decidedFiles) {
     this.context = context;
+    this.storageFactory = storageFactory;
+    this.table = table;
+    this.decidedFiles = decidedFiles;
+  }
+
+  /** This task's decided part, closed (without its end, should the task fail) with the task. */
+  private RecordedFiles.Part decidedPart() {
+    if (decidedFiles == null) {
+      return RecordedFiles.Part.none();
+    }
+    TaskContext task = TaskContext.get();
+    TableStorage storage = storageFactory.value().open(table);
+    RecordedFiles.Part record = decidedFiles.decidePart(storage, task.partitionId(), task.attemptNumber());
+    task.addTaskCompletionListener((TaskCompletionListener) done -> {
+      record.close();
+      storage.close();
+    });
+    return record;
   }
 
   /** A listed file under its reference key in the run's dataset, ready to be co-grouped with the marks. */
@@ -54,6 +86,7 @@ final class DecideFiles
   @Override
   public Iterator<Decision> call(Iterator<Tuple2<String, Tuple2<Iterable<FileEntry>, Iterable<MarkState>>>> keys) {
     DecideByPath decide = new DecideByPath(context);
+    RecordedFiles.Part record = decidedPart();
     return new Iterator<>() {
       private UnlistedReferences unlisted = UnlistedReferences.NONE;
       private final List<Decision> pending = new ArrayList<>();
@@ -66,6 +99,7 @@ final class DecideFiles
         }
         if (pending.isEmpty() && !summarised) {
           summarised = true;
+          record.finish();
           pending.add(new Decision(null, unlisted));
         }
         return !pending.isEmpty();
@@ -90,8 +124,12 @@ final class DecideFiles
           return;
         }
         while (files.hasNext()) {
-          Optional<CandidateFile> decided = decide.decide(files.next(), mark);
-          decided.ifPresent(file -> pending.add(new Decision(file, null)));
+          FileEntry listed = files.next();
+          Optional<CandidateFile> decided = decide.decide(listed, mark);
+          decided.ifPresent(file -> {
+            record.addListed(listed);
+            pending.add(new Decision(file, null));
+          });
         }
       }
     };

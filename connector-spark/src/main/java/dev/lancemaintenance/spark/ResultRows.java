@@ -153,7 +153,8 @@ public final class ResultRows {
   private static StructType counterSchema() {
     return schemaOf(CleanupResult.counterNames())
         .add(CleanupResult.MARK_MODE, DataTypes.StringType, false)
-        .add(CleanupResult.MANIFESTS_READ, DataTypes.LongType, false);
+        .add(CleanupResult.MANIFESTS_READ, DataTypes.LongType, false)
+        .add(CleanupResult.RESUMED_FROM, DataTypes.StringType, false);
   }
 
   /** One non-null BIGINT column per named counter, in order. */

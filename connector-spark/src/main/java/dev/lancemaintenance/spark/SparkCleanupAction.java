@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
@@ -185,12 +186,15 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
           table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
       return inDriver(cleanup, plan);
     }
-    try (JobGroup group = newJobGroup();
-        SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null))) {
-      CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress());
-      CleanupCounters counters = stages.execute();
-      long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return stages.result(settings().mode(), markMode(), counters, durationMillis);
+    try (TableStorage storage = storageFactory.open(table());
+        JobGroup group = newJobGroup()) {
+      SweepResume resume = sweepResume(storage, cleanup.dataset());
+      try (SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null), resume.decidedFiles().orElse(null))) {
+        CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress(), resume);
+        CleanupCounters counters = stages.execute();
+        long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
+        return stages.result(settings().mode(), markMode(), counters, durationMillis);
+      }
     } catch (Exception e) {
       throw stageError(e);
     }
@@ -220,7 +224,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
-    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()));
+    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()));
   }
 
   /**
@@ -244,7 +248,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
       CleanupPlan plan = plan(requestedCleanup());
-      SparkRun run = new SparkRun(group, null);
+      SparkRun run = new SparkRun(group, null, null);
       try {
         new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
@@ -290,10 +294,13 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     private int partitions;
     /** Where the sweep tasks record what they delete; null unless {@code record_files}. */
     private final RecordedFiles recordedFiles;
+    /** Where the decide tasks record what they decide; null when the run does not record its decision. */
+    private final RecordedFiles decidedFiles;
 
-    SparkRun(JobGroup group, RecordedFiles recordedFiles) {
+    SparkRun(JobGroup group, RecordedFiles recordedFiles, RecordedFiles decidedFiles) {
       this.group = group;
       this.recordedFiles = recordedFiles;
+      this.decidedFiles = decidedFiles;
     }
 
     @Override
@@ -358,12 +365,17 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       // the listing must run once.
       decisions = files.mapToPair(file -> DecideFiles.keyed(context, file))
           .cogroup(marks, partitions)
-          .mapPartitions(new DecideFiles(context))
+          .mapPartitions(new DecideFiles(context, factory, table(), decidedFiles))
           .persist(StorageLevel.MEMORY_AND_DISK());
       candidates = decisions.filter(DecideFiles.Decision::isCandidate).map(DecideFiles.Decision::candidate);
       return decisions.filter(decision -> !decision.isCandidate())
           .map(DecideFiles.Decision::unlisted)
           .fold(UnlistedReferences.NONE, UnlistedReferences::plus);
+    }
+
+    @Override
+    public int decideTasks() {
+      return partitions;
     }
 
     @Override

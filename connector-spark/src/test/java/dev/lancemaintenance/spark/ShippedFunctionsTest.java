@@ -104,7 +104,7 @@ class ShippedFunctionsTest {
 
   @Test
   void decideFilesDecidesAfterTheTrip() throws Exception {
-    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext(DatasetRef.MAIN, Long.MAX_VALUE, 0, false, 0)));
+    DecideFiles decide = roundTrip(new DecideFiles(new DecisionContext(DatasetRef.MAIN, Long.MAX_VALUE, 0, false, 0), null, null, null));
 
     FileEntry file = new FileEntry("data/a.lance", 3, 1000);
     List<DecideFiles.Decision> decided = new ArrayList<>();

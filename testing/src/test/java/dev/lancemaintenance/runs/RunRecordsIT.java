@@ -135,7 +135,7 @@ class RunRecordsIT {
         RunStart start = planted("run-old-" + i, longAgo.plusSeconds(i));
         records.writeStart(start);
         records.writeEnd(start, new RunEnd(start.runId(), start.startedAt().plusSeconds(1), RunState.FINISHED, "6/6 release",
-            "full", java.util.OptionalLong.of(1), java.util.Map.of("old_versions", 0L), "", java.util.OptionalLong.empty()));
+            "full", java.util.OptionalLong.of(1), java.util.Map.of("old_versions", 0L), "", java.util.OptionalLong.empty(), ""));
       }
     }
 

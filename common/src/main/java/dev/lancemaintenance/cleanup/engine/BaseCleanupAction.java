@@ -69,6 +69,10 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean recordFiles;
   /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
   private volatile RecordedFiles recordedFiles;
+  /** The record of the run under way, null in a dry run or between runs. */
+  private volatile RunRecorder recorder;
+  /** The dead run the run under way may resume, looked up once per run. */
+  private volatile Optional<RunRecorder.DeadRun> deadRun = Optional.empty();
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -98,6 +102,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       RunRecorder record = RunRecorder.start(
           leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(requested.policy()));
       recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
+      recorder = record;
+      deadRun = record.deadRun();
       try {
         CleanupResult result = executeHoldingLease(requested);
         record.finished(result, progress.snapshot());
@@ -109,6 +115,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       } finally {
         lease = null;
         recordedFiles = null;
+        recorder = null;
+        deadRun = Optional.empty();
       }
     }
   }
@@ -220,6 +228,20 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   protected Optional<RecordedFiles> recordedFiles(DatasetRef dataset) {
     RecordedFiles run = recordedFiles;
     return run == null ? Optional.empty() : Optional.of(run.forDataset(dataset));
+  }
+
+  /**
+   * How the run under way records its decision on {@code dataset} and resumes a dead run's sweep
+   * of it ({@link SweepResume}); {@link SweepResume#none()} in a dry run. Engines pass it to their
+   * {@link CleanupRun} (Flink: asks it on the client before building the job).
+   */
+  protected SweepResume sweepResume(TableStorage storage, DatasetRef dataset) {
+    RunRecorder run = recorder;
+    if (run == null) {
+      return SweepResume.none();
+    }
+    return new SweepResume(storage, run.decidedFiles().map(files -> files.forDataset(dataset)),
+        deadRun.map(dead -> dead.forDataset(dataset)), run::noteResume);
   }
 
   @Override

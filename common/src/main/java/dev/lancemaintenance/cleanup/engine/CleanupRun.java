@@ -16,6 +16,7 @@ import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -52,8 +53,15 @@ public final class CleanupRun {
      */
     OptionalLong list(CleanupPlan plan);
 
-    /** Decides every listed file and returns the reduced references no listed file carries. */
+    /**
+     * Decides every listed file and returns the reduced references no listed file carries; each
+     * decide task records the files it decided in its part of {@link SweepResume#decidedFiles()},
+     * when the run records them.
+     */
     UnlistedReferences decide(CleanupPlan plan, DecisionContext context);
+
+    /** How many decide tasks {@link #decide} ran, each recording one part: what a resume expects. */
+    int decideTasks();
 
     /**
      * Deletes (in a dry run, counts) at most {@code budget} of the decided files and returns the
@@ -78,6 +86,7 @@ public final class CleanupRun {
   private final Distribution engine;
   private final long maxDeletes;
   private final CleanupProgress progress;
+  private final SweepResume resume;
   private MarkSummary marked = MarkSummary.EMPTY;
 
   public CleanupRun(String table, CleanupPlan plan, Distribution engine) {
@@ -91,6 +100,16 @@ public final class CleanupRun {
    * @param maxDeletes the run's {@code max_deletes}, {@link CleanupSettings#NO_CAP} for none
    */
   public CleanupRun(String table, CleanupPlan plan, Distribution engine, long maxDeletes, CleanupProgress progress) {
+    this(table, plan, engine, maxDeletes, progress, SweepResume.none());
+  }
+
+  /**
+   * A run that records its decision and resumes a dead run's sweep as {@code resume} says: the
+   * executing runs of every engine.
+   */
+  public CleanupRun(
+      String table, CleanupPlan plan, Distribution engine, long maxDeletes, CleanupProgress progress, SweepResume resume) {
+    this.resume = Objects.requireNonNull(resume, "resume");
     this.table = Objects.requireNonNull(table, "table");
     this.plan = Objects.requireNonNull(plan, "plan");
     this.engine = Objects.requireNonNull(engine, "engine");
@@ -125,9 +144,13 @@ public final class CleanupRun {
 
   /**
    * Mark, the tagged-versions gate, list, decide and the referenced-files gate: after it returns,
-   * the engine holds the decision and nothing has been deleted.
+   * the engine holds the decision and nothing has been deleted, and the run recorded its plan.
+   * When it resumes a dead run's sweep ({@link SweepResume}), it still marks, then lists only what
+   * that run decided and decides it again; the referenced-files gate, which needs a listing of the
+   * whole dataset, is the dead run's, passed on the same manifests.
    */
   public void decide() {
+    Optional<CleanupPlan> resumed = resume.resumable(plan);
     progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     long started = System.nanoTime();
     MarkSummary summary = engine.mark(plan);
@@ -137,19 +160,28 @@ public final class CleanupRun {
         "lance cleanup {} [{}]: {} manifests read, {} versions expire ({} ms)",
         table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions(), millisSince(started));
     DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
+    CleanupPlan listing = resumed.orElse(plan);
     progress.enterStage(CleanupStage.LIST.label(), CleanupStage.LIST.work());
     started = System.nanoTime();
-    OptionalLong listed = engine.list(plan);
+    OptionalLong listed = engine.list(listing);
     if (listed.isPresent()) {
       progress.settleFilesListed(listed.getAsLong());
       LOG.info(
-          "lance cleanup {} [{}]: {} files in {} directories ({} ms)",
-          table, CleanupStage.LIST.label(), listed.getAsLong(), plan.listings().size(), millisSince(started));
+          "lance cleanup {} [{}]: {} files in {} {} ({} ms)",
+          table, CleanupStage.LIST.label(), listed.getAsLong(), listing.listings().size(),
+          resumed.isPresent() ? "recorded parts" : "directories", millisSince(started));
     }
     progress.enterStage(CleanupStage.DECIDE.label(), CleanupStage.DECIDE.work());
     started = System.nanoTime();
-    referencedFilesGate(plan.facts()).check(engine.decide(plan, context));
+    UnlistedReferences unlisted = engine.decide(listing, context);
+    referencedFilesGate(plan.facts(), resumed.isPresent()).check(unlisted);
+    resume.recordPlan(plan, engine::decideTasks);
     LOG.info("lance cleanup {} [{}]: decided ({} ms)", table, CleanupStage.DECIDE.label(), millisSince(started));
+  }
+
+  /** The dead run whose sweep this run resumed, empty when it listed and decided in full. */
+  public String resumedFrom() {
+    return resume.resumedFrom();
   }
 
   /**
@@ -195,6 +227,16 @@ public final class CleanupRun {
       unlisted.refuseIfAny(facts);
       return unlisted;
     };
+  }
+
+  /**
+   * The gate after decide of a run that listed in full ({@link #referencedFilesGate(RetentionFacts)}),
+   * or of one that resumed a dead run's sweep: that run listed only what the dead run decided, so a
+   * key no listed file carries says nothing about a missing file; the dead run passed this gate on
+   * the same manifests (its plan was recorded only then), so nothing is refused and nothing held back.
+   */
+  public static Gate<UnlistedReferences, UnlistedReferences> referencedFilesGate(RetentionFacts facts, boolean resumed) {
+    return resumed ? unlisted -> UnlistedReferences.NONE : referencedFilesGate(facts);
   }
 
   /**
@@ -263,15 +305,17 @@ public final class CleanupRun {
 
   /** The result of this run once {@link #execute()} returned {@code counters}. */
   public CleanupResult result(CleanupMode mode, MarkMode markMode, CleanupCounters counters, long durationMillis) {
-    return result(table, mode, plan.facts().latestVersion(), counters, durationMillis, markMode, marked.manifestsRead());
+    return result(table, mode, plan.facts().latestVersion(), counters, durationMillis, markMode, marked.manifestsRead(),
+        resume.resumedFrom());
   }
 
   /** The result of one dataset's cleanup, logged the same way by every engine. */
   public static CleanupResult result(
       String table, CleanupMode mode, long readVersion, CleanupCounters counters, long durationMillis,
-      MarkMode markMode, long manifestsRead) {
-    LOG.info("lance cleanup {} done in {} ms: {}", table, durationMillis, counters);
-    return new CleanupResult(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead);
+      MarkMode markMode, long manifestsRead, String resumedFrom) {
+    LOG.info("lance cleanup {} done in {} ms{}: {}", table, durationMillis,
+        resumedFrom.isEmpty() ? "" : ", resuming the sweep of " + resumedFrom, counters);
+    return new CleanupResult(table, mode, readVersion, counters, durationMillis, markMode, manifestsRead, resumedFrom);
   }
 
   private static long millisSince(long nanoTime) {

@@ -5,31 +5,45 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * One unit of work of the list stage: a directory to walk for candidate files, or, when the run
- * lists from an S3 Inventory report, one data file of the report read for the managed directories
- * under {@code dir} (the dataset being cleaned).
+ * One unit of work of the list stage: a directory to walk for candidate files; when the run lists
+ * from an S3 Inventory report, one data file of the report read for the managed directories under
+ * {@code dir} (the dataset being cleaned); or, when the run resumes a dead run's sweep, one part of
+ * the files that run decided.
  *
  * @param dir the directory, relative to the table
  * @param recursive whether to walk below it
  * @param inventoryPart the report's data file to read instead of walking {@code dir}; null to walk it
+ * @param recorded the dead run's decided part to read instead of walking {@code dir}; null to walk it
  */
-public record ListingTask(String dir, boolean recursive, S3Inventory.Part inventoryPart) implements Serializable {
+public record ListingTask(String dir, boolean recursive, S3Inventory.Part inventoryPart, RecordedListing recorded)
+    implements Serializable {
   public ListingTask {
     Objects.requireNonNull(dir, "dir");
+    if (inventoryPart != null && recorded != null) {
+      throw new IllegalArgumentException("a listing task reads an inventory or a recorded part, not both");
+    }
   }
 
   /** A directory walked in the store. */
   public ListingTask(String dir, boolean recursive) {
-    this(dir, recursive, null);
+    this(dir, recursive, null, null);
   }
 
   /** One data file of an inventory, read for the managed directories of the dataset at {@code datasetDir}. */
   public static ListingTask fromInventory(String datasetDir, S3Inventory.Part part) {
-    return new ListingTask(datasetDir, true, Objects.requireNonNull(part, "part"));
+    return new ListingTask(datasetDir, true, Objects.requireNonNull(part, "part"), null);
+  }
+
+  /** One part of the files a dead run of the dataset at {@code datasetDir} decided, read back to be decided again. */
+  public static ListingTask fromRecord(String datasetDir, RecordedListing part) {
+    return new ListingTask(datasetDir, true, null, Objects.requireNonNull(part, "part"));
   }
 
   /** What the task lists, for logs and messages. */
   public String describe() {
+    if (recorded != null) {
+      return recorded.describe();
+    }
     return inventoryPart == null ? dir : inventoryPart.dataFile() + " of " + inventoryPart.manifestUri();
   }
 }

@@ -22,13 +22,18 @@ import java.util.function.Function;
  * <p>A task of a run that lists from an S3 Inventory report reads one data file of the report
  * instead, and passes on only the rows under the managed directories of the dataset, as a walk of
  * those directories would have shown them (a main-line run never sees {@code tree/}). Nothing else
- * is ever listed, so a file the report does not show is never a candidate.
+ * is ever listed, so a file the report does not show is never a candidate. A task of a run that
+ * resumes a dead run's sweep reads one part of what that run decided ({@link
+ * dev.lancemaintenance.cleanup.plan.RecordedListing}): the files it listed and decided, as listed.
  */
 public final class ListManagedFiles {
   private ListManagedFiles() {}
 
   /** The files under the task's directory, through {@code storage}, which the caller closes. */
   public static Iterator<FileEntry> files(TableStorage storage, ListingTask task) {
+    if (task.recorded() != null) {
+      return task.recorded().files(storage);
+    }
     if (task.inventoryPart() == null) {
       return storage.listFiles(task.dir(), task.recursive());
     }

@@ -166,6 +166,11 @@ class CleanupRunTest {
 
   /** A distribution that records which stages ran and reports what the test sets. */
   private static final class Recording implements CleanupRun.Distribution {
+    @Override
+    public int decideTasks() {
+      return 1;
+    }
+
     final List<String> calls = new ArrayList<>();
     MarkSummary summary = new MarkSummary(1, 1, Long.MAX_VALUE, Map.of());
     UnlistedReferences unlisted = UnlistedReferences.NONE;

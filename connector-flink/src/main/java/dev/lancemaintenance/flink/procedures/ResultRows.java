@@ -21,7 +21,7 @@ final class ResultRows {
       "ROW<old_versions BIGINT, bytes_removed BIGINT, data_files_removed BIGINT, deletion_files_removed BIGINT,"
           + " index_files_removed BIGINT, transaction_files_removed BIGINT, manifest_files_removed BIGINT,"
           + " other_files_removed BIGINT, failed_deletes BIGINT, deferred_deletes BIGINT, read_version BIGINT,"
-          + " duration_ms BIGINT, mark_mode STRING, manifests_read BIGINT>";
+          + " duration_ms BIGINT, mark_mode STRING, manifests_read BIGINT, resumed_from STRING>";
 
   /** {@code CompactResult.namedCounters()}. */
   static final String COMPACT_ROW =
@@ -63,7 +63,7 @@ final class ResultRows {
           + " `transaction_files_removed` BIGINT, `manifest_files_removed` BIGINT,"
           + " `other_files_removed` BIGINT, `failed_deletes` BIGINT, `deferred_deletes` BIGINT,"
           + " `read_version` BIGINT, `duration_ms` BIGINT, `policy` STRING, `error` STRING, `files` STRING,"
-          + " `file_parts` BIGINT>";
+          + " `file_parts` BIGINT, `resume` STRING>";
 
   private ResultRows() {}
 

@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
+import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
@@ -16,13 +17,16 @@ import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
 import dev.lancemaintenance.flink.maintenance.operator.FileReport;
 import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
+import dev.lancemaintenance.flink.maintenance.operator.RecordPlan;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
+import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -99,19 +103,31 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startMillis = System.currentTimeMillis();
     CleanupPlan plan;
+    Optional<CleanupPlan> resumed;
+    Optional<RecordedFiles> decided;
+    String resumedFrom;
     try (TableStorage storage = storageFactory.open(table())) {
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
+      // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
+      SweepResume resume = sweepResume(storage, cleanup.dataset());
+      resumed = resume.resumable(plan);
+      decided = resume.decidedFiles();
+      resumedFrom = resume.resumedFrom();
     }
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    RecordPlan.DecisionRecord decisionRecord = decided
+        .map(files -> new RecordPlan.DecisionRecord(files, SweepResume.planOf(plan, env.getParallelism())))
+        .orElse(null);
     CleanupJobSpec spec = new CleanupJobSpec(
-        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null));
+        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null),
+        decisionRecord, resumed.isPresent());
     List<MarkTask> markTasks;
     try (TableStorage storage = storageFactory.open(table())) {
       markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));
     } catch (LedgerJobs.LedgerJobException e) {
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
-    DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, plan, markTasks);
+    DataStream<RunOutput> outputs = CleanupTopology.build(env, spec, resumed.orElse(plan), markTasks);
     Collected collected;
     try (CloseableIterator<RunOutput> each = outputs.executeAndCollect(jobName())) {
       collected = collect(each);
@@ -124,7 +140,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     long durationMillis = System.currentTimeMillis() - startMillis;
     return CleanupRun.result(
         table().toString(), settings().mode(), plan.facts().latestVersion(), counters, durationMillis,
-        markMode(), collected.manifestsRead());
+        markMode(), collected.manifestsRead(), resumedFrom);
   }
 
   /**

@@ -17,6 +17,10 @@ import java.util.Objects;
  * @param startMillis when the client started the run, for the duration metric
  * @param recordedFiles where the sweep subtasks record the files they delete ({@code record_files}),
  *     null for nowhere
+ * @param decisionRecord where the decide subtasks record what they decided and the gate the plan,
+ *     null for nowhere (a dry run)
+ * @param resumed whether the job resumes a dead run's sweep: its listings are that run's decided
+ *     parts, and the referenced-files gate is that run's ({@code CleanupRun.referencedFilesGate})
  */
 public record CleanupJobSpec(
     TableLocation table,
@@ -25,7 +29,9 @@ public record CleanupJobSpec(
     FileReport report,
     String uidSuffix,
     long startMillis,
-    RecordedFiles recordedFiles) {
+    RecordedFiles recordedFiles,
+    RecordPlan.DecisionRecord decisionRecord,
+    boolean resumed) {
   public CleanupJobSpec {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(storageFactory, "storageFactory");

@@ -103,7 +103,15 @@ public final class CleanupTopology {
         named(spec, "decide",
             keyed.keyBy(new Keys.ByReferenceKey(), Types.STRING)
                 .connect(broadcastContext)
-                .process(new DecideFiles(), CleanupTypes.CANDIDATE));
+                .process(new DecideFiles(spec.decisionRecord() != null), CleanupTypes.CANDIDATE))
+            .setParallelism(parallelism);
+    DataStream<RunOutput> recordedDecision = spec.decisionRecord() == null
+        ? null
+        : named(spec, "record-decided",
+                candidates.getSideOutput(DecideFiles.DECIDED)
+                    .transform(spec.name("record-decided"), CleanupTypes.OUTPUT,
+                        new RecordDecided(spec.table(), spec.storageFactory(), spec.decisionRecord().decided())))
+            .setParallelism(parallelism);
 
     // A refusal needs every key decided: the reduction always has the zero to reduce, so it emits
     // once whether or not any key was missing.
@@ -117,8 +125,13 @@ public final class CleanupTopology {
                         .keyBy(new Keys.Single<>(), Types.INT)
                         .reduce(new Reductions.SumUnlisted()))
                 .setParallelism(1)
-                .map(new CheckGate<>(CleanupRun.referencedFilesGate(plan.facts())), CleanupTypes.UNLISTED))
+                .map(new CheckGate<>(CleanupRun.referencedFilesGate(plan.facts(), spec.resumed())), CleanupTypes.UNLISTED))
             .setParallelism(1);
+    if (spec.decisionRecord() != null) {
+      checked = named(spec, "record-plan",
+              checked.map(new RecordPlan(spec.table(), spec.storageFactory(), spec.decisionRecord()), CleanupTypes.UNLISTED))
+          .setParallelism(1);
+    }
     SingleOutputStreamOperator<CandidateFile> released =
         named(spec, "release-decided-files",
             candidates.keyBy(new Keys.ByPath(), Types.STRING)
@@ -168,8 +181,10 @@ public final class CleanupTopology {
     // the run's counters allow it.
     SingleOutputStreamOperator<RunOutput> marked =
         named(spec, "mark-outcome", summed.map(new Adapters.MarkOutcome(), CleanupTypes.OUTPUT)).setParallelism(1);
-    return named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
+    DataStream<RunOutput> outputs = named(spec, "removed-files", sweptFiles.filter(new Adapters.FilesOnly()))
         .union(named(spec, "removed-manifests", sweptManifests.filter(new Adapters.FilesOnly())), total, marked);
+    // The decision's record emits nothing; a stream that reaches no sink would not run.
+    return recordedDecision == null ? outputs : outputs.union(recordedDecision);
   }
 
   private static SingleOutputStreamOperator<RunOutput> candidateStage(

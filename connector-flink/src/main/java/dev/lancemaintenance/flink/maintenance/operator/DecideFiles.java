@@ -42,10 +42,20 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
   /** Keys retained versions need that the listing did not show, one record per key. */
   public static final OutputTag<UnlistedReferences> UNLISTED = new OutputTag<>("unlisted-references", CleanupTypes.UNLISTED);
 
+  /** The decided files as listed, for the run's record of its decision ({@link RecordDecided}); only when asked. */
+  public static final OutputTag<FileEntry> DECIDED = new OutputTag<>("decided-files", CleanupTypes.FILE);
+
   private static final String CONTEXT_KEY = "context";
+
+  private final boolean recordsDecided;
 
   private transient ValueState<MarkState> mark;
   private transient ListState<FileEntry> files;
+
+  /** @param recordsDecided whether each decided file also goes, as listed, to {@link #DECIDED} */
+  public DecideFiles(boolean recordsDecided) {
+    this.recordsDecided = recordsDecided;
+  }
 
   @Override
   public void open(OpenContext openContext) {
@@ -84,7 +94,12 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
     Iterable<FileEntry> keyFiles = files.get();
     for (FileEntry file : keyFiles == null ? List.<FileEntry>of() : keyFiles) {
       listed = true;
-      decide.decide(file, state).ifPresent(out::collect);
+      decide.decide(file, state).ifPresent(decided -> {
+        out.collect(decided);
+        if (recordsDecided) {
+          ctx.output(DECIDED, file);
+        }
+      });
     }
     if (!listed && state.isPresent()) {
       UnlistedReferences unlisted = decide.unlisted(ctx.getCurrentKey(), state.get());

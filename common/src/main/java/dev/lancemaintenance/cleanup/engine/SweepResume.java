@@ -1,0 +1,175 @@
+package dev.lancemaintenance.cleanup.engine;
+
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.ListingTask;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.runs.RecordedFiles;
+import dev.lancemaintenance.runs.RunPlan;
+import dev.lancemaintenance.runs.RunRecorder.DeadRun;
+import dev.lancemaintenance.storage.TableStorage;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one home of resuming a dead run's sweep (docs/ledger.md section 9, docs/cleanup-semantics.md
+ * "Resuming a dead run's sweep"), for one dataset of a run that deletes.
+ *
+ * <p>Recording: once the referenced-files gate passed and before the first delete, the run writes
+ * its {@link RunPlan} ({@link #recordPlan}); its decide tasks have written what they decided, one
+ * whole part per task ({@link RecordedFiles#decidePart}), as they decided it.
+ *
+ * <p>Resuming: a run that finds a dead run ({@link DeadRun}) compares that run's plan with its own
+ * plan stage ({@link #planOf}): the same latest version, the same manifests (path, length,
+ * modification time) of the dataset and of every branch reading it, the same tags and fork points,
+ * the same resolved policy, the same listing source. When all hold and every decide task left a
+ * whole part, the run lists nothing: its list stage reads the recorded parts instead ({@link
+ * #resumable}), and its decide stage decides each recorded file again, against this run's own
+ * marks, through the same rules. So a file goes only if the dead run decided it and this run decides
+ * it too; a recorded file that is gone already counts as deleted. Any difference, an unreadable
+ * plan, or a task without a whole part: the run starts over, lists and decides in full, and says
+ * why. Never on the record's word alone, and never with less than a full run's marks.
+ */
+public final class SweepResume {
+  private static final Logger LOG = LoggerFactory.getLogger(SweepResume.class);
+  private static final SweepResume NONE = new SweepResume(null, Optional.empty(), Optional.empty(), note -> {});
+
+  private final TableStorage storage;
+  private final Optional<RecordedFiles> own;
+  private final Optional<DeadRun> dead;
+  private final Consumer<String> notes;
+  private volatile String resumedFrom = "";
+
+  /**
+   * @param storage the table's storage, open for the run of the dataset
+   * @param own where this run records its plan and decided parts for the dataset; empty when it
+   *     does not record them (its start record could not be written)
+   * @param dead the dead run it may resume, with its record of the dataset; empty when none
+   * @param notes told whether the run resumed or started over, and why: the run record's {@code resume}
+   */
+  public SweepResume(TableStorage storage, Optional<RecordedFiles> own, Optional<DeadRun> dead, Consumer<String> notes) {
+    this.storage = storage;
+    this.own = Objects.requireNonNull(own, "own");
+    this.dead = Objects.requireNonNull(dead, "dead");
+    this.notes = Objects.requireNonNull(notes, "notes");
+  }
+
+  /** Neither records nor resumes: a dry run. */
+  public static SweepResume none() {
+    return NONE;
+  }
+
+  /** Where this run's decide tasks record what they decide; empty when it records nothing. */
+  public Optional<RecordedFiles> decidedFiles() {
+    return own;
+  }
+
+  /** The id of the dead run this run resumed, once {@link #resumable} said so; empty otherwise. */
+  public String resumedFrom() {
+    return resumedFrom;
+  }
+
+  /**
+   * {@code plan} with the dead run's decided parts as its listings when that run's plan still holds;
+   * empty (and the reason logged and noted) when the run must list and decide in full.
+   */
+  public Optional<CleanupPlan> resumable(CleanupPlan plan) {
+    if (dead.isEmpty()) {
+      return Optional.empty();
+    }
+    DeadRun run = dead.get();
+    RecordedFiles decided = run.decided();
+    String table = plan.facts().describe();
+    RunPlan recorded;
+    try {
+      recorded = RunPlan.decode(storage.readFully(decided.planPath()));
+    } catch (RuntimeException e) {
+      return startOver(plan, run.runId() + " left no readable plan (" + e.getMessage() + ")");
+    }
+    Optional<String> changed = recorded.differenceFrom(planOf(plan, recorded.decideTasks()));
+    if (changed.isPresent()) {
+      return startOver(plan, "the table changed since " + run.runId() + ": " + changed.get());
+    }
+    RecordedFiles.DecidedParts parts = decided.decidedParts(storage, recorded.decideTasks());
+    if (!parts.complete()) {
+      return startOver(plan, run.runId() + " did not finish deciding: " + parts.problem());
+    }
+    String datasetDir = plan.facts().dataset().dir();
+    List<ListingTask> listings = parts.parts().stream().map(part -> ListingTask.fromRecord(datasetDir, part)).toList();
+    resumedFrom = run.runId();
+    note(plan.facts().dataset(), "resumed from " + run.runId());
+    LOG.info("lance cleanup {}: resuming the sweep of dead run {} from its {} decided parts: no listing, every"
+        + " recorded file decided again against this run's marks", table, run.runId(), listings.size());
+    return Optional.of(new CleanupPlan(plan.facts(), plan.slices(), listings));
+  }
+
+  private Optional<CleanupPlan> startOver(CleanupPlan plan, String reason) {
+    note(plan.facts().dataset(), "started over: " + reason);
+    LOG.info("lance cleanup {}: not resuming, listing and deciding in full: {}", plan.facts().describe(), reason);
+    return Optional.empty();
+  }
+
+  private void note(DatasetRef dataset, String note) {
+    notes.accept(dataset.isMain() ? note : dataset.dir() + ": " + note);
+  }
+
+  /**
+   * Records this run's plan, once its decision stands (the referenced-files gate passed) and before
+   * its first delete; {@code decideTasks} is asked only when the run records. Never fails the run:
+   * a plan that cannot be written means the next run starts over.
+   */
+  public void recordPlan(CleanupPlan plan, IntSupplier decideTasks) {
+    own.ifPresent(decided -> decided.writePlan(storage, planOf(plan, decideTasks.getAsInt())));
+  }
+
+  /**
+   * The facts of a plan stage that decide what a run deletes, as a resume compares them: everything
+   * the decision depends on besides the listing (which the decided parts replace) and the marks
+   * (which the resumed run makes itself). Manifests as a digest of every listed one, whatever the
+   * slicing: the plan holds them on the driver already.
+   */
+  public static RunPlan planOf(CleanupPlan plan, int decideTasks) {
+    RetentionFacts facts = plan.facts();
+    Map<String, String> recorded = new LinkedHashMap<>();
+    recorded.put("dataset", facts.dataset().isMain() ? "main" : facts.dataset().dir());
+    recorded.put("latest_version", Long.toUnsignedString(facts.latestVersion()));
+    List<String> manifests = plan.slices().stream()
+        .flatMap(slice -> slice.manifests().stream().map(manifest -> String.join("\t", slice.role().name(),
+            manifest.path(), Long.toString(manifest.size()), Long.toString(manifest.modificationTimeMillis()))))
+        .sorted()
+        .toList();
+    recorded.put("manifests", Integer.toString(manifests.size()));
+    recorded.put("manifests_sha256", sha256(manifests));
+    List<String> tags = new TreeMap<>(facts.tagsByVersion()).entrySet().stream()
+        .map(tag -> tag.getKey() + "=" + String.join(",", tag.getValue().stream().sorted().toList()))
+        .toList();
+    recorded.put("tags", Integer.toString(tags.size()));
+    recorded.put("tags_sha256", sha256(tags));
+    recorded.put("fork_points", facts.forkPoints().stream().sorted().map(String::valueOf).toList().toString());
+    recorded.put("policy", facts.policy().toString());
+    recorded.put("listed_from", facts.inventory() == null ? "the store" : facts.inventory().toString());
+    return new RunPlan(recorded, decideTasks);
+  }
+
+  private static String sha256(List<String> lines) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      lines.forEach(line -> digest.update((line + "\n").getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of().formatHex(digest.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JVM", e);
+    }
+  }
+}

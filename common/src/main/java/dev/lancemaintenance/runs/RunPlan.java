@@ -1,0 +1,77 @@
+package dev.lancemaintenance.runs;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a run that deletes decided on, recorded after its decision and before its first delete, so
+ * that a later run can tell whether the dead run's decision still stands ({@link #differenceFrom}):
+ * the facts of its plan stage (latest version, the listed manifests' store identity, tags, fork
+ * points, the resolved policy, where it listed from) and how many decide tasks recorded parts.
+ *
+ * @param facts the plan stage's facts by name, in the order written; compared whole
+ * @param decideTasks the decide tasks whose parts ({@link RecordedFiles#decidePart}) hold the decision
+ */
+public record RunPlan(Map<String, String> facts, int decideTasks) implements Serializable {
+  private static final String DECIDE_TASKS = "decide_tasks";
+  private static final String RECORD = "record";
+
+  public RunPlan {
+    facts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+    if (facts.containsKey(DECIDE_TASKS) || facts.containsKey(RECORD)) {
+      throw new IllegalArgumentException("a plan fact may not be named " + DECIDE_TASKS + " or " + RECORD);
+    }
+    if (decideTasks < 1) {
+      throw new IllegalArgumentException("a plan has at least one decide task: " + decideTasks);
+    }
+  }
+
+  /** The plan file's bytes ({@link RecordText}: a checksum and {@code end}, so a torn file never reads). */
+  public byte[] encode() {
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put(RECORD, "plan");
+    fields.putAll(facts);
+    fields.put(DECIDE_TASKS, Integer.toString(decideTasks));
+    return RecordText.encode(fields);
+  }
+
+  /** The plan a file holds; {@link IllegalArgumentException} saying why not. */
+  public static RunPlan decode(byte[] content) {
+    Map<String, String> fields = new LinkedHashMap<>(RecordText.decode(content));
+    RecordFields read = new RecordFields(fields, "plan");
+    int tasks = Math.toIntExact(read.number(DECIDE_TASKS));
+    fields.remove(RECORD);
+    fields.remove(DECIDE_TASKS);
+    return new RunPlan(fields, tasks);
+  }
+
+  /**
+   * The first fact in which {@code current} differs from this plan, as {@code name recorded -> now};
+   * empty when every fact is the same. Digests are shortened: they only tell that something changed.
+   */
+  public Optional<String> differenceFrom(RunPlan current) {
+    Objects.requireNonNull(current, "current");
+    for (String name : union(facts, current.facts)) {
+      String recorded = facts.getOrDefault(name, "none");
+      String now = current.facts.getOrDefault(name, "none");
+      if (!recorded.equals(now)) {
+        return Optional.of(name + " " + shortened(recorded) + " -> " + shortened(now));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Iterable<String> union(Map<String, String> a, Map<String, String> b) {
+    LinkedHashMap<String, Boolean> names = new LinkedHashMap<>();
+    a.keySet().forEach(name -> names.put(name, true));
+    b.keySet().forEach(name -> names.put(name, true));
+    return names.keySet();
+  }
+
+  private static String shortened(String value) {
+    return value.length() > 80 ? value.substring(0, 12) + "..." : value;
+  }
+}
