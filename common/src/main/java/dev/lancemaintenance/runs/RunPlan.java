@@ -50,7 +50,8 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
 
   /**
    * The first fact in which {@code current} differs from this plan, as {@code name recorded -> now};
-   * empty when every fact is the same. Digests are shortened: they only tell that something changed.
+   * empty when every fact is the same. Digests ({@code *_sha256}) are shortened: they only tell that
+   * something changed.
    */
   public Optional<String> differenceFrom(RunPlan current) {
     Objects.requireNonNull(current, "current");
@@ -58,7 +59,7 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
       String recorded = facts.getOrDefault(name, "none");
       String now = current.facts.getOrDefault(name, "none");
       if (!recorded.equals(now)) {
-        return Optional.of(name + " " + shortened(recorded) + " -> " + shortened(now));
+        return Optional.of(name + " " + shortened(name, recorded) + " -> " + shortened(name, now));
       }
     }
     return Optional.empty();
@@ -71,7 +72,7 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
     return names.keySet();
   }
 
-  private static String shortened(String value) {
-    return value.length() > 80 ? value.substring(0, 12) + "..." : value;
+  private static String shortened(String name, String value) {
+    return name.endsWith("_sha256") && value.length() > 12 ? value.substring(0, 12) : value;
   }
 }

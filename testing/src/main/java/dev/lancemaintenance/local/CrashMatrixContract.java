@@ -3,6 +3,7 @@ package dev.lancemaintenance.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.runs.RunState;
@@ -10,13 +11,20 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -82,14 +90,102 @@ public abstract class CrashMatrixContract {
 
     // The killed run's lease is still there, unreleased and unexpired: its holder is a dead process
     // of this machine, so the rerun takes it over at once.
-    rerun(table, point).beforeTimestamp(crashTable.cutoff()).execute();
+    String killedRun = history(table).get(0).start().runId();
+    CleanupResult rerun = rerun(table, point).beforeTimestamp(childCutoff()).execute();
 
     crashTable.assertEndsLikeLance(table);
+    // A run killed once it decided (its plan recorded before the first delete) and before its
+    // manifests went is resumed; one killed earlier left no plan, one that ended is not dead.
+    boolean decidedBeforeItDied = point.compareTo(CrashPoint.BEFORE_THE_FIRST_DELETE) >= 0
+        && point.compareTo(CrashPoint.BEFORE_THE_MANIFESTS) <= 0;
+    assertThat(rerun.resumedFrom()).as("the rerun's resumed_from").isEqualTo(decidedBeforeItDied ? killedRun : "");
     List<RunEntry> runs = history(table);
     assertThat(runs).as("the rerun's record, then the killed run's").extracting(RunEntry::state)
         .containsExactly(RunState.FINISHED, killed);
     assertThat(runs.get(0).end().orElseThrow().counters()).containsEntry("failed_deletes", 0L);
     afterTheRerun(point);
+  }
+
+  /**
+   * A run killed inside its sweep, then four reruns, each on its own copy of what it left: as it
+   * was, the rerun resumes the dead run's sweep from its recorded decision (no listing; its result
+   * and record say from which run); after a commit, a decide part cut short, a decide part missing
+   * or a garbled plan, the rerun starts over and says why. Every rerun leaves what the SDK's cleanup
+   * with the same policy leaves on a twin of the same copy.
+   */
+  @Test
+  public void aRunKilledInsideItsSweepIsResumedOnlyFromARecordedDecisionThatStillHolds() throws Exception {
+    CrashPoint point = CrashPoint.INSIDE_THE_SWEEP;
+    Path killed = workDir.resolve("killed-" + copies.incrementAndGet());
+    TableTwins.copy(crashTable.pristine(), killed);
+    List<String> arguments = new ArrayList<>(List.of(killed.toString(), Long.toString(crashTable.cutoff().toEpochMilli())));
+    arguments.addAll(childArguments(point));
+    point.killChildAt(child(), arguments.toArray(String[]::new));
+    String dead = history(killed).get(0).start().runId();
+    Path decided;
+    try (Stream<Path> records = Files.list(killed.resolve(RunRecords.DIR))) {
+      decided = records.filter(path -> path.toString().endsWith(".decided")).findFirst().orElseThrow();
+    }
+
+    Path resumes = copyOf(killed);
+    assertThat(rerunLikeTheSdk(resumes, point).resumedFrom()).as("the result row's resumed_from").isEqualTo(dead);
+    assertThat(history(resumes).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
+    crashTable.assertEndsLikeLance(resumes);
+
+    Path committed = copyOf(killed);
+    LanceTableFixture.open(committed).append(5);
+    assertStartsOver(committed, point, "started over: the table changed since " + dead + ": latest_version");
+
+    Path cutShort = copyOf(killed);
+    Path part = firstDecidePart(cutShort.resolve(killed.relativize(decided)));
+    byte[] whole = Files.readAllBytes(part);
+    Files.write(part, java.util.Arrays.copyOf(whole, whole.length - 2));
+    assertStartsOver(cutShort, point, "started over: " + dead + " did not finish deciding: decide task");
+
+    Path missing = copyOf(killed);
+    Files.delete(firstDecidePart(missing.resolve(killed.relativize(decided))));
+    assertStartsOver(missing, point, "started over: " + dead + " did not finish deciding: decide task");
+
+    Path garbled = copyOf(killed);
+    Path plan = garbled.resolve(killed.relativize(decided)).resolve("plan");
+    String text = Files.readString(plan);
+    Files.writeString(plan, text.replace("latest_version=", "latest_version=1"));
+    assertStartsOver(garbled, point, "started over: " + dead + " left no readable plan (checksum mismatch)");
+  }
+
+  private void assertStartsOver(Path table, CrashPoint point, String why) {
+    assertThat(rerunLikeTheSdk(table, point).resumedFrom()).as("the result row's resumed_from").isEmpty();
+    assertThat(history(table).get(0).end().orElseThrow().resume()).startsWith(why);
+  }
+
+  /** Reruns the engine's cleanup on {@code table} and checks it leaves the SDK's files on a twin of it. */
+  private CleanupResult rerunLikeTheSdk(Path table, CrashPoint point) {
+    Path twin = workDir.resolve("sdk-twin-" + copies.incrementAndGet());
+    List<String> sdkLeaves = TableTwins.filesTheSdkLeaves(table, twin, OraclePolicy.builder().beforeTimestamp(childCutoff()).build());
+    CleanupResult result = rerun(table, point).beforeTimestamp(childCutoff()).execute();
+    assertThat(CrashTable.files(table)).as("files vs the SDK's cleanup of a twin").containsExactlyElementsOf(new TreeSet<>(sdkLeaves));
+    assertThat(result.counters().failedDeletes()).isZero();
+    return result;
+  }
+
+  /**
+   * The cut-off as the child got it, in whole milliseconds: the rerun's policy must be the dead
+   * run's to resume its sweep (still after the indexed version, so the same versions expire).
+   */
+  private static Instant childCutoff() {
+    return Instant.ofEpochMilli(crashTable.cutoff().toEpochMilli());
+  }
+
+  private static Path copyOf(Path table) {
+    Path copy = workDir.resolve("copy-" + copies.incrementAndGet());
+    TableTwins.copy(table, copy);
+    return copy;
+  }
+
+  private static Path firstDecidePart(Path decided) throws java.io.IOException {
+    try (Stream<Path> parts = Files.list(decided)) {
+      return parts.filter(path -> path.getFileName().toString().startsWith("part-decide-")).sorted().findFirst().orElseThrow();
+    }
   }
 
   /** The table's maintenance history, newest first. */
