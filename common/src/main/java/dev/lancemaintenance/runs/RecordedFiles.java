@@ -9,6 +9,7 @@ import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableStorage;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
@@ -47,6 +48,7 @@ public record RecordedFiles(String dir) implements Serializable {
   private static final String LISTED = "listed";
   private static final String DECIDE = "decide";
   private static final String PLAN = "plan";
+  private static final int BUFFER_BYTES = 1 << 16;
 
   public RecordedFiles {
     Objects.requireNonNull(dir, "dir");
@@ -249,34 +251,34 @@ public record RecordedFiles(String dir) implements Serializable {
     }
 
     /** Records one decided file as it was listed, which a resumed run decides again. */
-    public synchronized void addListed(FileEntry file) {
-      if (storage == null) {
-        return;
-      }
-      if (out == null) {
-        writeLine(RecordText.line("record", "decided"));
-      }
-      writeLine(RecordText.line(LISTED, String.join("\t", file.type().name().toLowerCase(Locale.ROOT),
-          Long.toString(file.size()), Long.toString(file.modificationTimeMillis()), file.path())));
-      files++;
-      bytes += file.size();
+    public void addListed(FileEntry file) {
+      append("decided", LISTED, file.size(), file.type().name().toLowerCase(Locale.ROOT),
+          Long.toString(file.size()), Long.toString(file.modificationTimeMillis()), file.path());
     }
 
     /** Records one deleted file. */
-    public synchronized void add(CandidateFile file) {
+    public void add(CandidateFile file) {
+      append("files", FILE, file.bytes(), file.kind().name().toLowerCase(Locale.ROOT), Long.toString(file.bytes()),
+          file.reason().name().toLowerCase(Locale.ROOT), file.path());
+    }
+
+    /** One {@code key=} line of tab-separated fields, after the part's {@code record=} header when it is the first. */
+    private synchronized void append(String record, String key, long fileBytes, String... fields) {
       if (storage == null) {
         return;
       }
       if (out == null) {
-        writeLine(RecordText.line("record", "files"));
+        writeLine(RecordText.line("record", record));
       }
-      writeLine(RecordText.line(FILE, String.join("\t", file.kind().name().toLowerCase(Locale.ROOT),
-          Long.toString(file.bytes()), file.reason().name().toLowerCase(Locale.ROOT), file.path())));
+      writeLine(RecordText.line(key, String.join("\t", fields)));
       files++;
-      bytes += file.bytes();
+      bytes += fileBytes;
     }
 
-    /** Ends the part whole: the totals, the checksum and {@code end}. A part with no file is not written. */
+    /**
+     * Ends the part whole: the totals, the checksum and {@code end}. A part with no file is not
+     * written, except a decide part ({@link RecordedFiles#decidePart}).
+     */
     public synchronized void finish() {
       if (storage != null && wholeWhenEmpty && out == null && !closed) {
         writeLine(RecordText.line("record", "decided"));
@@ -316,7 +318,8 @@ public record RecordedFiles(String dir) implements Serializable {
       }
       try {
         if (out == null) {
-          out = storage.create(path);
+          // One write per line would be one request per file on a local disk.
+          out = new BufferedOutputStream(storage.create(path), BUFFER_BYTES);
         }
         out.write(content);
       } catch (IOException | StorageException e) {

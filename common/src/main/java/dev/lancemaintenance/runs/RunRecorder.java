@@ -127,14 +127,16 @@ public final class RunRecorder {
   }
 
   /**
-   * Deletes the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS}; call
-   * after {@link #finished}, while the run still holds the lease. Never fails the run.
+   * Deletes every run's recorded decision ({@link RunRecords#dropDecisions}: none is resumed once a
+   * run finished) and the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS};
+   * call after {@link #finished}, while the run still holds the lease. Never fails the run.
    */
   public void pruneEndedRuns() {
     if (!started) {
       return;
     }
     try {
+      records.dropDecisions();
       int pruned = records.prune(RunRecords.KEEP_ENDED_RUNS);
       if (pruned > 0) {
         LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",

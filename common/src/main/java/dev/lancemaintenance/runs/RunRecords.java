@@ -111,18 +111,12 @@ public final class RunRecords {
     for (Map<String, FileEntry> run : runsNewestFirst().values().stream().skip(keep).toList()) {
       if (run.containsKey(END)) {
         run.values().forEach(file -> doomed.add(file.path()));
-        String stem = Generations.lastSegment(run.get(END).path()).replace(END, "");
-        for (String recorded : List.of(FILES, DECIDED)) {
-          storage.listFiles(DIR + "/" + stem + recorded, true).forEachRemaining(file -> doomed.add(file.path()));
-        }
+        String files = Generations.lastSegment(run.get(END).path()).replace(END, FILES);
+        storage.listFiles(DIR + "/" + files, true).forEachRemaining(file -> doomed.add(file.path()));
         runsPruned++;
       }
     }
-    for (int from = 0; from < doomed.size(); from += storage.maxDeleteBatchSize()) {
-      storage.deleteBatch(doomed.subList(from, Math.min(doomed.size(), from + storage.maxDeleteBatchSize())))
-          .forEach(failure -> LOG.warn("lance maintenance {}: could not prune run record {}: {}",
-              storage.location(), failure.path(), failure.reason()));
-    }
+    deleteLogged(doomed);
     return runsPruned;
   }
 
@@ -147,6 +141,33 @@ public final class RunRecords {
           .filter(start -> leaseOwner.filter(start.leaseOwner()::equals).isEmpty());
     }
     return Optional.empty();
+  }
+
+  /**
+   * Deletes every run's recorded decision (its plan and decided parts, {@code <stem>.decided/}) and
+   * returns how many files went. Called by a run that finished, under the lease: a decision is
+   * resumed only from the newest run, and only when it died, so once a run finished none ever is,
+   * and keeping them would keep a copy of every decided path. What cannot be deleted is logged and
+   * left for the next finished run.
+   */
+  public int dropDecisions() {
+    List<String> doomed = new ArrayList<>();
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, true); files.hasNext(); ) {
+      String path = files.next().path();
+      if (path.substring(DIR.length() + 1).contains(DECIDED + "/")) {
+        doomed.add(path);
+      }
+    }
+    deleteLogged(doomed);
+    return doomed.size();
+  }
+
+  private void deleteLogged(List<String> doomed) {
+    for (int from = 0; from < doomed.size(); from += storage.maxDeleteBatchSize()) {
+      storage.deleteBatch(doomed.subList(from, Math.min(doomed.size(), from + storage.maxDeleteBatchSize())))
+          .forEach(failure -> LOG.warn("lance maintenance {}: could not prune run record {}: {}",
+              storage.location(), failure.path(), failure.reason()));
+    }
   }
 
   /** Every run's record files by stem, newest first, without reading them. */

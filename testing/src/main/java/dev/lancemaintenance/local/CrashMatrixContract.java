@@ -165,6 +165,12 @@ public abstract class CrashMatrixContract {
     CleanupResult result = rerun(table, point).beforeTimestamp(childCutoff()).execute();
     assertThat(CrashTable.files(table)).as("files vs the SDK's cleanup of a twin").containsExactlyElementsOf(new TreeSet<>(sdkLeaves));
     assertThat(result.counters().failedDeletes()).isZero();
+    try (Stream<Path> records = Files.walk(table.resolve(RunRecords.DIR))) {
+      assertThat(records.map(Path::toString).filter(path -> path.contains(".decided/")))
+          .as("recorded decisions after a finished run (none is ever resumed then)").isEmpty();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     return result;
   }
 

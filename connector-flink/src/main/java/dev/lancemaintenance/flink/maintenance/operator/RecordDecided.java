@@ -50,14 +50,15 @@ public final class RecordDecided extends AbstractStreamOperator<RunOutput>
     record.finish();
   }
 
+  /** After {@link #endInput}, nothing more; after a failure, leaves the part without its end. */
   @Override
   public void close() throws Exception {
-    if (record != null) {
-      record.close();
+    try (TableStorage opened = storage) {
+      if (record != null) {
+        record.close();
+      }
+    } finally {
+      super.close();
     }
-    if (storage != null) {
-      storage.close();
-    }
-    super.close();
   }
 }
