@@ -2,6 +2,7 @@ package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
@@ -38,13 +39,13 @@ public final class ExpiryRecords {
   static final int RECORDS_PER_TASK = 16;
 
   private final TableStorage storage;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final String fingerprint;
 
-  public ExpiryRecords(TableStorage storage, String datasetDir) {
+  public ExpiryRecords(TableStorage storage, DatasetRef dataset) {
     this.storage = storage;
-    this.datasetDir = datasetDir;
-    this.fingerprint = Ledger.fingerprint(storage.location().identity(), datasetDir);
+    this.dataset = dataset;
+    this.fingerprint = Ledger.fingerprint(storage.location().identity(), dataset);
   }
 
   /**
@@ -55,10 +56,10 @@ public final class ExpiryRecords {
    * @return the record's path
    */
   public String commit(List<ExpiryRecord.ExpiredVersion> versions, Collection<LedgerElement> elements) {
-    byte[] content = new ExpiryRecord(fingerprint, datasetDir, versions, List.copyOf(elements)).encode();
+    byte[] content = new ExpiryRecord(fingerprint, dataset, versions, List.copyOf(elements)).encode();
     long first = versions.get(0).version();
     long last = versions.get(versions.size() - 1).version();
-    String path = TablePaths.join(Ledger.dirOf(datasetDir),
+    String path = TablePaths.join(Ledger.dirOf(dataset),
         PREFIX + String.format("%019d-%019d-", first, last) + UUID.randomUUID() + SUFFIX);
     if (!storage.createIfAbsent(path, content) || !Arrays.equals(storage.readFully(path), content)) {
       throw new MaintenanceException("Cannot record the expiry of versions " + first + ".." + last + " of "
@@ -84,7 +85,7 @@ public final class ExpiryRecords {
     }
     List<MarkTask> tasks = new ArrayList<>();
     for (int from = 0; from < paths.size(); from += RECORDS_PER_TASK) {
-      tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, datasetDir));
+      tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, dataset));
     }
     if (!paths.isEmpty()) {
       LOG.info("lance maintenance {}: {} expiry records to read in {} mark tasks", storage.location(), paths.size(), tasks.size());
@@ -123,7 +124,7 @@ public final class ExpiryRecords {
 
   private List<String> list() {
     List<String> paths = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
+    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(dataset), false); files.hasNext(); ) {
       String path = files.next().path();
       String name = Generations.lastSegment(path);
       if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {

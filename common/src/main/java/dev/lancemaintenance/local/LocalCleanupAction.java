@@ -324,7 +324,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
       if (settings().mode() == CleanupMode.EXECUTE) {
         ensureLeaseHeld();
-        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+        new ExpiryRecords(storage, plan.facts().dataset()).retire(records);
       }
     }
 

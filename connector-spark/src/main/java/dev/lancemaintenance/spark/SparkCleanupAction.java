@@ -423,7 +423,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
       }
       ensureLeaseHeld();
       try (TableStorage storage = storageFactory.open(table())) {
-        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+        new ExpiryRecords(storage, plan.facts().dataset()).retire(records);
       }
     }
 

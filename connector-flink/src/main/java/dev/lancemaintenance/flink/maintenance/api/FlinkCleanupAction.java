@@ -149,7 +149,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     }
     ensureLeaseHeld();
     try (TableStorage storage = storageFactory.open(table())) {
-      new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+      new ExpiryRecords(storage, plan.facts().dataset()).retire(records);
     }
   }
 
