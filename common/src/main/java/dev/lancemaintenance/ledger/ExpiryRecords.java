@@ -1,13 +1,16 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
+import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -119,6 +122,26 @@ public final class ExpiryRecords {
     if (!paths.isEmpty()) {
       LOG.info("lance maintenance {}: {} of {} expiry records retired: a complete sweep decided every file they name",
           storage.location(), paths.size() - failed, paths.size());
+    }
+  }
+
+  /**
+   * Retires the records a cleanup's mark stage used, once its engine's driver (or Flink's client)
+   * has the rule's yes ({@code CleanupRun.retiresExpiryRecords}): the same steps on every engine.
+   * Nothing in a dry run, which deleted nothing, so the records still stand for the versions it
+   * only reported on. The lease is checked first, as before every delete a driver sends: a run that
+   * lost it stops instead of deleting alongside the new holder.
+   *
+   * @param ensureLeaseHeld fails when the run no longer holds the table lease
+   */
+  public static void retireUsed(CleanupMode mode, Runnable ensureLeaseHeld, TableStorageFactory storages,
+      TableLocation table, DatasetRef dataset, Collection<String> records) {
+    if (mode == CleanupMode.DRY_RUN || records.isEmpty()) {
+      return;
+    }
+    ensureLeaseHeld.run();
+    try (TableStorage storage = storages.open(table)) {
+      new ExpiryRecords(storage, dataset).retire(records);
     }
   }
 

@@ -322,10 +322,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
-      if (settings().mode() == CleanupMode.EXECUTE) {
-        ensureLeaseHeld();
-        new ExpiryRecords(storage, plan.facts().dataset()).retire(records);
-      }
+      ExpiryRecords.retireUsed(settings().mode(), LocalCleanupAction.this::ensureLeaseHeld, storageFactory, table(),
+          plan.facts().dataset(), records);
     }
 
     private List<Integer> partitionIds() {
