@@ -58,7 +58,7 @@ public final class HadoopTableStorage implements TableStorage {
   private final Path root;
   private final String rootPath;
   /**
-   * Where listing, create-if-absent and deletes go when the table is on the local file system (one
+   * Where listing, creates, create-if-absent and deletes go when the table is on the local file system (one
    * set of rules for local disk), else null.
    */
   private final LocalTableStorage local;
@@ -224,6 +224,10 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public OutputStream create(String path) {
+    if (local != null) {
+      // Hadoop's local create sets the file's permissions, without native code by forking chmod.
+      return local.create(path);
+    }
     try {
       return fs.create(pathOf(path), true);
     } catch (IOException e) {

@@ -113,8 +113,7 @@ public final class TableTags {
 
   /** The size of the manifest of {@code version}, which Lance records in the tag; the version must exist. */
   private long manifestSize(String name, long version, Optional<String> branch) {
-    String datasetDir = DatasetRef.of(branch).dir();
-    Optional<ManifestLocation> manifest = VersionListing.list(storage, datasetDir).stream()
+    Optional<ManifestLocation> manifest = VersionListing.list(storage, DatasetRef.of(branch)).stream()
         .filter(m -> m.version() == version)
         .findFirst();
     return manifest.orElseThrow(() -> new TagException(storage.location(), name,

@@ -106,8 +106,8 @@ public final class SweepResume {
     if (!parts.complete()) {
       return startOver(plan, run.runId() + " did not finish deciding: " + parts.problem());
     }
-    String datasetDir = plan.facts().dataset().dir();
-    List<ListingTask> listings = parts.parts().stream().map(part -> ListingTask.fromRecord(datasetDir, part)).toList();
+    DatasetRef dataset = plan.facts().dataset();
+    List<ListingTask> listings = parts.parts().stream().map(part -> ListingTask.fromRecord(dataset, part)).toList();
     resumedFrom = run.runId();
     note(plan.facts().dataset(), "resumed from " + run.runId());
     LOG.info("lance cleanup {}: resuming the sweep of dead run {} from its {} decided parts: no listing, every"
