@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.OutputStream;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The narrow view of a table's store that maintenance needs, rooted at one table's root.
@@ -26,6 +27,30 @@ public interface TableStorage extends Closeable {
    * missing directory lists as empty. Order is the store's.
    */
   Iterator<FileEntry> listFiles(String dir, boolean recursive);
+
+  /**
+   * As {@link #listFiles}, for a caller that needs the size, time and type of only some of the
+   * files: where reading them costs a call per file of its own (a {@code stat} on a local disk,
+   * while the directory itself gives names only), the store may leave them unread, as {@link
+   * FileEntry.EntryType#UNREAD} entries that are never directories; {@link #withAttributes} reads
+   * them. An object store's listing carries them anyway: the default lists as {@link #listFiles}.
+   */
+  default Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+    return listFiles(dir, recursive);
+  }
+
+  /**
+   * A listed file with its size, time and type read: itself when the listing gave them; empty when
+   * the file went away since (or is a directory now), as for a file a listing would not have shown
+   * a moment later.
+   */
+  default Optional<FileEntry> withAttributes(FileEntry listed) {
+    if (listed.attributesRead()) {
+      return Optional.of(listed);
+    }
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " lists no file without its attributes, yet was given " + listed.path());
+  }
 
   /**
    * The names of the directories directly under {@code dir} (relative to the root), sorted; a

@@ -35,6 +35,18 @@ public final class ListManagedFiles {
     return inventoryRows(storage, task.inventoryPart(), task.dir());
   }
 
+  /**
+   * As {@link #files}, for an engine whose decision reads attributes where it needs them ({@link
+   * DecideByPath#decide(FileEntry, java.util.Optional, java.util.function.Function)}): a walk may
+   * give names whose attributes it left unread ({@link TableStorage#listFilesDeferringAttributes}).
+   */
+  public static Iterator<FileEntry> filesDeferringAttributes(TableStorage storage, ListingTask task) {
+    if (task.inventoryPart() == null) {
+      return storage.listFilesDeferringAttributes(task.dir(), task.recursive());
+    }
+    return files(storage, task);
+  }
+
   /** The rows of one data file of a report under the managed directories of the dataset at {@code datasetDir}. */
   private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, String datasetDir) {
     TableStorage reports = storage.openOther(part.reportBucket());
