@@ -74,6 +74,20 @@ public interface TableStorage extends Closeable {
     return read(path, 0, (int) length);
   }
 
+  /**
+   * Reads a file at the size a listing just gave it, without asking the store for its length: on an
+   * object store one GET where {@link #readFully} sends a HEAD first, a round trip of its own. For
+   * files that are never rewritten and whose readers refuse a cut (an end line, a checksum): the
+   * lease's and the ledger's. A file shorter than listed fails; one longer reads as its listed
+   * prefix, which such a reader refuses. An entry whose size is unread is read in full.
+   */
+  default byte[] readAsListed(FileEntry listed) {
+    if (!listed.attributesRead() || listed.size() > Integer.MAX_VALUE - 8) {
+      return readFully(listed.path());
+    }
+    return read(listed.path(), 0, (int) listed.size());
+  }
+
   /** Writes a whole file, replacing any file at that path. */
   void write(String path, byte[] content);
 
