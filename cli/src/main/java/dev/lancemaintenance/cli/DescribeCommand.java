@@ -111,7 +111,7 @@ final class DescribeCommand {
   /** The report's rows, one section after the other, as aligned text. */
   static void printText(StorageReport report, PrintStream out) {
     out.printf("Storage of %s (%s) at %s%n", report.table(),
-        report.dataset().isEmpty() ? "main" : report.dataset(), java.time.Instant.ofEpochMilli(report.nowMillis()));
+        report.datasetName(), java.time.Instant.ofEpochMilli(report.nowMillis()));
     out.printf("Policy: %s%n", report.policy());
     String section = "";
     for (StorageReport.Row row : report.rows()) {

@@ -63,7 +63,7 @@ final class HistoryCommand {
     for (RunEntry run : runs) {
       StringBuilder line = new StringBuilder()
           .append(run.start().startedAt()).append("  ").append(run.state().label())
-          .append("  ").append(run.start().action()).append(' ').append(run.start().dataset())
+          .append("  ").append(run.start().action()).append(' ').append(run.start().datasetName())
           .append(" on ").append(run.start().engine()).append("  ").append(run.start().runId());
       run.end().ifPresent(end -> {
         line.append("  ended ").append(end.endedAt());

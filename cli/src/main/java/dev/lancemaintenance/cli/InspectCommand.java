@@ -107,7 +107,7 @@ final class InspectCommand {
         }
       }
       List<VersionView> versions = new ArrayList<>();
-      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, ""));
+      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, DatasetRef.MAIN));
       locations.sort(Comparator.comparingLong(ManifestLocation::version));
       for (ManifestLocation location : locations) {
         Manifest manifest = ManifestReader.read(storage, location);
@@ -141,7 +141,7 @@ final class InspectCommand {
       Set<String> files = new LinkedHashSet<>();
       files.add(location.path());
       List<String> external = new ArrayList<>();
-      for (FileReference reference : manifest.references(root, "")) {
+      for (FileReference reference : manifest.references(root, DatasetRef.MAIN)) {
         if (reference.external()) {
           external.add(reference.path());
         } else if (reference.kind() == FileKind.INDEX) {

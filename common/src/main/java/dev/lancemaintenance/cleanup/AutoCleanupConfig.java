@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.rules.RetainLast;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
 import java.time.Duration;
@@ -41,16 +42,16 @@ public final class AutoCleanupConfig {
    * @param latest the dataset's latest manifest (the one a checkout of the branch opens)
    * @param versions every version of the dataset, ascending
    * @param now the run's clock
-   * @param dataset the table and branch, for messages
+   * @param described the table and branch as messages name them ({@link DatasetRef#describe})
    */
   public static Optional<CleanupPolicy> cascadePolicy(
-      Manifest latest, List<ManifestLocation> versions, Instant now, String dataset) {
+      Manifest latest, List<ManifestLocation> versions, Instant now, String described) {
     Map<String, String> config = latest.config();
     String interval = config.get(INTERVAL);
     if (interval == null) {
       return Optional.empty();
     }
-    long every = parseUnsigned(dataset, INTERVAL, interval);
+    long every = parseUnsigned(described, INTERVAL, interval);
     if (every != 0 && Long.remainderUnsigned(latest.version(), every) != 0) {
       return Optional.empty();
     }
@@ -58,20 +59,20 @@ public final class AutoCleanupConfig {
         CleanupPolicy.builder().deleteUnverified(false).errorIfTaggedOldVersions(false).cleanReferencedBranches(false);
     String olderThan = config.get(OLDER_THAN);
     if (olderThan != null) {
-      policy.beforeTimestamp(minusClamped(now, parseDuration(dataset, olderThan)));
+      policy.beforeTimestamp(minusClamped(now, parseDuration(described, olderThan)));
     }
     String retain = config.get(RETAIN_VERSIONS);
     if (retain != null) {
-      policy.beforeVersion(retainedFrom(versions, parseUnsigned(dataset, RETAIN_VERSIONS, retain), dataset));
+      policy.beforeVersion(retainedFrom(versions, parseUnsigned(described, RETAIN_VERSIONS, retain), described));
     }
     return Optional.of(policy.build());
   }
 
   /** Lance's {@code retain_n_versions}: the version at index {@code count - n}, or the oldest one. */
-  static long retainedFrom(List<ManifestLocation> versions, long keep, String dataset) {
+  static long retainedFrom(List<ManifestLocation> versions, long keep, String described) {
     if (keep == 0) {
       // Lance indexes past the end of its version list here and fails; so do we, with a message.
-      throw new MaintenanceException("Cannot clean up " + dataset + ": " + RETAIN_VERSIONS + " is 0");
+      throw new MaintenanceException("Cannot clean up " + described + ": " + RETAIN_VERSIONS + " is 0");
     }
     return RetainLast.oldestKept(versions.stream().map(ManifestLocation::version).toList(), keep);
   }
@@ -82,20 +83,20 @@ public final class AutoCleanupConfig {
     return olderThan.compareTo(sinceEpoch) >= 0 ? Instant.EPOCH : now.minus(olderThan);
   }
 
-  private static long parseUnsigned(String dataset, String key, String value) {
+  private static long parseUnsigned(String described, String key, String value) {
     try {
       return Long.parseUnsignedLong(value);
     } catch (NumberFormatException e) {
       throw new MaintenanceException(
-          "Cannot clean up " + dataset + ": " + key + " is not an unsigned integer: \"" + value + "\"", e);
+          "Cannot clean up " + described + ": " + key + " is not an unsigned integer: \"" + value + "\"", e);
     }
   }
 
-  private static Duration parseDuration(String dataset, String value) {
+  private static Duration parseDuration(String described, String value) {
     try {
       return HumanDuration.parse(value);
     } catch (IllegalArgumentException e) {
-      throw new MaintenanceException("Cannot clean up " + dataset + ": " + OLDER_THAN + " is not a duration: "
+      throw new MaintenanceException("Cannot clean up " + described + ": " + OLDER_THAN + " is not a duration: "
           + e.getMessage(), e);
     }
   }

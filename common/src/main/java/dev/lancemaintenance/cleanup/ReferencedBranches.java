@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup;
 
 import dev.lancemaintenance.cleanup.plan.BranchLineage;
 import dev.lancemaintenance.format.CorruptTableException;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
@@ -32,7 +33,7 @@ public final class ReferencedBranches {
     }
     String table = storage.location().toString();
     Map<Long, ManifestLocation> ownVersions = new HashMap<>();
-    VersionListing.list(storage, cleanup.dataset().dir()).forEach(location -> ownVersions.put(location.version(), location));
+    VersionListing.list(storage, cleanup.dataset()).forEach(location -> ownVersions.put(location.version(), location));
     CleanupPolicy resolved = cleanup.policy().forVersions(ownVersions.keySet().stream().sorted().toList());
     List<DatasetCleanup> cascade = new ArrayList<>();
     Optional<String> cleaned = cleanup.dataset().branchName();
@@ -40,15 +41,14 @@ public final class ReferencedBranches {
       if (!forkPointQualifies(storage, ownVersions.get(descendant.forkVersion()), resolved)) {
         continue;
       }
-      String dir = descendant.branch().datasetDir();
-      List<ManifestLocation> versions = VersionListing.list(storage, dir);
+      DatasetRef branch = descendant.branch().dataset();
+      List<ManifestLocation> versions = VersionListing.list(storage, branch);
       if (versions.isEmpty()) {
         continue;
       }
       Manifest latest = ManifestReader.read(storage, versions.get(versions.size() - 1));
-      String dataset = "branch " + descendant.branch().name() + " of " + table;
-      AutoCleanupConfig.cascadePolicy(latest, versions, cleanup.now(), dataset)
-          .ifPresent(policy -> cascade.add(new DatasetCleanup(descendant.branch().dataset(), policy, cleanup.now())));
+      AutoCleanupConfig.cascadePolicy(latest, versions, cleanup.now(), branch.describe(table))
+          .ifPresent(policy -> cascade.add(new DatasetCleanup(branch, policy, cleanup.now())));
     }
     return cascade;
   }

@@ -138,7 +138,7 @@ final class ExpireVersions {
       return counters;
     }
     ensureLeaseHeld.run();
-    String record = new ExpiryRecords(storage, facts.dataset().dir()).commit(expiredVersions(run, marked), onlyExpired(marked));
+    String record = new ExpiryRecords(storage, facts.dataset()).commit(expiredVersions(run, marked), onlyExpired(marked));
     LOG.info("lance expire_versions {}: {} versions recorded in {}", facts.describe(), manifests.size(), record);
     ensureLeaseHeld.run();
     Map<String, String> failures = new HashMap<>();

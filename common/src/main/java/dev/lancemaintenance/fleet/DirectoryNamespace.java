@@ -1,5 +1,6 @@
 package dev.lancemaintenance.fleet;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -40,7 +41,7 @@ public final class DirectoryNamespace {
    */
   public static List<TableLocation> tables(TableStorage root, String pattern) {
     PathMatcher matcher = matcher(pattern);
-    if (VersionListing.latest(root, "").isPresent()) {
+    if (VersionListing.latest(root, DatasetRef.MAIN).isPresent()) {
       throw new IllegalArgumentException("Parameter 'root': " + root.location()
           + " is a Lance table, not a directory of tables; give the directory above it, or clean this table alone");
     }
@@ -86,7 +87,7 @@ public final class DirectoryNamespace {
       return new Inspection(Optional.of(TableOutcome.leftAlone(location, TableStatus.SKIPPED,
           "is deregistered from its namespace (" + DEREGISTERED + "); left alone")), 0);
     }
-    long versions = VersionListing.list(table, "").size();
+    long versions = VersionListing.list(table, DatasetRef.MAIN).size();
     if (versions == 0) {
       return new Inspection(Optional.of(reserved
           ? TableOutcome.leftAlone(location, TableStatus.SKIPPED, "is reserved and not created yet (" + RESERVED + ")")

@@ -15,20 +15,13 @@ import java.util.Optional;
  */
 public record Branch(
     String name, Optional<String> parentBranch, long parentVersion, long createAtSeconds, long manifestSize) {
-  static final String TREE_DIR = "tree";
-
   public Branch {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(parentBranch, "parentBranch");
   }
 
-  /** The branch's dataset directory, relative to the table root: {@code tree/<name>}. */
-  public String datasetDir() {
-    return TREE_DIR + "/" + name;
-  }
-
-  /** The branch as a dataset of its table. */
+  /** The branch as a dataset of its table, in {@code tree/<name>}. */
   public DatasetRef dataset() {
-    return new DatasetRef(datasetDir());
+    return DatasetRef.tree(name);
   }
 }

@@ -20,7 +20,8 @@ public record DatasetRef(String dir) implements Serializable {
   /** The main line of the table. */
   public static final DatasetRef MAIN = new DatasetRef("");
 
-  private static final String TREE_PREFIX = Branch.TREE_DIR + "/";
+  /** Where Lance keeps the branches' datasets, each in {@code tree/<name>}. */
+  private static final String TREE_PREFIX = "tree/";
 
   public DatasetRef {
     Objects.requireNonNull(dir, "dir");
@@ -39,6 +40,14 @@ public record DatasetRef(String dir) implements Serializable {
       throw new IllegalArgumentException("not a branch name: \"" + name + "\"");
     }
     return new DatasetRef(TREE_PREFIX + name);
+  }
+
+  /**
+   * The dataset of a branch as the table's refs name it ({@link Branch#dataset}): Lance's own name,
+   * taken as written; the paths built from it are checked where they are listed and read.
+   */
+  static DatasetRef tree(String name) {
+    return new DatasetRef(TREE_PREFIX + Objects.requireNonNull(name, "name"));
   }
 
   /** The dataset of {@code branch} when present, else the main line. */

@@ -52,10 +52,9 @@ public record Manifest(
   /**
    * Every file this version references, resolved to the table root {@code root}.
    *
-   * @param datasetDir the dataset directory the manifest belongs to: {@code ""} for the main table,
-   *     {@code tree/<branch>} for a branch
+   * @param dataset the dataset the manifest belongs to: the main table or a branch
    */
-  public List<FileReference> references(TableLocation root, String datasetDir) {
-    return ReferenceResolver.referencesOf(root, datasetDir, this);
+  public List<FileReference> references(TableLocation root, DatasetRef dataset) {
+    return ReferenceResolver.referencesOf(root, dataset, this);
   }
 }

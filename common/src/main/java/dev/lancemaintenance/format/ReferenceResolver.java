@@ -13,8 +13,8 @@ import java.util.OptionalInt;
 /**
  * Turns the entries of one manifest into the files they name, relative to the table root.
  *
- * <p>An entry without a base id lives in the manifest's own dataset directory ({@code ""} or
- * {@code tree/<branch>}). An entry with one lives under that {@link BasePath}: a dataset root keeps
+ * <p>An entry without a base id lives in the manifest's own dataset's directory ({@link
+ * DatasetRef#dir}). An entry with one lives under that {@link BasePath}: a dataset root keeps
  * Lance's sub-directories ({@code data/}, {@code _deletions/}, {@code _indices/}), a plain directory
  * holds the file directly. Base paths are spelled however the writer spelled them (absolute, a URI,
  * relative to the writer's working directory, through a symbolic link), so {@link
@@ -30,16 +30,16 @@ final class ReferenceResolver {
 
   private final TableLocation root;
   private final String table;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final String manifestPath;
   private final Map<Integer, BasePath> bases = new HashMap<>();
   /** Where each base lies in the table, worked out once per base (it may touch the file system). */
   private final Map<Integer, Optional<TableLocation.PathInTable>> relativeBases = new HashMap<>();
 
-  ReferenceResolver(TableLocation root, String datasetDir, String manifestPath, List<BasePath> basePaths) {
+  ReferenceResolver(TableLocation root, DatasetRef dataset, String manifestPath, List<BasePath> basePaths) {
     this.root = root;
     this.table = root.toString();
-    this.datasetDir = datasetDir;
+    this.dataset = dataset;
     this.manifestPath = manifestPath;
     for (BasePath base : basePaths) {
       bases.put(base.id(), base);
@@ -47,8 +47,8 @@ final class ReferenceResolver {
   }
 
   /** Every file {@code manifest} references, in manifest order. */
-  static List<FileReference> referencesOf(TableLocation root, String datasetDir, Manifest manifest) {
-    ReferenceResolver resolver = new ReferenceResolver(root, datasetDir, manifest.path(), manifest.basePaths());
+  static List<FileReference> referencesOf(TableLocation root, DatasetRef dataset, Manifest manifest) {
+    ReferenceResolver resolver = new ReferenceResolver(root, dataset, manifest.path(), manifest.basePaths());
     List<FileReference> references = new ArrayList<>();
     for (Fragment fragment : manifest.fragments()) {
       for (DataFile file : fragment.files()) {
@@ -76,7 +76,7 @@ final class ReferenceResolver {
 
   /** Row-id and row-version sequences stored outside the manifest, relative to the dataset. */
   FileReference rowIds(String path) {
-    return local(FileKind.ROW_ID, TablePaths.join(datasetDir, checked(FileKind.ROW_ID, path)));
+    return local(FileKind.ROW_ID, dataset.resolve(checked(FileKind.ROW_ID, path)));
   }
 
   FileReference index(OptionalInt baseId, String uuid) {
@@ -90,13 +90,13 @@ final class ReferenceResolver {
     }
     // Transaction files always sit with the manifest that names them.
     String below = TRANSACTIONS_DIR + "/" + checked(FileKind.TRANSACTION, transactionFile);
-    return Optional.of(local(FileKind.TRANSACTION, TablePaths.join(datasetDir, below)));
+    return Optional.of(local(FileKind.TRANSACTION, dataset.resolve(below)));
   }
 
   private FileReference resolve(FileKind kind, OptionalInt baseId, String standardDir, String file) {
     checked(kind, file);
     if (baseId.isEmpty()) {
-      return local(kind, TablePaths.join(datasetDir, standardDir + "/" + file));
+      return local(kind, dataset.resolve(standardDir + "/" + file));
     }
     BasePath base = bases.get(baseId.getAsInt());
     if (base == null) {

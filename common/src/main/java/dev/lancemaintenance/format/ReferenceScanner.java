@@ -35,16 +35,16 @@ public final class ReferenceScanner {
   /** Field 1 (the fragment id), varint. */
   private static final byte FRAGMENT_ID_TAG = 0x08;
   private final TableLocation root;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final Map<String, FileReference> localDataFiles = new HashMap<>();
   private final Map<Long, CachedFragment> fragments = new HashMap<>();
   private List<BasePath> fragmentBases = List.of();
   /** The manifest scanned last and its fragment groups, for the common case of a shared prefix. */
   private Scanned previous;
 
-  public ReferenceScanner(TableLocation root, String datasetDir) {
+  public ReferenceScanner(TableLocation root, DatasetRef dataset) {
     this.root = root;
-    this.datasetDir = datasetDir;
+    this.dataset = dataset;
   }
 
   ScannedManifest scan(ManifestFile file, SplitManifest manifest, List<TableProtos.IndexMetadata> indices) {
@@ -59,7 +59,7 @@ public final class ReferenceScanner {
       previous = null;
       fragmentBases = bases;
     }
-    ReferenceResolver resolver = new ReferenceResolver(root, datasetDir, file.path(), bases);
+    ReferenceResolver resolver = new ReferenceResolver(root, dataset, file.path(), bases);
     int shared = previous == null ? 0 : manifest.sharedLeadingFragments(previous.manifest());
     List<ReferenceGroup> groups = new ArrayList<>(manifest.fragmentCount() + 1);
     groups.addAll(previous == null ? List.of() : previous.groups().subList(0, shared));

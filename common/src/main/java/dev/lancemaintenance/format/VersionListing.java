@@ -16,8 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Lists the committed versions of one dataset directory: the main table ({@code ""}) or a branch
- * ({@code tree/<branch>}). Reads names only, no manifest bodies, so planning stays one listing.
+ * Lists the committed versions of one dataset: the main table or a branch ({@link DatasetRef}). Reads names only, no manifest bodies, so planning stays one listing.
  *
  * <p>Skipped, as Lance's own listing skips them: {@code latest_version_hint.json}, detached
  * manifests ({@code d….manifest}, written outside the version history), staging files of commits in
@@ -31,9 +30,9 @@ public final class VersionListing {
 
   private VersionListing() {}
 
-  /** Every committed version of {@code datasetDir}, ordered by version (unsigned), then path. */
-  public static List<ManifestLocation> list(TableStorage storage, String datasetDir) {
-    String dir = versionsDir(storage, datasetDir);
+  /** Every committed version of {@code dataset}, ordered by version (unsigned), then path. */
+  public static List<ManifestLocation> list(TableStorage storage, DatasetRef dataset) {
+    String dir = versionsDir(storage, dataset);
     List<ManifestLocation> locations = new ArrayList<>();
     for (Iterator<FileEntry> it = storage.listFiles(dir, false); it.hasNext(); ) {
       FileEntry entry = it.next();
@@ -47,9 +46,9 @@ public final class VersionListing {
     return locations;
   }
 
-  /** The newest committed version of {@code datasetDir}; empty when it has none. */
-  public static Optional<ManifestLocation> latest(TableStorage storage, String datasetDir) {
-    List<ManifestLocation> all = list(storage, datasetDir);
+  /** The newest committed version of {@code dataset}; empty when it has none. */
+  public static Optional<ManifestLocation> latest(TableStorage storage, DatasetRef dataset) {
+    List<ManifestLocation> all = list(storage, dataset);
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
   }
 
@@ -58,8 +57,8 @@ public final class VersionListing {
    * absent. Lance writes the hint best-effort after a commit and checks it by probing, so it may lag
    * behind the listing: use it to start a search, never to decide what to keep.
    */
-  public static OptionalLong readLatestVersionHint(TableStorage storage, String datasetDir) {
-    String path = TablePaths.join(versionsDir(storage, datasetDir), HINT_FILE);
+  public static OptionalLong readLatestVersionHint(TableStorage storage, DatasetRef dataset) {
+    String path = TablePaths.join(versionsDir(storage, dataset), HINT_FILE);
     byte[] content;
     try {
       content = storage.readFully(path);
@@ -81,16 +80,17 @@ public final class VersionListing {
     }
   }
 
-  /** Where Lance keeps the latest-version hint of {@code datasetDir}, table-relative. */
-  public static String latestVersionHintPath(String datasetDir) {
-    return TablePaths.join(datasetDir, TablePaths.join(VERSIONS_DIR, HINT_FILE));
+  /** Where Lance keeps the latest-version hint of {@code dataset}, table-relative. */
+  public static String latestVersionHintPath(DatasetRef dataset) {
+    return dataset.resolve(TablePaths.join(VERSIONS_DIR, HINT_FILE));
   }
 
-  private static String versionsDir(TableStorage storage, String datasetDir) {
-    if (!datasetDir.isEmpty()) {
-      TablePaths.checkRelative(storage.location().toString(), datasetDir);
+  private static String versionsDir(TableStorage storage, DatasetRef dataset) {
+    if (!dataset.isMain()) {
+      // A branch name comes from the table's refs: it must not lead the listing out of tree/.
+      TablePaths.checkRelative(storage.location().toString(), dataset.dir());
     }
-    return TablePaths.join(datasetDir, VERSIONS_DIR);
+    return dataset.resolve(VERSIONS_DIR);
   }
 
   private static boolean isCommittedManifestName(String name) {

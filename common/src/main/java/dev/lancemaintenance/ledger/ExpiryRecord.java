@@ -1,5 +1,6 @@
 package dev.lancemaintenance.ledger;
 
+import dev.lancemaintenance.format.DatasetRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * @param versions the expired versions (number and manifest path)
  * @param elements what only those versions referenced, as the mark stage keys it
  */
-public record ExpiryRecord(String fingerprint, String datasetDir, List<ExpiredVersion> versions, List<LedgerElement> elements) {
+public record ExpiryRecord(String fingerprint, DatasetRef dataset, List<ExpiredVersion> versions, List<LedgerElement> elements) {
   private static final LedgerFile FILE = new LedgerFile("expiry record", "LMEXPIRE", "LMEXPEND", 1);
 
   /** One expired version: its number and its manifest's table-relative path. */
@@ -33,7 +34,7 @@ public record ExpiryRecord(String fingerprint, String datasetDir, List<ExpiredVe
 
   public ExpiryRecord {
     Objects.requireNonNull(fingerprint, "fingerprint");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     versions = List.copyOf(versions);
     elements = List.copyOf(elements);
   }
@@ -42,7 +43,7 @@ public record ExpiryRecord(String fingerprint, String datasetDir, List<ExpiredVe
   public byte[] encode() {
     return FILE.encode(out -> {
       out.writeUTF(fingerprint);
-      out.writeUTF(datasetDir);
+      out.writeUTF(dataset.dir());
       out.writeInt(versions.size());
       for (ExpiredVersion version : versions) {
         out.writeLong(version.version());
@@ -59,7 +60,7 @@ public record ExpiryRecord(String fingerprint, String datasetDir, List<ExpiredVe
   public static ExpiryRecord decode(String name, byte[] content) {
     return FILE.decode(name, content, in -> {
       String fingerprint = in.readUTF();
-      String datasetDir = in.readUTF();
+      DatasetRef dataset = new DatasetRef(in.readUTF());
       List<ExpiredVersion> versions = new ArrayList<>();
       for (int i = LedgerSegment.count(in, name); i > 0; i--) {
         versions.add(new ExpiredVersion(in.readLong(), in.readUTF()));
@@ -68,7 +69,7 @@ public record ExpiryRecord(String fingerprint, String datasetDir, List<ExpiredVe
       for (int i = LedgerSegment.count(in, name); i > 0; i--) {
         elements.add(LedgerSegment.readElement(in, name));
       }
-      return new ExpiryRecord(fingerprint, datasetDir, versions, elements);
+      return new ExpiryRecord(fingerprint, dataset, versions, elements);
     });
   }
 }

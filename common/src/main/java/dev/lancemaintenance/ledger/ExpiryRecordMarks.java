@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
@@ -31,15 +32,15 @@ import org.slf4j.LoggerFactory;
  *
  * @param paths the records to read
  * @param fingerprint the table's fingerprint, as the driver computed it
- * @param datasetDir the dataset whose records these are
+ * @param dataset the dataset whose records these are
  */
-public record ExpiryRecordMarks(List<String> paths, String fingerprint, String datasetDir) implements MarkTask {
+public record ExpiryRecordMarks(List<String> paths, String fingerprint, DatasetRef dataset) implements MarkTask {
   private static final Logger LOG = LoggerFactory.getLogger(ExpiryRecordMarks.class);
 
   public ExpiryRecordMarks {
     paths = List.copyOf(paths);
     Objects.requireNonNull(fingerprint, "fingerprint");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
   }
 
   @Override
@@ -49,7 +50,7 @@ public record ExpiryRecordMarks(List<String> paths, String fingerprint, String d
     for (String path : paths) {
       try {
         ExpiryRecord record = ExpiryRecord.decode(path, storage.readFully(path));
-        if (!record.fingerprint().equals(fingerprint) || !record.datasetDir().equals(datasetDir)) {
+        if (!record.fingerprint().equals(fingerprint) || !record.dataset().equals(dataset)) {
           throw new LedgerFormatException(path, "describes another table or dataset");
         }
         for (LedgerElement element : record.elements()) {

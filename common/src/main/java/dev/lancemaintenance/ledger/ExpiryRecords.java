@@ -1,12 +1,16 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.MaintenanceException;
+import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
+import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -38,13 +42,13 @@ public final class ExpiryRecords {
   static final int RECORDS_PER_TASK = 16;
 
   private final TableStorage storage;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final String fingerprint;
 
-  public ExpiryRecords(TableStorage storage, String datasetDir) {
+  public ExpiryRecords(TableStorage storage, DatasetRef dataset) {
     this.storage = storage;
-    this.datasetDir = datasetDir;
-    this.fingerprint = Ledger.fingerprint(storage.location().identity(), datasetDir);
+    this.dataset = dataset;
+    this.fingerprint = Ledger.fingerprint(storage.location().identity(), dataset);
   }
 
   /**
@@ -55,10 +59,10 @@ public final class ExpiryRecords {
    * @return the record's path
    */
   public String commit(List<ExpiryRecord.ExpiredVersion> versions, Collection<LedgerElement> elements) {
-    byte[] content = new ExpiryRecord(fingerprint, datasetDir, versions, List.copyOf(elements)).encode();
+    byte[] content = new ExpiryRecord(fingerprint, dataset, versions, List.copyOf(elements)).encode();
     long first = versions.get(0).version();
     long last = versions.get(versions.size() - 1).version();
-    String path = TablePaths.join(Ledger.dirOf(datasetDir),
+    String path = TablePaths.join(Ledger.dirOf(dataset),
         PREFIX + String.format("%019d-%019d-", first, last) + UUID.randomUUID() + SUFFIX);
     if (!storage.createIfAbsent(path, content) || !Arrays.equals(storage.readFully(path), content)) {
       throw new MaintenanceException("Cannot record the expiry of versions " + first + ".." + last + " of "
@@ -84,7 +88,7 @@ public final class ExpiryRecords {
     }
     List<MarkTask> tasks = new ArrayList<>();
     for (int from = 0; from < paths.size(); from += RECORDS_PER_TASK) {
-      tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, datasetDir));
+      tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, dataset));
     }
     if (!paths.isEmpty()) {
       LOG.info("lance maintenance {}: {} expiry records to read in {} mark tasks", storage.location(), paths.size(), tasks.size());
@@ -121,9 +125,29 @@ public final class ExpiryRecords {
     }
   }
 
+  /**
+   * Retires the records a cleanup's mark stage used, once its engine's driver (or Flink's client)
+   * has the rule's yes ({@code CleanupRun.retiresExpiryRecords}): the same steps on every engine.
+   * Nothing in a dry run, which deleted nothing, so the records still stand for the versions it
+   * only reported on. The lease is checked first, as before every delete a driver sends: a run that
+   * lost it stops instead of deleting alongside the new holder.
+   *
+   * @param ensureLeaseHeld fails when the run no longer holds the table lease
+   */
+  public static void retireUsed(CleanupMode mode, Runnable ensureLeaseHeld, TableStorageFactory storages,
+      TableLocation table, DatasetRef dataset, Collection<String> records) {
+    if (mode == CleanupMode.DRY_RUN || records.isEmpty()) {
+      return;
+    }
+    ensureLeaseHeld.run();
+    try (TableStorage storage = storages.open(table)) {
+      new ExpiryRecords(storage, dataset).retire(records);
+    }
+  }
+
   private List<String> list() {
     List<String> paths = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(datasetDir), false); files.hasNext(); ) {
+    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(dataset), false); files.hasNext(); ) {
       String path = files.next().path();
       String name = Generations.lastSegment(path);
       if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {

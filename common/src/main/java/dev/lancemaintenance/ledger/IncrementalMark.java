@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -51,7 +52,7 @@ public final class IncrementalMark {
   public IncrementalMark(TableStorage storage, RetentionFacts facts, Clock clock) {
     this.storage = storage;
     this.facts = facts;
-    this.ledger = new Ledger(storage, facts.dataset().dir(), clock);
+    this.ledger = new Ledger(storage, facts.dataset(), clock);
   }
 
   /**
@@ -98,7 +99,7 @@ public final class IncrementalMark {
       this.listed = List.copyOf(listed);
       this.read = read;
       this.problem = problem;
-      this.state = problem.isEmpty() ? read.state().orElseThrow() : new LedgerState(ledger.fingerprint(), ledger.datasetDir());
+      this.state = problem.isEmpty() ? read.state().orElseThrow() : new LedgerState(ledger.fingerprint(), ledger.dataset());
       long end = state.endVersion();
       this.toDecode = listed.stream().filter(location -> location.version() > end).toList();
     }

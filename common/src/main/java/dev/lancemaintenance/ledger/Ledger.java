@@ -1,5 +1,6 @@
 package dev.lancemaintenance.ledger;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
@@ -66,20 +67,20 @@ public final class Ledger {
   static final long UNNAMED_GRACE_MILLIS = 60 * 60_000L;
 
   private final TableStorage storage;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final String fingerprint;
   private final Clock clock;
 
-  public Ledger(TableStorage storage, String datasetDir, Clock clock) {
+  public Ledger(TableStorage storage, DatasetRef dataset, Clock clock) {
     this.storage = storage;
-    this.datasetDir = datasetDir;
-    this.fingerprint = fingerprint(storage.location().identity(), datasetDir);
+    this.dataset = dataset;
+    this.fingerprint = fingerprint(storage.location().identity(), dataset);
     this.clock = clock;
   }
 
   /** The directory of a dataset's ledger. */
-  public static String dirOf(String datasetDir) {
-    return datasetDir.isEmpty() ? DIR : TablePaths.join(DIR, datasetDir);
+  public static String dirOf(DatasetRef dataset) {
+    return TablePaths.join(DIR, dataset.dir());
   }
 
   /**
@@ -87,10 +88,10 @@ public final class Ledger {
    * gives the same) and the dataset. A ledger copied into another table, or a table copied
    * elsewhere with its ledger, does not match, and the copy starts a ledger of its own.
    */
-  public static String fingerprint(String tableIdentity, String datasetDir) {
+  public static String fingerprint(String tableIdentity, DatasetRef dataset) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] digest = sha.digest((tableIdentity + "\n" + datasetDir).getBytes(StandardCharsets.UTF_8));
+      byte[] digest = sha.digest((tableIdentity + "\n" + dataset.dir()).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java has SHA-256", e);
@@ -101,8 +102,8 @@ public final class Ledger {
     return fingerprint;
   }
 
-  public String datasetDir() {
-    return datasetDir;
+  public DatasetRef dataset() {
+    return dataset;
   }
 
   /** Reads and checks the ledger; never throws for a ledger that is absent, damaged or foreign. */
@@ -120,13 +121,13 @@ public final class Ledger {
       if (commit.generation() != head) {
         throw new LedgerFormatException(commitPath, "records generation " + commit.generation());
       }
-      if (!commit.fingerprint().equals(fingerprint) || !commit.datasetDir().equals(datasetDir)) {
+      if (!commit.fingerprint().equals(fingerprint) || !commit.dataset().equals(dataset)) {
         throw new LedgerFormatException(commitPath, "describes another table or dataset (fingerprint "
             + commit.fingerprint() + ", this one " + fingerprint + ")");
       }
-      LedgerState state = new LedgerState(fingerprint, datasetDir);
+      LedgerState state = new LedgerState(fingerprint, dataset);
       for (LedgerCommit.SegmentRef ref : commit.segments()) {
-        String path = TablePaths.join(dirOf(datasetDir), ref.name());
+        String path = TablePaths.join(dirOf(dataset), ref.name());
         byte[] content = readSegment(path, ref);
         if (!ref.matches(content)) {
           throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
@@ -173,7 +174,7 @@ public final class Ledger {
   public boolean append(LedgerRead previous, LedgerSegment segment, Set<Long> listedVersions) {
     requireOurs(segment);
     List<LedgerCommit.SegmentRef> segments = new ArrayList<>(previous.commit().map(LedgerCommit::segments).orElse(List.of()));
-    LedgerState folded = previous.state().orElseGet(() -> new LedgerState(fingerprint, datasetDir));
+    LedgerState folded = previous.state().orElseGet(() -> new LedgerState(fingerprint, dataset));
     if (segments.size() + 1 >= COMPACT_AT_SEGMENTS && previous.isUsable()) {
       folded.apply("new segment", segment);
       return commit(previous.headGeneration() + 1, List.of(), folded.compacted(listedVersions), folded.endVersion());
@@ -191,10 +192,10 @@ public final class Ledger {
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
     byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
-    storage.write(TablePaths.join(dirOf(datasetDir), name), content);
+    storage.write(TablePaths.join(dirOf(dataset), name), content);
     List<LedgerCommit.SegmentRef> segments = new ArrayList<>(base);
     segments.add(LedgerCommit.SegmentRef.of(name, content));
-    byte[] commit = new LedgerCommit(generation, fingerprint, datasetDir, endVersion, segments).encode();
+    byte[] commit = new LedgerCommit(generation, fingerprint, dataset, endVersion, segments).encode();
     String path = commitPath(generation);
     // Read back: where the store ignores the condition (s3proxy), the last writer wins, and this says who.
     if (!storage.createIfAbsent(path, commit) || !Arrays.equals(storage.readFully(path), commit)) {
@@ -212,7 +213,7 @@ public final class Ledger {
     live.forEach(ref -> liveNames.add(ref.name()));
     long staleBefore = clock.millis() - UNNAMED_GRACE_MILLIS;
     List<String> old = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
+    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
       FileEntry file = files.next();
       String name = Generations.lastSegment(file.path());
       OptionalLong generation = generationOf(name);
@@ -231,19 +232,19 @@ public final class Ledger {
   }
 
   private void requireOurs(LedgerSegment segment) {
-    if (!segment.fingerprint().equals(fingerprint) || !segment.datasetDir().equals(datasetDir)) {
+    if (!segment.fingerprint().equals(fingerprint) || !segment.dataset().equals(dataset)) {
       throw new IllegalArgumentException("the segment is not of this dataset's ledger");
     }
   }
 
   /** An empty segment of this ledger, to fill. */
   public LedgerSegment segment(List<LedgerVersion> versions, List<LedgerSegment.Open> opens, List<LedgerSegment.Close> closes) {
-    return new LedgerSegment(fingerprint, datasetDir, versions, opens, closes);
+    return new LedgerSegment(fingerprint, dataset, versions, opens, closes);
   }
 
   private Map<Long, FileEntry> commits() {
     Map<Long, FileEntry> commits = new HashMap<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(datasetDir), false); files.hasNext(); ) {
+    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
       FileEntry file = files.next();
       generationOf(file.path()).ifPresent(g -> commits.put(g, file));
     }
@@ -251,12 +252,12 @@ public final class Ledger {
   }
 
   /** The path of a dataset's ledger commit of one generation. */
-  public static String commitPath(String datasetDir, long generation) {
-    return TablePaths.join(dirOf(datasetDir), Generations.fileName(COMMIT_PREFIX, generation));
+  public static String commitPath(DatasetRef dataset, long generation) {
+    return TablePaths.join(dirOf(dataset), Generations.fileName(COMMIT_PREFIX, generation));
   }
 
   private String commitPath(long generation) {
-    return commitPath(datasetDir, generation);
+    return commitPath(dataset, generation);
   }
 
   private static OptionalLong generationOf(String name) {

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.ledger;
 
+import dev.lancemaintenance.format.DatasetRef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,17 +18,17 @@ import java.util.zip.CRC32C;
  *
  * @param generation its number; the next commit is {@code generation + 1}
  * @param fingerprint the table and dataset it describes ({@link Ledger#fingerprint})
- * @param datasetDir the dataset ({@code ""} for main, {@code tree/<branch>})
+ * @param dataset the dataset it describes, written as its directory ({@link DatasetRef#dir})
  * @param endVersion the newest version summarised
  * @param segments the segment files, oldest first
  */
-public record LedgerCommit(long generation, String fingerprint, String datasetDir, long endVersion, List<SegmentRef> segments) {
+public record LedgerCommit(long generation, String fingerprint, DatasetRef dataset, long endVersion, List<SegmentRef> segments) {
   private static final int FORMAT = 1;
   private static final String END = "end";
 
   public LedgerCommit {
     Objects.requireNonNull(fingerprint, "fingerprint");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     segments = List.copyOf(segments);
   }
 
@@ -62,7 +63,7 @@ public record LedgerCommit(long generation, String fingerprint, String datasetDi
     fields.put("format", Integer.toString(FORMAT));
     fields.put("generation", Long.toString(generation));
     fields.put("fingerprint", fingerprint);
-    fields.put("dataset", datasetDir);
+    fields.put("dataset", dataset.dir());
     fields.put("end_version", Long.toString(endVersion));
     StringBuilder text = new StringBuilder();
     fields.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
@@ -116,7 +117,7 @@ public record LedgerCommit(long generation, String fingerprint, String datasetDi
       return new LedgerCommit(
           Long.parseLong(required(fields, "generation", name)),
           required(fields, "fingerprint", name),
-          required(fields, "dataset", name),
+          new DatasetRef(required(fields, "dataset", name)),
           Long.parseLong(required(fields, "end_version", name)),
           segments);
     } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.ledger;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -23,12 +24,12 @@ import java.util.Objects;
  * decodes ({@link LedgerFormatException}).
  */
 public record LedgerSegment(
-    String fingerprint, String datasetDir, List<LedgerVersion> versions, List<Open> opens, List<Close> closes) {
+    String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, List<Open> opens, List<Close> closes) {
   private static final LedgerFile FILE = new LedgerFile("ledger segment", "LMLEDGER", "LMLEDEND", 1);
 
   public LedgerSegment {
     Objects.requireNonNull(fingerprint, "fingerprint");
-    Objects.requireNonNull(datasetDir, "datasetDir");
+    Objects.requireNonNull(dataset, "dataset");
     versions = List.copyOf(versions);
     opens = List.copyOf(opens);
     closes = List.copyOf(closes);
@@ -52,7 +53,7 @@ public record LedgerSegment(
   public byte[] encode() {
     return FILE.encode(out -> {
       out.writeUTF(fingerprint);
-      out.writeUTF(datasetDir);
+      out.writeUTF(dataset.dir());
       out.writeInt(versions.size());
       for (LedgerVersion version : versions) {
         out.writeLong(version.version());
@@ -78,7 +79,7 @@ public record LedgerSegment(
   public static LedgerSegment decode(String name, byte[] content) {
     return FILE.decode(name, content, in -> {
       String fingerprint = in.readUTF();
-      String datasetDir = in.readUTF();
+      DatasetRef dataset = new DatasetRef(in.readUTF());
       List<LedgerVersion> versions = new ArrayList<>();
       for (int i = count(in, name); i > 0; i--) {
         versions.add(new LedgerVersion(in.readLong(), in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
@@ -91,7 +92,7 @@ public record LedgerSegment(
       for (int i = count(in, name); i > 0; i--) {
         closes.add(new Close(readElement(in, name), in.readLong()));
       }
-      return new LedgerSegment(fingerprint, datasetDir, versions, opens, closes);
+      return new LedgerSegment(fingerprint, dataset, versions, opens, closes);
     });
   }
 

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.ledger;
 
+import dev.lancemaintenance.format.DatasetRef;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -26,7 +27,7 @@ public final class LedgerState {
   public static final long OPEN = Long.MAX_VALUE;
 
   private final String fingerprint;
-  private final String datasetDir;
+  private final DatasetRef dataset;
   private final NavigableMap<Long, LedgerVersion> versions = new TreeMap<>();
   private final Map<LedgerElement, Long> openSince = new HashMap<>();
   private final List<Range> closed = new ArrayList<>();
@@ -34,17 +35,17 @@ public final class LedgerState {
   /** A range of versions {@code [from, to)} in which an element was referenced. */
   public record Range(LedgerElement element, long from, long to) {}
 
-  public LedgerState(String fingerprint, String datasetDir) {
+  public LedgerState(String fingerprint, DatasetRef dataset) {
     this.fingerprint = fingerprint;
-    this.datasetDir = datasetDir;
+    this.dataset = dataset;
   }
 
   public String fingerprint() {
     return fingerprint;
   }
 
-  public String datasetDir() {
-    return datasetDir;
+  public DatasetRef dataset() {
+    return dataset;
   }
 
   /** The newest summarised version, or -1 when none is. */
@@ -72,7 +73,7 @@ public final class LedgerState {
 
   /** Applies the next segment; {@code name} is for the message. */
   public void apply(String name, LedgerSegment segment) {
-    if (!segment.fingerprint().equals(fingerprint) || !segment.datasetDir().equals(datasetDir)) {
+    if (!segment.fingerprint().equals(fingerprint) || !segment.dataset().equals(dataset)) {
       throw new LedgerFormatException(name, "the segment describes another table or dataset");
     }
     long end = endVersion();
@@ -145,7 +146,7 @@ public final class LedgerState {
       }
     }
     openSince.forEach((element, from) -> opens.add(new LedgerSegment.Open(element, firstKeptIn(kept, from, OPEN))));
-    return new LedgerSegment(fingerprint, datasetDir, keptVersions, opens, closes);
+    return new LedgerSegment(fingerprint, dataset, keptVersions, opens, closes);
   }
 
   private Long firstKeptIn(Set<Long> kept, long from, long to) {

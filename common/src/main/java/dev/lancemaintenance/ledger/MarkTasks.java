@@ -74,7 +74,7 @@ public final class MarkTasks {
    * that no mode can read any more. The driver lists the records' names and reads none.
    */
   private static List<MarkTask> fromExpiryRecords(TableStorage storage, CleanupPlan plan) {
-    return new ExpiryRecords(storage, plan.facts().dataset().dir()).markTasks();
+    return new ExpiryRecords(storage, plan.facts().dataset()).markTasks();
   }
 
   private static List<MarkTask> fromManifests(

@@ -32,7 +32,7 @@ public final class VersionSummaries {
   public VersionSummaries(TableStorage storage, DatasetRef dataset) {
     this.storage = storage;
     this.dataset = dataset;
-    this.scanner = new ReferenceScanner(storage.location(), dataset.dir());
+    this.scanner = new ReferenceScanner(storage.location(), dataset);
   }
 
   /** Decodes the run's base and manifests; the first manifest of a run without base opens all it references. */

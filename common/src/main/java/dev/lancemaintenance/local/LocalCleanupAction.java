@@ -56,6 +56,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
@@ -323,21 +324,24 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public CleanupCounters sweepExpiredManifests(long budget) {
+      // The expired manifests come from one spill read on this thread; their batches are deleted
+      // on the pool, as the sweep's are, so that a release of 100,000 versions is not one delete
+      // at a time.
       try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.RELEASE)) {
+        BackgroundBatches batches = new BackgroundBatches(sweeper);
         spills.expiredManifests().forEach(manifest -> {
           progress().candidates(1);
-          sweeper.add(manifest);
+          sweeper.add(manifest, batches);
         });
+        batches.awaitAll();
         return sweeper.finish();
       }
     }
 
     @Override
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
-      if (settings().mode() == CleanupMode.EXECUTE) {
-        ensureLeaseHeld();
-        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
-      }
+      ExpiryRecords.retireUsed(settings().mode(), LocalCleanupAction.this::ensureLeaseHeld, storageFactory, table(),
+          plan.facts().dataset(), records);
     }
 
     private List<Integer> partitionIds() {
@@ -434,6 +438,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       }
 
       void add(CandidateFile file) {
+        add(file, this::delete);
+      }
+
+      /** Adds a file; a full batch goes to {@code deleteBatch}. */
+      void add(CandidateFile file, Consumer<List<CandidateFile>> deleteBatch) {
         if (!budget.tryTake()) {
           synchronized (this) {
             counters = counters.deferred(1);
@@ -455,7 +464,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           }
         }
         if (full != null) {
-          delete(full);
+          deleteBatch.accept(full);
         }
       }
 
@@ -494,6 +503,50 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       @Override
       public void close() {
         record.close();
+      }
+    }
+
+    /**
+     * Deletes the full batches of one producing thread on the pool, at most {@code
+     * max_concurrent_deletes} at a time; the producer waits for a slot, so that no more batches
+     * than that are held at once.
+     */
+    private final class BackgroundBatches implements Consumer<List<CandidateFile>> {
+      private final Sweeper sweeper;
+      private final Semaphore inFlight = new Semaphore(settings().maxConcurrentDeletes());
+      private final List<Future<?>> running = new ArrayList<>();
+
+      BackgroundBatches(Sweeper sweeper) {
+        this.sweeper = sweeper;
+      }
+
+      @Override
+      public void accept(List<CandidateFile> batch) {
+        inFlight.acquireUninterruptibly();
+        awaitFinished();
+        running.add(pool.submit(() -> {
+          try {
+            sweeper.delete(batch);
+          } finally {
+            inFlight.release();
+          }
+        }));
+      }
+
+      /** Rethrows a finished batch's failure at once and forgets the finished ones. */
+      private void awaitFinished() {
+        for (Iterator<Future<?>> it = running.iterator(); it.hasNext(); ) {
+          Future<?> batch = it.next();
+          if (batch.isDone()) {
+            await(batch);
+            it.remove();
+          }
+        }
+      }
+
+      void awaitAll() {
+        running.forEach(LocalCleanupAction::await);
+        running.clear();
       }
     }
 

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -8,6 +7,7 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.report.AgeMarks;
 import dev.lancemaintenance.report.ClassifyFiles;
 import dev.lancemaintenance.report.MarkReferenceAges;
@@ -110,7 +110,7 @@ public final class LocalStorageReport {
 
     @Override
     public StorageCounters classify(CleanupPlan plan, ReportContext context) {
-      runAll(plan.listings(), task -> list(task, context.datasetDir()));
+      runAll(plan.listings(), task -> list(task, context.dataset()));
       ClassifyFiles classify = new ClassifyFiles(context);
       List<StorageCounters> partitions =
           runAll(IntStream.range(0, spills.partitions()).boxed().toList(), p -> classify(p, classify, context));
@@ -119,10 +119,10 @@ public final class LocalStorageReport {
       return total;
     }
 
-    private Long list(ListingTask task, String datasetDir) {
+    private Long list(ListingTask task, DatasetRef dataset) {
       long count = 0;
       for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); count++) {
-        spills.addFile(files.next(), new DatasetRef(datasetDir));
+        spills.addFile(files.next(), dataset);
       }
       return count;
     }

@@ -1,6 +1,5 @@
 package dev.lancemaintenance.report;
 
-import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.MarkState;
@@ -36,12 +35,12 @@ public final class ClassifyFiles {
 
   /** The reference key of a listed file, to co-group it with the ages. */
   public String keyOf(String path) {
-    return ReferenceKeys.keyOf(new DatasetRef(context.datasetDir()), path);
+    return ReferenceKeys.keyOf(context.dataset(), path);
   }
 
   /** Adds one listed file, with the age of its key when a manifest references it, to {@code counters}. */
   public void add(FileEntry file, Optional<ReferenceAge> age, StorageCounters counters) {
-    String inDataset = ReferenceKeys.relativeTo(context.datasetDir(), file.path());
+    String inDataset = context.dataset().relativize(file.path());
     boolean manifest = isManifest(inDataset) && age.isPresent();
     for (int i = 0; i < windows.size(); i++) {
       if (frees(windows.get(i), context.windows().get(i), file, age, manifest)) {

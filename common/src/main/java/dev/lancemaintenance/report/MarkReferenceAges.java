@@ -47,7 +47,7 @@ public final class MarkReferenceAges {
     Map<String, ReferenceAge> ages = new HashMap<>();
     Map<ReferenceGroup, ReferenceAge> groupAges = new IdentityHashMap<>();
     List<VersionStamp> stamps = new ArrayList<>();
-    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.dataset().dir());
+    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.dataset());
     boolean ownVersions = slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS;
     Set<String> branchPin = ownVersions ? Set.of()
         : Set.of("branch:" + slice.dataset().branchName().orElse(slice.dataset().dir()));

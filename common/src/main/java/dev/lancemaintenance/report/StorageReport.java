@@ -3,6 +3,7 @@ package dev.lancemaintenance.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.lancemaintenance.format.DatasetRef;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.SortedMap;
  * #toJson()} its JSON.
  *
  * @param table the table, redacted
- * @param dataset {@code ""} for the main line, {@code tree/<branch>} for a branch
+ * @param dataset the dataset reported on; {@link #datasetName} is how the report writes it
  * @param nowMillis the report's clock
  * @param policy the given policy, under its option names
  * @param versions the dataset's versions
@@ -33,7 +34,7 @@ import java.util.SortedMap;
  */
 public record StorageReport(
     String table,
-    String dataset,
+    DatasetRef dataset,
     long nowMillis,
     String policy,
     Versions versions,
@@ -46,6 +47,7 @@ public record StorageReport(
 
   public StorageReport {
     Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(versions, "versions");
     windows = List.copyOf(windows);
     pins = List.copyOf(pins);
@@ -158,6 +160,11 @@ public record StorageReport(
     return new Row(section, window.label(), window.versionsRemoved(), window.freed().files(), window.freed().bytes(), text);
   }
 
+  /** The dataset as the report writes it: {@code main}, or the branch's directory {@code tree/<branch>}. */
+  public String datasetName() {
+    return dataset.isMain() ? "main" : dataset.dir();
+  }
+
   /** The report as one JSON object (the command line's {@code --json}, the HTML page's data). */
   public String toJson() {
     try {
@@ -170,7 +177,7 @@ public record StorageReport(
   private Map<String, Object> jsonTree() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("table", table);
-    json.put("dataset", dataset.isEmpty() ? "main" : dataset);
+    json.put("dataset", datasetName());
     json.put("now", instant(nowMillis));
     json.put("policy", policy);
     Map<String, Object> versionsJson = new LinkedHashMap<>();

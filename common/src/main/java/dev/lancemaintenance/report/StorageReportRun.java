@@ -68,7 +68,7 @@ public final class StorageReportRun {
   /** The context every classify task gets: the given policy and each window, placed from the stamps. */
   public static ReportContext context(RetentionFacts facts, List<Duration> windows, List<VersionStamp> stamps) {
     List<ReportWindow> placed = windows.stream().map(window -> ReportWindows.of(window, facts, stamps)).toList();
-    return new ReportContext(facts.dataset().dir(), facts.nowMillis(), ReportWindows.given(facts, stamps), placed);
+    return new ReportContext(facts.dataset(), facts.nowMillis(), ReportWindows.given(facts, stamps), placed);
   }
 
   private static StorageReport assemble(
@@ -84,7 +84,7 @@ public final class StorageReportRun {
       windows.add(result(context.windows().get(i), counters.freedByWindow().get(i)));
     }
     return new StorageReport(
-        facts.table(), facts.dataset().dir(), facts.nowMillis(), facts.policy().toString(),
+        facts.table(), facts.dataset(), facts.nowMillis(), facts.policy().toString(),
         versions(facts, stamps), counters.byKind(), result(context.given(), reclaimable), windows,
         counters.unverifiedByAge(), pins(storage, facts, counters), timeline(stamps, counters));
   }

@@ -62,7 +62,7 @@ public record RunEntry(RunStart start, Optional<RunEnd> end, RunState state) {
   /** The values of {@link #COLUMNS} for this run, NULL where it has none (an unfinished run's end). */
   public List<Object> values() {
     List<Object> values = new ArrayList<>(List.of(
-        start.runId(), state.label(), start.action(), start.engine(), start.dataset(), start.startedAt()));
+        start.runId(), state.label(), start.action(), start.engine(), start.datasetName(), start.startedAt()));
     RunEnd ended = end.orElse(null);
     values.add(ended == null ? null : ended.endedAt());
     values.add(ended == null || ended.stage().isEmpty() ? null : ended.stage());

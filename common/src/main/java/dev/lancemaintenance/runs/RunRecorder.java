@@ -3,6 +3,7 @@ package dev.lancemaintenance.runs;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.Locale;
@@ -40,7 +41,7 @@ public final class RunRecorder {
    * @param policy the policy and settings as the run logs them; never storage options
    */
   public static RunRecorder start(
-      TableStorage storage, Clock clock, String leaseOwner, String dataset, String engine, String action, String policy) {
+      TableStorage storage, Clock clock, String leaseOwner, DatasetRef dataset, String engine, String action, String policy) {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);

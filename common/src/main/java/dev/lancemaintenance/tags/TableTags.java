@@ -113,12 +113,12 @@ public final class TableTags {
 
   /** The size of the manifest of {@code version}, which Lance records in the tag; the version must exist. */
   private long manifestSize(String name, long version, Optional<String> branch) {
-    String datasetDir = DatasetRef.of(branch).dir();
-    Optional<ManifestLocation> manifest = VersionListing.list(storage, datasetDir).stream()
+    DatasetRef dataset = DatasetRef.of(branch);
+    Optional<ManifestLocation> manifest = VersionListing.list(storage, dataset).stream()
         .filter(m -> m.version() == version)
         .findFirst();
     return manifest.orElseThrow(() -> new TagException(storage.location(), name,
-            "version " + version + " does not exist on " + branch.map(b -> "branch " + b).orElse("main")))
+            "version " + version + " does not exist on " + dataset))
         .size();
   }
 

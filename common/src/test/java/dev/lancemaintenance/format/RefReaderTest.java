@@ -23,7 +23,7 @@ class RefReaderTest extends PlantedFilesTest {
 
     assertThat(RefReader.listBranches(storage)).singleElement().satisfies(branch -> {
       assertThat(branch).isEqualTo(new Branch("team/exp", Optional.empty(), 2, 1700000000, 684));
-      assertThat(branch.datasetDir()).isEqualTo("tree/team/exp");
+      assertThat(branch.dataset().dir()).isEqualTo("tree/team/exp");
     });
   }
 

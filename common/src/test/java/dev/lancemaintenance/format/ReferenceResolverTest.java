@@ -32,7 +32,7 @@ class ReferenceResolverTest {
         List.of(fragment(3, new DataFile("sub/x.lance", OptionalInt.empty(), 0), Optional.of(deletion))),
         List.of(new IndexEntry("0a1b", "idx", 1, OptionalInt.empty())));
 
-    assertThat(manifest.references(ROOT, "tree/b1")).containsExactly(
+    assertThat(manifest.references(ROOT, DatasetRef.branch("b1"))).containsExactly(
         new FileReference(FileKind.DATA, "tree/b1/data/sub/x.lance", false),
         new FileReference(FileKind.DELETION, "tree/b1/_deletions/3-1-18446744073709551615.bin", false),
         new FileReference(FileKind.INDEX, "tree/b1/_indices/0a1b", false),
@@ -48,7 +48,7 @@ class ReferenceResolverTest {
             fragment(1, new DataFile("y.lance", OptionalInt.of(1), 0), Optional.empty())),
         List.of());
 
-    assertThat(manifest.references(ROOT, "tree/b1")).filteredOn(r -> r.kind() == FileKind.DATA)
+    assertThat(manifest.references(ROOT, DatasetRef.branch("b1"))).filteredOn(r -> r.kind() == FileKind.DATA)
         .containsExactly(new FileReference(FileKind.DATA, "data/x.lance", false),
             new FileReference(FileKind.DATA, "imported/y.lance", false));
   }
@@ -60,7 +60,7 @@ class ReferenceResolverTest {
         List.of(fragment(0, new DataFile("x.lance", OptionalInt.of(0), 0), Optional.empty())),
         List.of());
 
-    assertThat(manifest.references(ROOT, "")).first()
+    assertThat(manifest.references(ROOT, DatasetRef.MAIN)).first()
         .isEqualTo(new FileReference(FileKind.DATA, "s3://bucket/source.lance/data/x.lance", true));
   }
 
@@ -69,7 +69,7 @@ class ReferenceResolverTest {
     Manifest manifest = manifest(List.of(),
         List.of(fragment(0, new DataFile("x.lance", OptionalInt.of(4), 0), Optional.empty())), List.of());
 
-    assertThatThrownBy(() -> manifest.references(ROOT, "tree/b1")).isInstanceOf(CorruptTableException.class)
+    assertThatThrownBy(() -> manifest.references(ROOT, DatasetRef.branch("b1"))).isInstanceOf(CorruptTableException.class)
         .hasMessageContaining(MANIFEST).hasMessageContaining("base_id 4");
   }
 
@@ -80,7 +80,7 @@ class ReferenceResolverTest {
         List.of(fragment(0, new DataFile("../../other/x.lance", OptionalInt.of(0), 0), Optional.empty())),
         List.of());
 
-    assertThatThrownBy(() -> manifest.references(ROOT, "tree/b1")).isInstanceOf(PathEscapeException.class)
+    assertThatThrownBy(() -> manifest.references(ROOT, DatasetRef.branch("b1"))).isInstanceOf(PathEscapeException.class)
         .hasMessageContaining(MANIFEST).hasMessageContaining("../../other/x.lance");
   }
 }

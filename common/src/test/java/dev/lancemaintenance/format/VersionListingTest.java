@@ -14,7 +14,7 @@ class VersionListingTest extends PlantedFilesTest {
     plant("_versions/" + ManifestNaming.V2.fileName(3));
     plant("_versions/" + ManifestNaming.V2.fileName(1));
 
-    List<ManifestLocation> versions = VersionListing.list(storage, "");
+    List<ManifestLocation> versions = VersionListing.list(storage, DatasetRef.MAIN);
 
     assertThat(versions).extracting(ManifestLocation::version).containsExactly(1L, 2L, 3L);
     assertThat(versions).extracting(ManifestLocation::naming)
@@ -30,7 +30,7 @@ class VersionListingTest extends PlantedFilesTest {
     plant("_versions/2.manifest-7f6c7a2e-0d53-4a47-9d7e-3f1e1d2f0a11");
     plant("_versions/.tmp_3.manifest_abc");
 
-    assertThat(VersionListing.list(storage, "")).extracting(ManifestLocation::path)
+    assertThat(VersionListing.list(storage, DatasetRef.MAIN)).extracting(ManifestLocation::path)
         .containsExactly("_versions/1.manifest");
   }
 
@@ -39,7 +39,7 @@ class VersionListingTest extends PlantedFilesTest {
     plant("_versions/1.manifest");
     plant("tree/b1/_versions/" + ManifestNaming.V2.fileName(2));
 
-    assertThat(VersionListing.list(storage, "tree/b1")).extracting(ManifestLocation::path)
+    assertThat(VersionListing.list(storage, DatasetRef.branch("b1"))).extracting(ManifestLocation::path)
         .containsExactly("tree/b1/_versions/18446744073709551613.manifest");
   }
 
@@ -48,7 +48,7 @@ class VersionListingTest extends PlantedFilesTest {
     plant("_versions/1.manifest");
     plant("_versions/abc.manifest");
 
-    assertThatThrownBy(() -> VersionListing.list(storage, ""))
+    assertThatThrownBy(() -> VersionListing.list(storage, DatasetRef.MAIN))
         .isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("_versions/abc.manifest")
         .hasMessageContaining("not an unsigned 64-bit version number");
@@ -59,23 +59,23 @@ class VersionListingTest extends PlantedFilesTest {
     plant("_versions/9.manifest");
     plant("_versions/10.manifest");
 
-    assertThat(VersionListing.latest(storage, "")).map(ManifestLocation::version).contains(10L);
+    assertThat(VersionListing.latest(storage, DatasetRef.MAIN)).map(ManifestLocation::version).contains(10L);
   }
 
   @Test
   void readsTheVersionHintWhenPresent() {
-    assertThat(VersionListing.readLatestVersionHint(storage, "")).isEmpty();
+    assertThat(VersionListing.readLatestVersionHint(storage, DatasetRef.MAIN)).isEmpty();
 
     plant("_versions/latest_version_hint.json", "{\"version\":12}");
 
-    assertThat(VersionListing.readLatestVersionHint(storage, "")).hasValue(12);
+    assertThat(VersionListing.readLatestVersionHint(storage, DatasetRef.MAIN)).hasValue(12);
   }
 
   @Test
   void failsNamingAHintThatIsNotJson() {
     plant("_versions/latest_version_hint.json", "{ver");
 
-    assertThatThrownBy(() -> VersionListing.readLatestVersionHint(storage, ""))
+    assertThatThrownBy(() -> VersionListing.readLatestVersionHint(storage, DatasetRef.MAIN))
         .isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("_versions/latest_version_hint.json");
   }

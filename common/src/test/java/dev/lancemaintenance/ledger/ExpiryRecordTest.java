@@ -3,6 +3,7 @@ package dev.lancemaintenance.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import java.util.Arrays;
 import java.util.List;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** An expiry record reads back as written; cut short or with any byte changed it never decodes. */
 class ExpiryRecordTest {
-  private static final ExpiryRecord RECORD = new ExpiryRecord("f1", "", List.of(
+  private static final ExpiryRecord RECORD = new ExpiryRecord("f1", DatasetRef.MAIN, List.of(
           new ExpiryRecord.ExpiredVersion(1, "_versions/1.manifest"), new ExpiryRecord.ExpiredVersion(2, "_versions/2.manifest")),
       List.of(new LedgerElement("data/a.lance", FileKind.DATA, true), new LedgerElement("_transactions/0-x.txn", FileKind.TRANSACTION, true)));
 
@@ -42,7 +43,7 @@ class ExpiryRecordTest {
 
   @Test
   void aLedgerSegmentIsNoRecord() {
-    LedgerSegment segment = new LedgerSegment("f1", "", List.of(), List.of(), List.of());
+    LedgerSegment segment = new LedgerSegment("f1", DatasetRef.MAIN, List.of(), List.of(), List.of());
     assertThatThrownBy(() -> ExpiryRecord.decode("s", segment.encode())).isInstanceOf(LedgerFormatException.class);
   }
 }

@@ -2,6 +2,7 @@ package dev.lancemaintenance.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestNaming;
 import java.util.List;
@@ -18,8 +19,8 @@ class IncrementalMarkTest {
   }
 
   private static LedgerState ledgerOf(long... versions) {
-    LedgerState state = new LedgerState("f", "");
-    state.apply("s", new LedgerSegment("f", "", java.util.Arrays.stream(versions).mapToObj(IncrementalMarkTest::summarised).toList(),
+    LedgerState state = new LedgerState("f", DatasetRef.MAIN);
+    state.apply("s", new LedgerSegment("f", DatasetRef.MAIN, java.util.Arrays.stream(versions).mapToObj(IncrementalMarkTest::summarised).toList(),
         List.of(), List.of()));
     return state;
   }

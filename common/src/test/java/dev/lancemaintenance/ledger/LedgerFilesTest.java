@@ -3,6 +3,7 @@ package dev.lancemaintenance.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import java.util.Arrays;
 import java.util.List;
@@ -23,7 +24,7 @@ class LedgerFilesTest {
 
   /** v1 {A, TX}, v2 {A, B}, v3 {B, IDX}, v4 {A, B, IDX} (A restored). */
   static LedgerSegment history(String fingerprint) {
-    return new LedgerSegment(fingerprint, "",
+    return new LedgerSegment(fingerprint, DatasetRef.MAIN,
         List.of(version(1), version(2), version(3), version(4)),
         List.of(new LedgerSegment.Open(A, 1), new LedgerSegment.Open(TX, 1), new LedgerSegment.Open(B, 2),
             new LedgerSegment.Open(IDX, 3), new LedgerSegment.Open(A, 4)),
@@ -59,7 +60,7 @@ class LedgerFilesTest {
 
   @Test
   void aCommitReadsBackAndNeverParsesCutShortOrChanged() {
-    LedgerCommit commit = new LedgerCommit(7, "f1", "tree/b1", 42,
+    LedgerCommit commit = new LedgerCommit(7, "f1", DatasetRef.branch("b1"), 42,
         List.of(new LedgerCommit.SegmentRef("seg-1.seg", 10, 0xfffffffeL), new LedgerCommit.SegmentRef("seg-2.seg", 3, 1)));
     byte[] bytes = commit.encode();
     assertThat(LedgerCommit.decode("c", bytes)).isEqualTo(commit);
@@ -76,7 +77,7 @@ class LedgerFilesTest {
 
   @Test
   void theFoldGivesEachElementItsRangesARestoredOneTwo() {
-    LedgerState state = new LedgerState("f1", "");
+    LedgerState state = new LedgerState("f1", DatasetRef.MAIN);
     state.apply("s", history("f1"));
     assertThat(state.ranges()).containsExactlyInAnyOrder(
         new LedgerState.Range(A, 1, 3), new LedgerState.Range(A, 4, LedgerState.OPEN),
@@ -88,24 +89,24 @@ class LedgerFilesTest {
 
   @Test
   void theFoldRefusesSegmentsThatDoNotContinueIt() {
-    LedgerState state = new LedgerState("f1", "");
+    LedgerState state = new LedgerState("f1", DatasetRef.MAIN);
     state.apply("s1", history("f1"));
-    assertThatThrownBy(() -> state.apply("s2", new LedgerSegment("f1", "", List.of(version(4)), List.of(), List.of())))
+    assertThatThrownBy(() -> state.apply("s2", new LedgerSegment("f1", DatasetRef.MAIN, List.of(version(4)), List.of(), List.of())))
         .isInstanceOf(LedgerFormatException.class).hasMessageContaining("does not follow");
-    assertThatThrownBy(() -> state.apply("s3", new LedgerSegment("f1", "", List.of(version(5)), List.of(),
+    assertThatThrownBy(() -> state.apply("s3", new LedgerSegment("f1", DatasetRef.MAIN, List.of(version(5)), List.of(),
         List.of(new LedgerSegment.Close(TX, 5))))).isInstanceOf(LedgerFormatException.class).hasMessageContaining("not open");
-    assertThatThrownBy(() -> new LedgerState("f1", "").apply("s4", history("other")))
+    assertThatThrownBy(() -> new LedgerState("f1", DatasetRef.MAIN).apply("s4", history("other")))
         .isInstanceOf(LedgerFormatException.class).hasMessageContaining("another table");
-    assertThatThrownBy(() -> new LedgerState("f1", "").apply("s5", new LedgerSegment("f1", "", List.of(version(1)),
+    assertThatThrownBy(() -> new LedgerState("f1", DatasetRef.MAIN).apply("s5", new LedgerSegment("f1", DatasetRef.MAIN, List.of(version(1)),
         List.of(new LedgerSegment.Open(A, 2)), List.of()))).isInstanceOf(LedgerFormatException.class).hasMessageContaining("no segment summarises");
   }
 
   @Test
   void compactionKeepsWhatEveryListedVersionReferences() {
-    LedgerState state = new LedgerState("f1", "");
+    LedgerState state = new LedgerState("f1", DatasetRef.MAIN);
     state.apply("s", history("f1"));
     for (Set<Long> listed : List.of(Set.of(1L, 2L, 3L, 4L), Set.of(2L, 4L), Set.of(4L), Set.of(1L, 3L), Set.<Long>of())) {
-      LedgerState compacted = new LedgerState("f1", "");
+      LedgerState compacted = new LedgerState("f1", DatasetRef.MAIN);
       compacted.apply("c", state.compacted(listed));
       for (long v : new TreeSet<>(listed)) {
         for (LedgerElement element : List.of(A, B, TX, IDX)) {

@@ -65,7 +65,7 @@ final class FileListView {
       throw new MaintenanceException("Cannot list " + table + " from file_list_view " + view
           + ": not a view with the columns path, size, last_modified (" + e.getMessage() + ")", e);
     }
-    return rows.toJavaRDD().mapPartitions(new ViewFiles(view, table, dataset.dir()));
+    return rows.toJavaRDD().mapPartitions(new ViewFiles(view, table, dataset));
   }
 
   /**

@@ -418,13 +418,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     /** On the driver: the records are few files, named by the reduced mark summary. */
     @Override
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
-      if (settings().mode() == CleanupMode.DRY_RUN) {
-        return;
-      }
-      ensureLeaseHeld();
-      try (TableStorage storage = storageFactory.open(table())) {
-        new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
-      }
+      ExpiryRecords.retireUsed(settings().mode(), SparkCleanupAction.this::ensureLeaseHeld, storageFactory, table(),
+          plan.facts().dataset(), records);
     }
 
     @Override

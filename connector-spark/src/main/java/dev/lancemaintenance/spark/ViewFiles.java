@@ -2,6 +2,8 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
+import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import java.sql.Timestamp;
@@ -15,7 +17,7 @@ import org.apache.spark.sql.Row;
  * Stage {@code list} from a view of file paths ({@code file_list_view}, as Iceberg's): the rows of
  * one partition of the view ({@code path, size, last_modified}) that lie in a managed directory of
  * the dataset being cleaned, as table-relative {@link FileEntry}s, exactly as an inventory's data
- * file is read ({@link ListManagedFiles#inManagedDirectory}). Runs on the executors; a row of another
+ * file is read ({@link ReferenceKeys#isInDataset}). Runs on the executors; a row of another
  * table is skipped, a row that cannot be read fails the run naming the view.
  */
 final class ViewFiles implements FlatMapFunction<Iterator<Row>, FileEntry> {
@@ -23,12 +25,12 @@ final class ViewFiles implements FlatMapFunction<Iterator<Row>, FileEntry> {
 
   private final String view;
   private final TableLocation table;
-  private final String datasetDir;
+  private final DatasetRef dataset;
 
-  ViewFiles(String view, TableLocation table, String datasetDir) {
+  ViewFiles(String view, TableLocation table, DatasetRef dataset) {
     this.view = view;
     this.table = table;
-    this.datasetDir = datasetDir;
+    this.dataset = dataset;
   }
 
   @Override
@@ -51,7 +53,7 @@ final class ViewFiles implements FlatMapFunction<Iterator<Row>, FileEntry> {
       return Optional.empty();
     }
     String relative = inTable.get().path();
-    if (!ListManagedFiles.inManagedDirectory(relative, datasetDir)) {
+    if (!ReferenceKeys.isInDataset(dataset, relative)) {
       return Optional.empty();
     }
     return Optional.of(new FileEntry(relative, ((Number) row.get(1)).longValue(), millisOf(row.get(2))));

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.compaction;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileReference;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
@@ -87,9 +88,9 @@ public final class SmallFragmentsTable {
   public static Set<String> referencedByLatest(LanceTableFixture table) {
     TableLocation location = TableLocation.of(table.uri());
     try (TableStorage storage = new HadoopTableStorage(location, StorageConf.defaults())) {
-      ManifestLocation latest = VersionListing.latest(storage, "").orElseThrow();
+      ManifestLocation latest = VersionListing.latest(storage, DatasetRef.MAIN).orElseThrow();
       Set<String> paths = new TreeSet<>();
-      for (FileReference reference : ManifestReader.read(storage, latest).references(location, "")) {
+      for (FileReference reference : ManifestReader.read(storage, latest).references(location, DatasetRef.MAIN)) {
         paths.add(reference.path());
       }
       return paths;

@@ -35,7 +35,7 @@ class ManifestCorruptionIT {
     table.append(10);
     table.append(10);
     storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
-    latestPath = VersionListing.latest(storage, "").orElseThrow().path();
+    latestPath = VersionListing.latest(storage, DatasetRef.MAIN).orElseThrow().path();
     latestFile = table.resolve(latestPath);
     original = Files.readAllBytes(latestFile);
   }
@@ -46,7 +46,7 @@ class ManifestCorruptionIT {
   }
 
   private Manifest readLatest() {
-    return ManifestReader.read(storage, VersionListing.latest(storage, "").orElseThrow());
+    return ManifestReader.read(storage, VersionListing.latest(storage, DatasetRef.MAIN).orElseThrow());
   }
 
   private void rewrite(byte[] content) throws IOException {
@@ -148,7 +148,7 @@ class ManifestCorruptionIT {
   void failsNamingAVersionFileWhoseNameIsNotANumber() {
     table.plant("_versions/abc.manifest", original, java.time.Instant.now());
 
-    assertThatThrownBy(() -> VersionListing.list(storage, "")).isInstanceOf(CorruptTableException.class)
+    assertThatThrownBy(() -> VersionListing.list(storage, DatasetRef.MAIN)).isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("_versions/abc.manifest");
   }
 }

@@ -30,7 +30,7 @@ class ManifestNamingIT {
 
   private static TreeMap<Long, Instant> ourVersions(TableStorage storage) {
     TreeMap<Long, Instant> versions = new TreeMap<>();
-    for (ManifestLocation location : VersionListing.list(storage, "")) {
+    for (ManifestLocation location : VersionListing.list(storage, DatasetRef.MAIN)) {
       Manifest manifest = ManifestReader.read(storage, location);
       versions.put(manifest.version(), Instant.EPOCH.plusNanos(manifest.timestampNanos()));
     }
@@ -45,7 +45,7 @@ class ManifestNamingIT {
     table.deleteWhere("id = " + LanceTableFixture.firstId(1));
 
     try (TableStorage storage = open(table)) {
-      List<ManifestLocation> listed = VersionListing.list(storage, "");
+      List<ManifestLocation> listed = VersionListing.list(storage, DatasetRef.MAIN);
       assertThat(listed).extracting(ManifestLocation::path)
           .containsExactly("_versions/1.manifest", "_versions/2.manifest", "_versions/3.manifest");
       assertThat(ourVersions(storage)).isEqualTo(new SdkView(table.root(), Optional.empty()).versions());
@@ -77,12 +77,12 @@ class ManifestNamingIT {
     Files.write(table.resolve("_versions/1.manifest"), firstV1);
 
     try (TableStorage storage = open(table)) {
-      assertThat(VersionListing.list(storage, "")).extracting(ManifestLocation::naming)
+      assertThat(VersionListing.list(storage, DatasetRef.MAIN)).extracting(ManifestLocation::naming)
           .containsExactly(ManifestNaming.V1, ManifestNaming.V2, ManifestNaming.V2);
       TreeMap<Long, Instant> after = ourVersions(storage);
       assertThat(after.headMap(3L)).isEqualTo(before);
       assertThat(after.lastKey()).isEqualTo(3L);
-      assertThat(VersionListing.latest(storage, "")).map(ManifestLocation::path)
+      assertThat(VersionListing.latest(storage, DatasetRef.MAIN)).map(ManifestLocation::path)
           .contains("_versions/" + ManifestNaming.V2.fileName(3));
     }
   }

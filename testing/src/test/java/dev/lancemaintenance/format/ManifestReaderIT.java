@@ -36,7 +36,7 @@ class ManifestReaderIT {
   static long forkVersion;
 
   /** One line of history: where its versions live and who answers for it in the SDK. */
-  record Line(String name, TableStorage storage, String datasetDir, SdkView sdk, Path root) {}
+  record Line(String name, TableStorage storage, DatasetRef dataset, SdkView sdk, Path root) {}
 
   @BeforeAll
   static void writeTable() {
@@ -70,13 +70,13 @@ class ManifestReaderIT {
 
   static List<Line> lines() {
     return List.of(
-        new Line("main", mainStorage, "", new SdkView(main.root(), Optional.empty()), main.root()),
-        new Line("b1", mainStorage, "tree/b1", new SdkView(main.root(), Optional.of("b1")), main.root()),
-        new Line("clone", cloneStorage, "", new SdkView(clone.root(), Optional.empty()), clone.root()));
+        new Line("main", mainStorage, DatasetRef.MAIN, new SdkView(main.root(), Optional.empty()), main.root()),
+        new Line("b1", mainStorage, DatasetRef.branch("b1"), new SdkView(main.root(), Optional.of("b1")), main.root()),
+        new Line("clone", cloneStorage, DatasetRef.MAIN, new SdkView(clone.root(), Optional.empty()), clone.root()));
   }
 
   private static List<Manifest> manifests(Line line) {
-    return VersionListing.list(line.storage(), line.datasetDir()).stream()
+    return VersionListing.list(line.storage(), line.dataset()).stream()
         .map(location -> ManifestReader.read(line.storage(), location)).toList();
   }
 
@@ -94,7 +94,7 @@ class ManifestReaderIT {
   @Test
   void namesEachManifestFileAfterTheVersionItRecords() {
     for (Line line : lines()) {
-      for (ManifestLocation location : VersionListing.list(line.storage(), line.datasetDir())) {
+      for (ManifestLocation location : VersionListing.list(line.storage(), line.dataset())) {
         assertThat(ManifestReader.read(line.storage(), location).version()).as(location.path())
             .isEqualTo(location.version());
         assertThat(location.naming()).as(location.path()).isEqualTo(ManifestNaming.V2);
@@ -131,14 +131,14 @@ class ManifestReaderIT {
 
     assertThat(OurView.tags(RefReader.listTags(mainStorage))).isEqualTo(sdk.tags()).hasSize(2);
     assertThat(OurView.branches(RefReader.listBranches(mainStorage))).isEqualTo(sdk.branches()).hasSize(1);
-    assertThat(RefReader.listBranches(mainStorage)).extracting(Branch::datasetDir).containsExactly("tree/b1");
+    assertThat(RefReader.listBranches(mainStorage)).extracting(Branch::dataset).containsExactly(DatasetRef.branch("b1"));
   }
 
   @Test
   void resolvesEveryReferenceToAFileOnDisk() {
     for (Line line : lines()) {
       for (Manifest manifest : manifests(line)) {
-        for (FileReference reference : manifest.references(line.storage().location(), line.datasetDir())) {
+        for (FileReference reference : manifest.references(line.storage().location(), line.dataset())) {
           Path file = reference.external() ? Path.of(reference.path()) : line.root().resolve(reference.path());
           assertThat(file).as(line.name() + " v" + manifest.version() + " " + reference).exists();
           assertThat(Files.isDirectory(file)).as(reference.toString()).isEqualTo(reference.kind() == FileKind.INDEX);
@@ -158,7 +158,7 @@ class ManifestReaderIT {
     assertThat(dataPaths(fork, b1)).isNotEmpty().allMatch(path -> path.startsWith("data/"));
     assertThat(dataPaths(latest, b1)).containsAll(dataPaths(fork, b1))
         .anyMatch(path -> path.startsWith("tree/b1/data/"));
-    assertThat(latest.references(mainStorage.location(), "tree/b1"))
+    assertThat(latest.references(mainStorage.location(), DatasetRef.branch("b1")))
         .filteredOn(reference -> reference.kind() == FileKind.TRANSACTION)
         .extracting(FileReference::path).singleElement().asString().startsWith("tree/b1/_transactions/");
   }
@@ -169,7 +169,7 @@ class ManifestReaderIT {
     Manifest first = manifests(cloneLine).get(0);
 
     assertThat(first.basePaths()).isNotEmpty();
-    assertThat(first.references(cloneStorage.location(), ""))
+    assertThat(first.references(cloneStorage.location(), DatasetRef.MAIN))
         .filteredOn(reference -> reference.kind() == FileKind.DATA)
         .isNotEmpty()
         .allSatisfy(reference -> {
@@ -182,7 +182,7 @@ class ManifestReaderIT {
   void derivesDeletionFileNamesThatMatchTheFilesOnDisk() {
     TreeSet<String> referenced = new TreeSet<>();
     for (Manifest manifest : manifests(lines().get(0))) {
-      manifest.references(mainStorage.location(), "").stream()
+      manifest.references(mainStorage.location(), DatasetRef.MAIN).stream()
           .filter(reference -> reference.kind() == FileKind.DELETION)
           .forEach(reference -> referenced.add(reference.path()));
     }
@@ -216,7 +216,7 @@ class ManifestReaderIT {
   }
 
   static Stream<String> dataPathStream(Manifest manifest, Line line) {
-    return manifest.references(line.storage().location(), line.datasetDir()).stream()
+    return manifest.references(line.storage().location(), line.dataset()).stream()
         .filter(reference -> reference.kind() == FileKind.DATA).map(FileReference::path);
   }
 

@@ -50,9 +50,9 @@ class ReferenceScanIT {
     for (LanceTableFixture fixture : tables) {
       TableLocation root = TableLocation.of(fixture.root().toString());
       try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
-        List<String> datasets = new ArrayList<>(List.of(""));
-        RefReader.listBranches(storage).forEach(branch -> datasets.add(branch.datasetDir()));
-        for (String dataset : datasets) {
+        List<DatasetRef> datasets = new ArrayList<>(List.of(DatasetRef.MAIN));
+        RefReader.listBranches(storage).forEach(branch -> datasets.add(branch.dataset()));
+        for (DatasetRef dataset : datasets) {
           ReferenceScanner scanner = new ReferenceScanner(root, dataset);
           for (ManifestLocation location : VersionListing.list(storage, dataset)) {
             Manifest full = ManifestReader.read(storage, location);
@@ -78,9 +78,9 @@ class ReferenceScanIT {
     table.append(2);
     TableLocation root = TableLocation.of(table.root().toString());
     try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
-      ReferenceScanner scanner = new ReferenceScanner(root, "");
+      ReferenceScanner scanner = new ReferenceScanner(root, DatasetRef.MAIN);
       Map<Long, ScannedManifest> byVersion = new HashMap<>();
-      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, ""));
+      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, DatasetRef.MAIN));
       locations.sort(Comparator.comparingLong(ManifestLocation::version));
       for (ManifestLocation location : locations) {
         ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
@@ -118,15 +118,15 @@ class ReferenceScanIT {
     table.append(2);
     TableLocation root = TableLocation.of(table.root().toString());
     try (TableStorage storage = new HadoopTableStorage(root, StorageConf.defaults())) {
-      ReferenceScanner scanner = new ReferenceScanner(root, "");
-      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, ""));
+      ReferenceScanner scanner = new ReferenceScanner(root, DatasetRef.MAIN);
+      List<ManifestLocation> locations = new ArrayList<>(VersionListing.list(storage, DatasetRef.MAIN));
       locations.sort(Comparator.comparingLong(ManifestLocation::version));
       ManifestLocation latest = locations.get(locations.size() - 1);
       assertThat(latest.size()).isGreaterThan(ManifestFile.TAIL_READ);
       for (ManifestLocation location : locations) {
         Manifest full = ManifestReader.read(storage, location);
         ScannedManifest scanned = ManifestReader.scan(storage, location, scanner);
-        assertThat(scanned.references()).as("%s references", location.path()).isEqualTo(full.references(root, ""));
+        assertThat(scanned.references()).as("%s references", location.path()).isEqualTo(full.references(root, DatasetRef.MAIN));
         assertThat(scanned.timestampNanos()).isEqualTo(full.timestampNanos());
       }
       assertThat(ManifestReader.read(storage, latest).config()).containsKey("bench.padding");

@@ -3,6 +3,7 @@ package dev.lancemaintenance.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -59,7 +60,7 @@ class LedgerUnderSdkIT {
   /** A committed ledger plus a crashed writer's segment and a stray file, all 30 days old. */
   private static Map<String, byte[]> writeLedger(Path root) {
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(root.toString()), StorageConf.defaults())) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       LedgerElement data = new LedgerElement("data/x.lance", FileKind.DATA, true);
       for (long v = 1; v <= 3; v++) {
         ledger.append(ledger.read(), ledger.segment(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -66,7 +67,7 @@ class RunRecordsIT {
     assertThat(run.state()).isEqualTo(RunState.FINISHED);
     assertThat(run.start().engine()).isEqualTo("local");
     assertThat(run.start().action()).isEqualTo("cleanup");
-    assertThat(run.start().dataset()).isEqualTo("main");
+    assertThat(run.start().dataset()).isEqualTo(DatasetRef.MAIN);
     assertThat(run.start().policy()).contains("before_timestamp=").contains("mode=incremental");
     assertThat(run.start().startedAt()).isAfterOrEqualTo(before.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
     RunEnd end = run.end().orElseThrow();
@@ -151,7 +152,7 @@ class RunRecordsIT {
   }
 
   private static RunStart planted(String runId, Instant startedAt) {
-    return new RunStart(runId, "a-dead-owner", "t", "main", "local", "cleanup", startedAt, "planted");
+    return new RunStart(runId, "a-dead-owner", "t", DatasetRef.MAIN, "local", "cleanup", startedAt, "planted");
   }
 
   private static List<RunEntry> historyOf(LanceTableFixture table, int limit) {

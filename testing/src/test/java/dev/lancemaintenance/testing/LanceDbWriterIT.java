@@ -3,6 +3,7 @@ package dev.lancemaintenance.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.format.BasePath;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
 import dev.lancemaintenance.format.VersionListing;
@@ -24,7 +25,7 @@ class LanceDbWriterIT {
   void theRelativeBranchRecordsItsParentRelativeToTheWritersDirectory() {
     LanceDbScenarios.LanceDbScenario scenario = LanceDbScenarios.relativeBranch(dir);
 
-    assertThat(basePathsOfLatest(scenario.writer().root(), "tree/feature")).containsExactly("./db/branch.lance");
+    assertThat(basePathsOfLatest(scenario.writer().root(), DatasetRef.branch("feature"))).containsExactly("./db/branch.lance");
     assertThat(scenario.writer().readBack().unreadable()).as("every version reads from the writer's directory").isEmpty();
   }
 
@@ -32,13 +33,13 @@ class LanceDbWriterIT {
   void theShallowCloneRecordsItsSourceAsItWasNamed() {
     LanceDbScenarios.LanceDbScenario scenario = LanceDbScenarios.shallowClone(dir);
 
-    assertThat(basePathsOfLatest(scenario.writer().root(), "")).containsExactly("./db/clone-source.lance");
+    assertThat(basePathsOfLatest(scenario.writer().root(), DatasetRef.MAIN)).containsExactly("./db/clone-source.lance");
   }
 
-  private static List<String> basePathsOfLatest(Path root, String datasetDir) {
+  private static List<String> basePathsOfLatest(Path root, DatasetRef dataset) {
     TableLocation location = TableLocation.of(root.toString());
     try (TableStorage storage = new HadoopTableStorage(location, StorageConf.defaults())) {
-      ManifestLocation latest = VersionListing.latest(storage, datasetDir).orElseThrow();
+      ManifestLocation latest = VersionListing.latest(storage, dataset).orElseThrow();
       return ManifestReader.read(storage, latest).basePaths().stream().map(BasePath::path).toList();
     }
   }

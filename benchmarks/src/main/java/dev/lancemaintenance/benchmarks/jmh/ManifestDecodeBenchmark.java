@@ -4,6 +4,7 @@ import dev.lancemaintenance.benchmarks.generate.CopyTree;
 import dev.lancemaintenance.benchmarks.generate.GenerateTable;
 import dev.lancemaintenance.benchmarks.generate.TableFiles;
 import dev.lancemaintenance.benchmarks.generate.TableShape;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReader;
@@ -63,7 +64,7 @@ public class ManifestDecodeBenchmark {
     Path table = work.resolve("table");
     GenerateTable.generate(shape, table, TableFiles.DataMode.LINK);
     storage = new HadoopTableStorage(TableLocation.of(table.toString()), StorageConf.defaults());
-    manifest = VersionListing.latest(storage, "").orElseThrow();
+    manifest = VersionListing.latest(storage, DatasetRef.MAIN).orElseThrow();
   }
 
   @TearDown(Level.Trial)
@@ -79,6 +80,6 @@ public class ManifestDecodeBenchmark {
 
   @Benchmark
   public ScannedManifest scan() {
-    return ManifestReader.scan(storage, manifest, new ReferenceScanner(storage.location(), ""));
+    return ManifestReader.scan(storage, manifest, new ReferenceScanner(storage.location(), DatasetRef.MAIN));
   }
 }

@@ -2,6 +2,7 @@ package dev.lancemaintenance.benchmarks.generate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.Manifest;
 import dev.lancemaintenance.format.ManifestReader;
 import dev.lancemaintenance.format.VersionListing;
@@ -97,9 +98,9 @@ class TableGeneratorIT {
   @Test
   void ourReaderDecodesEveryManifest() {
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(uri(table.root())), StorageConf.defaults())) {
-      List<Long> versions = VersionListing.list(storage, "").stream().map(l -> l.version()).sorted().toList();
+      List<Long> versions = VersionListing.list(storage, DatasetRef.MAIN).stream().map(l -> l.version()).sorted().toList();
       assertThat(versions).hasSize(207).startsWith(1L).endsWith(207L);
-      Manifest latest = ManifestReader.read(storage, VersionListing.list(storage, "").stream()
+      Manifest latest = ManifestReader.read(storage, VersionListing.list(storage, DatasetRef.MAIN).stream()
           .filter(l -> l.version() == 207).findFirst().orElseThrow());
       assertThat(latest.fragments()).hasSize(11);
       assertThat(latest.transaction()).isPresent();
@@ -124,7 +125,7 @@ class TableGeneratorIT {
   /** Live rows of a version, from the manifest as our reader sees it. */
   private static long rowsOfVersion(Path root, long version) {
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(uri(root)), StorageConf.defaults())) {
-      Manifest manifest = ManifestReader.read(storage, VersionListing.list(storage, "").stream()
+      Manifest manifest = ManifestReader.read(storage, VersionListing.list(storage, DatasetRef.MAIN).stream()
           .filter(l -> l.version() == version).findFirst().orElseThrow());
       return manifest.fragments().stream()
           .mapToLong(f -> f.physicalRows() - f.deletionFile().map(d -> d.numDeletedRows()).orElse(0L))

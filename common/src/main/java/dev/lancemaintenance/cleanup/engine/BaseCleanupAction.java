@@ -96,7 +96,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset.branchName().orElse("main"), engineName(), actionName(), recordedPolicy(requested.policy()));
+          leaseStorage, clock, held.holder().owner(), dataset, engineName(), actionName(), recordedPolicy(requested.policy()));
       recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
       try {
         CleanupResult result = executeHoldingLease(requested);

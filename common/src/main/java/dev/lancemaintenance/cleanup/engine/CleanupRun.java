@@ -70,7 +70,8 @@ public final class CleanupRun {
     /**
      * Deletes, on the driver, the expiry records the mark stage used ({@link
      * MarkSummary#expiryRecordsUsed}); called after the release when {@link #retiresExpiryRecords}
-     * allows it. Nothing in a dry run.
+     * allows it. Nothing in a dry run. Engines call {@code ExpiryRecords.retireUsed}, the steps'
+     * one home (in {@code ledger}, which depends on this package).
      */
     void retireExpiryRecords(CleanupPlan plan, Set<String> records);
   }

@@ -81,19 +81,18 @@ public final class CleanupPlanner {
       throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
           + ": no such branch in _refs/branches/");
     }
-    String where = branch.map(name -> "branch " + name + " of ").orElse("");
     // Read before the listing: a commit the hint records then precedes the listing, so a listing
     // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
-    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, dataset.dir());
-    List<ManifestLocation> versions = sorted(VersionListing.list(storage, dataset.dir()));
+    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, dataset);
+    List<ManifestLocation> versions = sorted(VersionListing.list(storage, dataset));
     if (versions.isEmpty()) {
-      throw new MaintenanceException("Cannot clean up " + where + table + ": no manifests in "
+      throw new MaintenanceException("Cannot clean up " + dataset.describe(table) + ": no manifests in "
           + dataset.resolve(ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
     if (hinted.isPresent() && Long.compareUnsigned(hinted.getAsLong(), latest) > 0) {
-      throw new MaintenanceException("Cannot clean up " + where + table + ": "
-          + VersionListing.latestVersionHintPath(dataset.dir()) + " records version "
+      throw new MaintenanceException("Cannot clean up " + dataset.describe(table) + ": "
+          + VersionListing.latestVersionHintPath(dataset) + " records version "
           + Long.toUnsignedString(hinted.getAsLong()) + " but the newest manifest listed is version "
           + Long.toUnsignedString(latest) + "; the listing is incomplete or manifests were lost, so nothing was deleted");
     }
@@ -112,7 +111,7 @@ public final class CleanupPlanner {
       forkPoints.add(descendant.forkVersion());
       DatasetRef reader = descendant.branch().dataset();
       slices.addAll(slicesOf(
-          ManifestSlice.SliceRole.BRANCH_READERS, reader, sorted(VersionListing.list(storage, reader.dir()))));
+          ManifestSlice.SliceRole.BRANCH_READERS, reader, sorted(VersionListing.list(storage, reader))));
     }
 
     // retain_last becomes a version bound here, where the dataset's listing is known; every stage
@@ -128,7 +127,7 @@ public final class CleanupPlanner {
     InventorySnapshot snapshot = new InventorySnapshot(
         "S3 Inventory " + inventory.manifestUri(), inventory.manifest().creationTime().toEpochMilli());
     List<ListingTask> listings = inventory.parts(storage.location()).stream()
-        .map(part -> ListingTask.fromInventory(dataset.dir(), part))
+        .map(part -> ListingTask.fromInventory(dataset, part))
         .toList();
     return fromInventory(
         new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis), snapshot, slices, listings);

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.plan;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.io.Serializable;
 import java.util.Objects;
@@ -23,9 +24,14 @@ public record ListingTask(String dir, boolean recursive, S3Inventory.Part invent
     this(dir, recursive, null);
   }
 
-  /** One data file of an inventory, read for the managed directories of the dataset at {@code datasetDir}. */
-  public static ListingTask fromInventory(String datasetDir, S3Inventory.Part part) {
-    return new ListingTask(datasetDir, true, Objects.requireNonNull(part, "part"));
+  /** One data file of an inventory, read for the managed directories of {@code dataset}. */
+  public static ListingTask fromInventory(DatasetRef dataset, S3Inventory.Part part) {
+    return new ListingTask(dataset.dir(), true, Objects.requireNonNull(part, "part"));
+  }
+
+  /** The dataset whose managed directories an inventory task reads, which {@link #dir} holds. */
+  public DatasetRef inventoryDataset() {
+    return new DatasetRef(dir);
   }
 
   /** What the task lists, for logs and messages. */

@@ -1,7 +1,7 @@
 package dev.lancemaintenance.cleanup.stage;
 
 import dev.lancemaintenance.cleanup.plan.ListingTask;
-import dev.lancemaintenance.cleanup.rules.ManagedLayout;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -32,7 +32,7 @@ public final class ListManagedFiles {
     if (task.inventoryPart() == null) {
       return storage.listFiles(task.dir(), task.recursive());
     }
-    return inventoryRows(storage, task.inventoryPart(), task.dir());
+    return inventoryRows(storage, task.inventoryPart(), task.inventoryDataset());
   }
 
   /**
@@ -47,8 +47,8 @@ public final class ListManagedFiles {
     return files(storage, task);
   }
 
-  /** The rows of one data file of a report under the managed directories of the dataset at {@code datasetDir}. */
-  private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, String datasetDir) {
+  /** The rows of one data file of a report under the managed directories of {@code dataset}. */
+  private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, DatasetRef dataset) {
     TableStorage reports = storage.openOther(part.reportBucket());
     InventoryRows rows;
     try {
@@ -58,25 +58,12 @@ public final class ListManagedFiles {
       throw e;
     }
     Iterator<FileEntry> managed =
-        entries(rows, file -> Optional.of(file).filter(f -> inManagedDirectory(f.path(), datasetDir)));
+        entries(rows, file -> Optional.of(file).filter(f -> ReferenceKeys.isInDataset(dataset, f.path())));
     return new ClosingIterator(() -> {
       try (reports) {
         rows.close();
       }
     }, managed);
-  }
-
-  /**
-   * Whether a table-relative path of an inventory lies in a managed directory of the dataset at
-   * {@code datasetDir} ({@code ""} for the main line): what a walk of those directories would show.
-   */
-  public static boolean inManagedDirectory(String path, String datasetDir) {
-    String prefix = datasetDir.isEmpty() ? "" : datasetDir + "/";
-    if (!path.startsWith(prefix)) {
-      return false;
-    }
-    int slash = path.indexOf('/', prefix.length());
-    return slash > 0 && ManagedLayout.isManagedDirectory(path.substring(prefix.length(), slash));
   }
 
   /**

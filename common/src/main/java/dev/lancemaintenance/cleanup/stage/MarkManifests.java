@@ -59,7 +59,7 @@ public final class MarkManifests {
     Map<ReferenceGroup, MarkState> markedGroups = new IdentityHashMap<>();
     MarkState previousState = null;
     MarkSummary summary = MarkSummary.EMPTY;
-    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.dataset().dir());
+    ReferenceScanner scanner = new ReferenceScanner(storage.location(), slice.dataset());
     for (ManifestLocation location : slice.manifests()) {
       ScannedManifest manifest = ManifestReader.scan(storage, location, scanner);
       MarkState state = MarkState.KEPT;

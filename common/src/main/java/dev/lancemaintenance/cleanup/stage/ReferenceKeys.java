@@ -40,9 +40,10 @@ public final class ReferenceKeys {
   }
 
   /**
-   * Whether a reference key can meet a file listed by a cleanup of {@code dataset}: it lies in
-   * one of the dataset's managed directories. Marks of other keys (a branch's own files during a
-   * cleanup of main, main's files during a cleanup of a branch) are dropped early.
+   * Whether a table-relative path lies in one of the managed directories of {@code dataset}: what
+   * a walk of those directories would show. A reference key outside can never meet a listed file,
+   * so its mark is dropped early (a branch's own files during a cleanup of main, main's files
+   * during a cleanup of a branch); an inventory's or a view's row outside is not listed.
    */
   public static boolean isInDataset(DatasetRef dataset, String key) {
     String inDataset = dataset.relativize(key);
@@ -51,14 +52,6 @@ public final class ReferenceKeys {
     }
     int slash = inDataset.indexOf('/');
     return slash > 0 && ManagedLayout.isManagedDirectory(inDataset.substring(0, slash));
-  }
-
-  /** {@code path} relative to {@code datasetDir}, or null when it lies outside. */
-  public static String relativeTo(String datasetDir, String path) {
-    if (datasetDir.isEmpty()) {
-      return path;
-    }
-    return path.startsWith(datasetDir + "/") ? path.substring(datasetDir.length() + 1) : null;
   }
 
   /** A stable partition of a key among {@code partitions}, the same in every engine. */

@@ -1,17 +1,13 @@
 package dev.lancemaintenance.spark.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 
 /**
  * {@code CALL lance.cleanup_all(root => 's3a://bucket/warehouse/', pattern => '*.lance', <every
@@ -22,49 +18,24 @@ import org.apache.spark.sql.types.DataTypes;
  * is reported in its row; the call itself fails only on a bad argument or an unreadable root, before
  * any table runs.
  */
-final class SparkCleanupAllProcedure extends BaseLanceProcedure {
+final class SparkCleanupAllProcedure extends SparkFleetProcedure {
   static final String NAME = "cleanup_all";
-
-  static final Parameter ROOT = Parameter.required(
-      "root", DataTypes.StringType, "the directory that holds the tables (a Lance directory namespace)");
-  static final Parameter PATTERN = Parameter.optional(
-      "pattern", DataTypes.StringType, "'" + DirectoryNamespace.DEFAULT_PATTERN + "'",
-      "a glob over the names of the directories under root");
-
-  private final Clock clock;
 
   SparkCleanupAllProcedure(Clock clock) {
     super(NAME,
         "Cleans up every Lance table under a directory as lance.cleanup would, small tables in one job,"
             + " one row per table with its status, counters and error.",
-        CleanupOption.CATALOGUE, ResultRows.FLEET_CLEANUP_SCHEMA);
-    this.clock = clock;
+        CleanupOption.CATALOGUE, ResultRows.FLEET_CLEANUP_SCHEMA, clock);
   }
 
   @Override
-  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    List<Parameter> parameters = new ArrayList<>(List.of(ROOT, PATTERN));
-    parameters.addAll(SparkCleanupProcedure.optionParameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
-    return parameters;
-  }
-
-  /** The glob of every fleet procedure: given, or the default; NULL is an error, not the default. */
-  static String pattern(BoundCall call) {
-    if (call.isGiven(PATTERN) && !call.args().isSet(PATTERN)) {
-      throw new IllegalArgumentException("Parameter 'pattern' is NULL: give a glob or leave it out (default "
-          + DirectoryNamespace.DEFAULT_PATTERN + ")");
-    }
-    return call.args().string(PATTERN).orElse(DirectoryNamespace.DEFAULT_PATTERN);
+  List<Parameter> tableParameters(Map<String, DataType> givenTypes) {
+    return SparkCleanupProcedure.optionParameters(OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN));
   }
 
   @Override
-  public Result call(BoundCall call) {
-    ProcedureArgs args = call.args();
-    List<TableOutcome> outcomes = LanceMaintenance.of(SparkSession.active(), clock).cleanupAllOutcomes(
-        args.requiredString(ROOT),
-        pattern(call),
-        SparkCleanupProcedure.options(call),
-        args.stringMap(SparkCleanupProcedure.OPTIONS));
-    return new Result(ResultRows.FLEET_CLEANUP_SCHEMA, ResultRows.fleetInternalRows(ResultRows.FLEET_CLEANUP_SCHEMA, outcomes));
+  List<TableOutcome> outcomes(LanceMaintenance maintenance, String root, String pattern, BoundCall call) {
+    return maintenance.cleanupAllOutcomes(
+        root, pattern, SparkCleanupProcedure.options(call), call.args().stringMap(SparkCleanupProcedure.OPTIONS));
   }
 }

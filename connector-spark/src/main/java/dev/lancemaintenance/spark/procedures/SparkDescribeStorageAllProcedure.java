@@ -5,10 +5,8 @@ import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 
 /**
@@ -18,34 +16,24 @@ import org.apache.spark.sql.types.DataType;
  * ResultRows#FLEET_DESCRIBE_SCHEMA}); small tables in one job. A table that fails is reported in
  * its row; the call itself fails only on a bad argument or an unreadable root. Deletes nothing.
  */
-final class SparkDescribeStorageAllProcedure extends BaseLanceProcedure {
+final class SparkDescribeStorageAllProcedure extends SparkFleetProcedure {
   static final String NAME = "describe_storage_all";
-
-  private final Clock clock;
 
   SparkDescribeStorageAllProcedure(Clock clock) {
     super(NAME,
         "Reports the storage of every Lance table under a directory as lance.describe_storage would, small tables"
             + " in one job, one row of totals per table with its status and error.",
-        CleanupOption.CATALOGUE, ResultRows.FLEET_DESCRIBE_SCHEMA);
-    this.clock = clock;
+        CleanupOption.CATALOGUE, ResultRows.FLEET_DESCRIBE_SCHEMA, clock);
   }
 
   @Override
-  public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    List<Parameter> parameters = new ArrayList<>(List.of(SparkCleanupAllProcedure.ROOT, SparkCleanupAllProcedure.PATTERN));
-    parameters.addAll(SparkDescribeStorageProcedure.policyParameters(givenTypes));
-    return parameters;
+  List<Parameter> tableParameters(Map<String, DataType> givenTypes) {
+    return SparkDescribeStorageProcedure.policyParameters(givenTypes);
   }
 
   @Override
-  public Result call(BoundCall call) {
-    ProcedureArgs args = call.args();
-    List<TableOutcome> outcomes = LanceMaintenance.of(SparkSession.active(), clock).describeStorageAllOutcomes(
-        args.requiredString(SparkCleanupAllProcedure.ROOT),
-        SparkCleanupAllProcedure.pattern(call),
-        SparkDescribeStorageProcedure.policy(call),
-        args.stringMap(SparkCleanupProcedure.OPTIONS));
-    return new Result(ResultRows.FLEET_DESCRIBE_SCHEMA, ResultRows.fleetInternalRows(ResultRows.FLEET_DESCRIBE_SCHEMA, outcomes));
+  List<TableOutcome> outcomes(LanceMaintenance maintenance, String root, String pattern, BoundCall call) {
+    return maintenance.describeStorageAllOutcomes(
+        root, pattern, SparkDescribeStorageProcedure.policy(call), call.args().stringMap(SparkCleanupProcedure.OPTIONS));
   }
 }

@@ -126,9 +126,10 @@ public final class FlinkSessionCluster implements AutoCloseable {
     builder.environment().put("FLINK_CONF_DIR", conf().toString());
     try {
       Process process = builder.start();
-      if (!process.waitFor(5, TimeUnit.MINUTES)) {
+      Duration timeout = ClusterRunTimeout.get();
+      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        throw new AssertionError("client still running after 5 minutes: " + command + "\nstdout:\n"
+        throw new AssertionError("client still running after " + timeout + ": " + command + "\nstdout:\n"
             + Files.readString(out) + "\nstderr:\n" + Files.readString(err) + logs());
       }
       return new Run(process.exitValue(), Files.readString(out), Files.readString(err) + logs());

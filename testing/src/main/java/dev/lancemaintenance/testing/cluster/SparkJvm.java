@@ -41,7 +41,6 @@ public final class SparkJvm {
           "-Djdk.reflect.useDirectMethodHandle=false",
           "-Dio.netty.tryReflectionSetAccessible=true");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
   private final Path sparkHome;
   private final Path workDir;
@@ -101,9 +100,10 @@ public final class SparkJvm {
       Process process =
           processBuilder(command(classPath, conf, mainClass, args)).redirectOutput(out.toFile())
               .redirectError(log.toFile()).start();
-      if (!process.waitFor(RUN_TIMEOUT.toMinutes(), TimeUnit.MINUTES)) {
+      Duration timeout = ClusterRunTimeout.get();
+      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
         stop(process);
-        throw new IllegalStateException(name + " did not finish in " + RUN_TIMEOUT + "; log: " + tail(log));
+        throw new IllegalStateException(name + " did not finish in " + timeout + "; log: " + tail(log));
       }
       if (process.exitValue() != 0) {
         throw new IllegalStateException(name + " exited " + process.exitValue() + "; log: " + tail(log));

@@ -2,6 +2,7 @@ package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.ledger.Ledger;
 import dev.lancemaintenance.ledger.LedgerElement;
@@ -84,7 +85,7 @@ interface LedgerOnStoreContract {
   @Test
   default void whatIsCommittedReadsBack() {
     try (TableStorage storage = open("reads-back")) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       assertThat(ledger.read().problem()).as("no ledger yet").isPresent();
       for (long v = 1; v <= 3; v++) {
         assertThat(ledger.append(ledger.read(), appendOf(ledger, v), upTo(v))).as("commit of v%d", v).isTrue();
@@ -103,7 +104,7 @@ interface LedgerOnStoreContract {
   @Test
   default void aSegmentWrittenWithoutItsCommitIsIgnored() {
     try (TableStorage storage = open("crash-before-commit")) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
       // A writer that died after its segment and before its commit.
       storage.write(Ledger.DIR + "/seg-0000000000000000002-dead.seg", appendOf(ledger, 2).encode());
@@ -115,10 +116,10 @@ interface LedgerOnStoreContract {
   @Test
   default void aCommitOrSegmentCutShortMakesTheLedgerUnusableAndTheNextCommitStartsAfresh() {
     try (TableStorage storage = open("cut-short")) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
       ledger.append(ledger.read(), appendOf(ledger, 2), upTo(2));
-      String head = Ledger.commitPath("", 2);
+      String head = Ledger.commitPath(DatasetRef.MAIN, 2);
       byte[] commit = storage.readFully(head);
       storage.write(head, Arrays.copyOf(commit, commit.length / 2));
       LedgerRead cut = ledger.read();
@@ -140,22 +141,22 @@ interface LedgerOnStoreContract {
   @Test
   default void aLedgerCopiedFromAnotherTableIsNotUsed() {
     try (TableStorage source = open("copy-source"); TableStorage target = open("copy-target")) {
-      Ledger theirs = new Ledger(source, "", Clock.systemUTC());
+      Ledger theirs = new Ledger(source, DatasetRef.MAIN, Clock.systemUTC());
       theirs.append(theirs.read(), appendOf(theirs, 1), upTo(1));
       for (Iterator<FileEntry> files = source.listFiles(Ledger.DIR, true); files.hasNext(); ) {
         String path = files.next().path();
         target.write(path, source.readFully(path));
       }
-      LedgerRead read = new Ledger(target, "", Clock.systemUTC()).read();
+      LedgerRead read = new Ledger(target, DatasetRef.MAIN, Clock.systemUTC()).read();
       assertThat(read.problem()).get().asString().contains("another table");
-      assertThat(new Ledger(source, "tree/b1", Clock.systemUTC()).read().isUsable()).as("another dataset of the same table").isFalse();
+      assertThat(new Ledger(source, DatasetRef.branch("b1"), Clock.systemUTC()).read().isUsable()).as("another dataset of the same table").isFalse();
     }
   }
 
   @Test
   default void manyAppendsAreCompactedIntoOneSegmentAndOldFilesPruned() {
     try (TableStorage storage = open("compaction")) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       int appends = Ledger.COMPACT_AT_SEGMENTS + 3;
       for (long v = 1; v <= appends; v++) {
         assertThat(ledger.append(ledger.read(), appendOf(ledger, v), upTo(v))).isTrue();
@@ -175,14 +176,14 @@ interface LedgerOnStoreContract {
           commits.add(f.path());
         }
       });
-      assertThat(commits).as("older commits pruned").containsExactly(Ledger.commitPath("", appends));
+      assertThat(commits).as("older commits pruned").containsExactly(Ledger.commitPath(DatasetRef.MAIN, appends));
     }
   }
 
   @Test
   default void ofTwoWritersOfOneGenerationOnlyOneCommits() {
     try (TableStorage storage = open("two-writers")) {
-      Ledger ledger = new Ledger(storage, "", Clock.systemUTC());
+      Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       ledger.append(ledger.read(), appendOf(ledger, 1), upTo(1));
       LedgerRead both = ledger.read();
       boolean first = ledger.append(both, appendOf(ledger, 2), upTo(2));

@@ -193,7 +193,7 @@ class MarkManifestsTest {
   }
 
   private List<ManifestLocation> manifests(DatasetRef dataset) {
-    List<ManifestLocation> manifests = new ArrayList<>(VersionListing.list(storage, dataset.dir()));
+    List<ManifestLocation> manifests = new ArrayList<>(VersionListing.list(storage, dataset));
     manifests.sort(Comparator.comparingLong(ManifestLocation::version));
     return manifests;
   }

@@ -143,13 +143,8 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
    * engines' drivers do after theirs. Nothing in a dry run.
    */
   private void retireExpiryRecords(CleanupPlan plan, Set<String> records, CleanupCounters counters) {
-    if (settings().mode() == CleanupMode.DRY_RUN || records.isEmpty()
-        || !CleanupRun.retiresExpiryRecords(table().toString(), plan.facts(), counters)) {
-      return;
-    }
-    ensureLeaseHeld();
-    try (TableStorage storage = storageFactory.open(table())) {
-      new ExpiryRecords(storage, plan.facts().dataset().dir()).retire(records);
+    if (CleanupRun.retiresExpiryRecords(table().toString(), plan.facts(), counters)) {
+      ExpiryRecords.retireUsed(settings().mode(), this::ensureLeaseHeld, storageFactory, table(), plan.facts().dataset(), records);
     }
   }
 

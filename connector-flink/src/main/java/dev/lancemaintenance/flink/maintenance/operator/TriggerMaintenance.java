@@ -4,6 +4,7 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.compaction.CompactionPlan;
 import dev.lancemaintenance.compaction.CompactionPlanner;
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -121,7 +122,7 @@ public final class TriggerMaintenance<R> extends KeyedProcessFunction<Integer, L
   }
 
   private long latestVersion() {
-    return VersionListing.list(storage, "").stream().mapToLong(ManifestLocation::version).max().orElse(0);
+    return VersionListing.list(storage, DatasetRef.MAIN).stream().mapToLong(ManifestLocation::version).max().orElse(0);
   }
 
   @Override
