@@ -1,8 +1,10 @@
 package dev.lancemaintenance.benchmarks;
 
+import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,6 +23,12 @@ final class InstrumentedStorage extends ForwardingTableStorage {
   /** Wraps every storage {@code factory} opens; {@code bytesRead} is shared, so in-JVM engines only. */
   static TableStorageFactory factory(TableStorageFactory factory, AtomicLong bytesRead) {
     return location -> new InstrumentedStorage(factory.open(location), bytesRead);
+  }
+
+  /** Forwarded: only reads are counted, so the store's own listing is what gets measured. */
+  @Override
+  public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+    return delegate().listFilesDeferringAttributes(dir, recursive);
   }
 
   @Override

@@ -31,6 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class LatencyProxy implements AutoCloseable {
   private static final int BUFFER = 64 * 1024;
+  /**
+   * Set ({@code -Dbenchmark.traceRequests=true} in {@code BENCHMARK_JAVA_OPTS}) to print each
+   * request's first line as it arrives, with the time: which round trips a run makes, and which of
+   * them wait for one another.
+   */
+  private static final boolean TRACE = Boolean.getBoolean("benchmark.traceRequests");
 
   private final ServerSocket listener;
   private final InetSocketAddress target;
@@ -110,6 +116,9 @@ final class LatencyProxy implements AutoCloseable {
         if (fromClient) {
           if (awaitingRequest.getAndSet(false)) {
             requests.incrementAndGet();
+            if (TRACE) {
+              trace(buffer, n);
+            }
             pause();
           }
         } else {
@@ -124,6 +133,12 @@ final class LatencyProxy implements AutoCloseable {
       open.remove(from);
       open.remove(to);
     }
+  }
+
+  private static void trace(byte[] request, int length) {
+    String head = new String(request, 0, Math.min(length, 300), java.nio.charset.StandardCharsets.ISO_8859_1);
+    int end = head.indexOf('\r');
+    System.out.printf("    request %tT.%<tL %s%n", System.currentTimeMillis(), end < 0 ? head : head.substring(0, end));
   }
 
   private void pause() throws InterruptedException {

@@ -4,6 +4,11 @@ package dev.lancemaintenance.benchmarks;
 final class Measure {
   private Measure() {}
 
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
   /** A sample without the file comparison, which the caller adds. */
   static RunSample run(Contender contender, Table table, long beforeVersion) {
     if (contender instanceof SelfMeasuring self) {
@@ -11,9 +16,13 @@ final class Measure {
     }
     ProcessGauges gauges = new ProcessGauges();
     gauges.reset();
+    long cpuBefore = processCpuNanos();
     long start = System.nanoTime();
     long metadataBytes = contender.clean(table, beforeVersion);
     long wall = System.nanoTime() - start;
+    // CPU time does not grow with the machine's load as wall time does: what to compare on a busy
+    // machine (it includes the JIT's and the collector's threads, and an in-JVM store's).
+    System.out.printf("  %s: %d ms of CPU in this JVM%n", contender.name(), (processCpuNanos() - cpuBefore) / 1_000_000);
     return new RunSample(wall, 0, metadataBytes, gauges.bytesReadSinceReset(), gauges.peakHeapBytes(),
         gauges.peakRssBytes(), false);
   }

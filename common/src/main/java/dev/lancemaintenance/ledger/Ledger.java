@@ -115,7 +115,9 @@ public final class Ledger {
     }
     String commitPath = commits.get(head).path();
     try {
-      LedgerCommit commit = LedgerCommit.decode(commitPath, storage.readFully(commitPath));
+      // Read at the listed size and the recorded lengths: no status request before each read (a
+      // round trip on an object store); a cut or grown file fails its end line or checksum.
+      LedgerCommit commit = LedgerCommit.decode(commitPath, storage.readAsListed(commits.get(head)));
       if (commit.generation() != head) {
         throw new LedgerFormatException(commitPath, "records generation " + commit.generation());
       }
@@ -126,7 +128,7 @@ public final class Ledger {
       LedgerState state = new LedgerState(fingerprint, dataset);
       for (LedgerCommit.SegmentRef ref : commit.segments()) {
         String path = TablePaths.join(dirOf(dataset), ref.name());
-        byte[] content = storage.readFully(path);
+        byte[] content = readSegment(path, ref);
         if (!ref.matches(content)) {
           throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
         }
@@ -141,6 +143,23 @@ public final class Ledger {
       // A damaged, foreign or vanishing ledger (a concurrent compaction pruned a segment) only costs a full mark.
       LOG.warn("lance maintenance {}: ledger not used: {}", storage.location(), e.getMessage());
       return LedgerRead.unusable(head, e.getMessage());
+    }
+  }
+
+  /** A segment at the length its commit records; shorter, it fails as a length that differs. */
+  private byte[] readSegment(String path, LedgerCommit.SegmentRef ref) {
+    if (ref.length() > Integer.MAX_VALUE - 8) {
+      return storage.readFully(path);
+    }
+    try {
+      return storage.read(path, 0, (int) ref.length());
+    } catch (StorageException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof java.io.EOFException) {
+          throw new LedgerFormatException(path, "length or checksum differs from what its commit records (the file is shorter)");
+        }
+      }
+      throw e;
     }
   }
 

@@ -66,8 +66,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The reference engine: runs the {@link CleanupRun} stages on a thread pool in one JVM.
  *
- * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory) run in
- * parallel and spill their records to local disk, hash-partitioned by reference key; decide and
+ * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory, started
+ * with the mark, since a listing needs no mark) run in parallel and spill their records to local
+ * disk, hash-partitioned by reference key. A list task gives names alone where the store can (a
+ * local directory with no subdirectory: no {@code stat} per file), and a decide task reads a file's
+ * size and time only when the decision turns on them ({@link DecideByPath}). Decide and
  * sweep then run one partition per task, every decide before the first sweep, so that a retained
  * version naming a missing file refuses the run before any delete. Expired manifests are deleted
  * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
@@ -257,6 +260,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Optional<RecordedFiles> recordedFiles;
     /** Where each decide task records what it decided; empty when the run does not record its decision. */
     private final Optional<RecordedFiles> decidedFiles;
+    /** The listing tasks, started with the mark. */
+    private List<Future<Long>> listing;
 
     Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
         Optional<RecordedFiles> decidedFiles) {
@@ -271,6 +276,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public MarkSummary mark(CleanupPlan plan) {
+      // The listing reads only the managed directories and decides nothing, so it runs beside the
+      // mark on the same pool; the decision joins the two, after both ended and the gate passed.
+      DatasetRef dataset = plan.facts().dataset();
+      listing = submitAll(plan.listings(), task -> list(task, dataset));
       List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan));
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
@@ -302,10 +311,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return both;
     }
 
+    /** Waits for the listing {@link #mark} started. */
     @Override
     public OptionalLong list(CleanupPlan plan) {
-      DatasetRef dataset = plan.facts().dataset();
-      return OptionalLong.of(runAll(plan.listings(), task -> list(task, dataset), Long::sum, 0L));
+      if (listing == null) {
+        throw new IllegalStateException("list before mark: the listing starts with the mark");
+      }
+      return OptionalLong.of(awaitAll(listing, Long::sum, 0L));
     }
 
     @Override
@@ -369,7 +381,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     private Long list(ListingTask task, DatasetRef dataset) {
       long count = 0;
-      for (Iterator<FileEntry> files = ListManagedFiles.files(storage, task); files.hasNext(); ) {
+      for (Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task); files.hasNext(); ) {
         stopIfInterrupted();
         spills.addFile(files.next(), dataset);
         progress().filesListed(1);
@@ -407,7 +419,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           if (mark != null) {
             listedKeys.add(key);
           }
-          decide.decide(file, Optional.ofNullable(mark)).ifPresent(decided -> {
+          decide.decide(file, Optional.ofNullable(mark), storage::withAttributes).ifPresent(decided -> {
             spills.decided(partition).append(decided);
             record.addListed(file);
             progress().candidates(1);
@@ -562,10 +574,18 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     private <T, R> R runAll(List<T> inputs, Function<T, R> task, BinaryOperator<R> combine, R zero) {
+      return awaitAll(submitAll(inputs, task), combine, zero);
+    }
+
+    private <T, R> List<Future<R>> submitAll(List<T> inputs, Function<T, R> task) {
       List<Future<R>> futures = new ArrayList<>(inputs.size());
       for (T input : inputs) {
         futures.add(pool.submit(() -> task.apply(input)));
       }
+      return futures;
+    }
+
+    private <R> R awaitAll(List<Future<R>> futures, BinaryOperator<R> combine, R zero) {
       R result = zero;
       for (Future<R> future : futures) {
         result = combine.apply(result, await(future));

@@ -388,6 +388,10 @@ public record RecordedFiles(String dir) implements Serializable {
           } else {
             crc.update((text + "\n").getBytes(StandardCharsets.UTF_8));
             next = parse(text);
+            if (next != null && !next.attributesRead()) {
+              // A local listing of names: the attributes as they are now; a file gone counts as deleted.
+              next = storage.withAttributes(next).orElse(null);
+            }
           }
         }
         return next != null;

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -154,6 +155,17 @@ public final class HadoopTableStorage implements TableStorage {
         }
       }
     };
+  }
+
+  /** Names without attributes where the table is on local disk ({@link LocalTableStorage}); the listing's own elsewhere. */
+  @Override
+  public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+    return local != null ? local.listFilesDeferringAttributes(dir, recursive) : listFiles(dir, recursive);
+  }
+
+  @Override
+  public Optional<FileEntry> withAttributes(FileEntry listed) {
+    return local != null ? local.withAttributes(listed) : TableStorage.super.withAttributes(listed);
   }
 
   /*

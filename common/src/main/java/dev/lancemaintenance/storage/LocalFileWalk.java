@@ -17,7 +17,9 @@ import java.util.function.Function;
 
 /**
  * Lists the files below a local directory, depth first, with one {@code stat} per entry and one
- * open directory stream per level. Hadoop's local file system costs far more per file (its
+ * open directory stream per level; or, when given {@link LeafDirectories}, with no {@code stat} for
+ * the entries of a directory that provably holds no subdirectory: those come as names ({@link
+ * FileEntry.EntryType#UNREAD}), whose attributes {@link #entryOf} makes once read. Hadoop's local file system costs far more per file (its
  * listFiles forks {@code ls} for permissions; even its listStatus builds a Hadoop path and stats
  * each file twice), which is most of a local cleanup's listing time. Files and directories that
  * vanish while the walk runs are skipped, as a listing that started a moment later would; other
@@ -32,18 +34,31 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
   private final Path root;
   private final boolean recursive;
   private final Function<IOException, RuntimeException> failure;
+  /** Where names may come without attributes; null to read every entry's. */
+  private final LeafDirectories leaves;
   private final Deque<Level> open = new ArrayDeque<>();
   private FileEntry next;
 
-  private record Level(DirectoryStream<Path> stream, Iterator<Path> entries) {}
+  /** An open directory; {@code leaf}: it has no subdirectory, so its entries need no {@code stat}. */
+  private record Level(DirectoryStream<Path> stream, Iterator<Path> entries, boolean leaf) {}
 
   /**
    * Walks {@code dir} (below {@code root}); paths come out relative to {@code root}, and an I/O
    * error is thrown as {@code failure} makes it.
    */
   LocalFileWalk(Path root, Path dir, boolean recursive, Function<IOException, RuntimeException> failure) {
+    this(root, dir, recursive, null, failure);
+  }
+
+  /**
+   * As {@link #LocalFileWalk(Path, Path, boolean, Function)}; the entries of the directories that
+   * {@code leaves} proves to have no subdirectory come unread.
+   */
+  LocalFileWalk(
+      Path root, Path dir, boolean recursive, LeafDirectories leaves, Function<IOException, RuntimeException> failure) {
     this.root = root;
     this.recursive = recursive;
+    this.leaves = leaves;
     this.failure = failure;
     if (!reachedThroughLink(root, dir)) {
       push(dir);
@@ -80,6 +95,10 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
       } catch (DirectoryIteratorException e) {
         throw failure.apply(e.getCause());
       }
+      if (level.leaf()) {
+        next = FileEntry.unread(root.relativize(entry).toString());
+        continue;
+      }
       BasicFileAttributes attributes;
       try {
         attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -93,12 +112,16 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
           push(entry);
         }
       } else {
-        FileEntry.EntryType type = attributes.isSymbolicLink() ? FileEntry.EntryType.LINK : FileEntry.EntryType.FILE;
-        next = new FileEntry(
-            root.relativize(entry).toString(), attributes.size(), attributes.lastModifiedTime().toMillis(), type);
+        next = entryOf(root.relativize(entry).toString(), attributes);
       }
     }
     return next != null;
+  }
+
+  /** The entry of a file or link at a table-relative {@code path} with its attributes, read without following links. */
+  static FileEntry entryOf(String path, BasicFileAttributes attributes) {
+    FileEntry.EntryType type = attributes.isSymbolicLink() ? FileEntry.EntryType.LINK : FileEntry.EntryType.FILE;
+    return new FileEntry(path, attributes.size(), attributes.lastModifiedTime().toMillis(), type);
   }
 
   @Override
@@ -114,7 +137,15 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
   private void push(Path dir) {
     try {
       DirectoryStream<Path> stream = Files.newDirectoryStream(dir);
-      open.push(new Level(stream, stream.iterator()));
+      boolean leaf;
+      try {
+        // After the open: a subdirectory made before it counts in the link count read here.
+        leaf = leaves != null && leaves.isLeaf(dir);
+      } catch (IOException e) {
+        stream.close();
+        throw e;
+      }
+      open.push(new Level(stream, stream.iterator(), leaf));
     } catch (NoSuchFileException | NotDirectoryException missing) {
       // A directory that does not exist (or went away) has no files to report.
     } catch (IOException e) {

@@ -337,7 +337,8 @@ public final class TableLease implements AutoCloseable {
   private static Optional<Lease> read(TableStorage storage, FileEntry file) {
     byte[] content;
     try {
-      content = storage.readFully(file.path());
+      // Lease files are never rewritten, and a cut one does not parse (no end line): counts as held.
+      content = storage.readAsListed(file);
     } catch (StorageException e) {
       if (isMissing(e)) {
         return Optional.empty();

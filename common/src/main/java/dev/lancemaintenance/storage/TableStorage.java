@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.OutputStream;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The narrow view of a table's store that maintenance needs, rooted at one table's root.
@@ -28,6 +29,30 @@ public interface TableStorage extends Closeable {
   Iterator<FileEntry> listFiles(String dir, boolean recursive);
 
   /**
+   * As {@link #listFiles}, for a caller that needs the size, time and type of only some of the
+   * files: where reading them costs a call per file of its own (a {@code stat} on a local disk,
+   * while the directory itself gives names only), the store may leave them unread, as {@link
+   * FileEntry.EntryType#UNREAD} entries that are never directories; {@link #withAttributes} reads
+   * them. An object store's listing carries them anyway: the default lists as {@link #listFiles}.
+   */
+  default Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+    return listFiles(dir, recursive);
+  }
+
+  /**
+   * A listed file with its size, time and type read: itself when the listing gave them; empty when
+   * the file went away since (or is a directory now), as for a file a listing would not have shown
+   * a moment later.
+   */
+  default Optional<FileEntry> withAttributes(FileEntry listed) {
+    if (listed.attributesRead()) {
+      return Optional.of(listed);
+    }
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " lists no file without its attributes, yet was given " + listed.path());
+  }
+
+  /**
    * The names of the directories directly under {@code dir} (relative to the root), sorted; a
    * missing {@code dir} is an error. For finding tables under a namespace root, not for the files of
    * a table.
@@ -47,6 +72,20 @@ public interface TableStorage extends Closeable {
       throw new StorageException("read", path, new IllegalStateException("file too large: " + length));
     }
     return read(path, 0, (int) length);
+  }
+
+  /**
+   * Reads a file at the size a listing just gave it, without asking the store for its length: on an
+   * object store one GET where {@link #readFully} sends a HEAD first, a round trip of its own. For
+   * files that are never rewritten and whose readers refuse a cut (an end line, a checksum): the
+   * lease's and the ledger's. A file shorter than listed fails; one longer reads as its listed
+   * prefix, which such a reader refuses. An entry whose size is unread is read in full.
+   */
+  default byte[] readAsListed(FileEntry listed) {
+    if (!listed.attributesRead() || listed.size() > Integer.MAX_VALUE - 8) {
+      return readFully(listed.path());
+    }
+    return read(listed.path(), 0, (int) listed.size());
   }
 
   /** Writes a whole file, replacing any file at that path. */

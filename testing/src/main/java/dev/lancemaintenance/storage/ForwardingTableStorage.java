@@ -3,6 +3,7 @@ package dev.lancemaintenance.storage;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A {@link TableStorage} that passes every call to another one. Test wrappers extend it and
@@ -27,6 +28,20 @@ public abstract class ForwardingTableStorage implements TableStorage {
   @Override
   public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
     return delegate.listFiles(dir, recursive);
+  }
+
+  /**
+   * Not forwarded: the interface's default lists through {@link #listFiles}, so a wrapper that
+   * watches or breaks listings sees this one too. A wrapper that does not may forward it.
+   */
+  @Override
+  public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+    return listFiles(dir, recursive);
+  }
+
+  @Override
+  public Optional<FileEntry> withAttributes(FileEntry listed) {
+    return delegate.withAttributes(listed);
   }
 
   @Override

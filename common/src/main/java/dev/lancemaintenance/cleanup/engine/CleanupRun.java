@@ -49,7 +49,9 @@ public final class CleanupRun {
 
     /**
      * Lists the managed directories of the plan; the files listed when the engine counts them here,
-     * empty when it lists lazily inside the decision (one Spark job for both).
+     * empty when it lists lazily inside the decision (one Spark job for both). A listing reads only
+     * the managed directories and decides nothing, so an engine may start it with {@link #mark}
+     * (the local engine does) and only wait for it here.
      */
     OptionalLong list(CleanupPlan plan);
 

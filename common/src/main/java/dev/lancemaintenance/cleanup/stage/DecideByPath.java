@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Stage {@code decide}: for one listed file and what the manifests said about its reference key, whether
@@ -40,18 +41,38 @@ public final class DecideByPath {
   /**
    * Decides one listed file.
    *
-   * @param file the listed file
+   * @param file the listed file, its attributes read
    * @param mark what the manifests said about its reference key, empty when nothing references it
    */
   public Optional<CandidateFile> decide(FileEntry file, Optional<MarkState> mark) {
+    return decide(file, mark, DecideByPath::attributesRequired);
+  }
+
+  /**
+   * Decides one listed file whose attributes the listing may have left unread ({@link
+   * FileEntry.EntryType#UNREAD}, a local listing of names), reading them through {@code
+   * withAttributes} only when the decision turns on them: for a file of a candidate kind that no
+   * retained version references. The rules' order is Lance's but each of the first three only
+   * keeps, so the two that need no attributes (the kind, a keeping mark) go first. A file whose
+   * attributes show it went away is decided as a listing a moment later would have: not listed,
+   * kept.
+   *
+   * @param listed the listed file, its attributes read or not
+   * @param mark what the manifests said about its reference key, empty when nothing references it
+   * @param withAttributes reads the attributes of an unread entry (empty when it went away)
+   */
+  public Optional<CandidateFile> decide(
+      FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes) {
+    Optional<FileKind> kind = ManagedLayout.candidateKind(context.dataset().relativize(listed.path()));
+    if (kind.isEmpty() || (mark.isPresent() && mark.get().keeps())) {
+      return Optional.empty();
+    }
+    Optional<FileEntry> read = listed.attributesRead() ? Optional.of(listed) : withAttributes.apply(listed);
+    if (read.isEmpty()) {
+      return Optional.empty();
+    }
+    FileEntry file = read.get();
     if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
-      return Optional.empty();
-    }
-    Optional<FileKind> kind = ManagedLayout.candidateKind(context.dataset().relativize(file.path()));
-    if (kind.isEmpty()) {
-      return Optional.empty();
-    }
-    if (mark.isPresent() && mark.get().keeps()) {
       return Optional.empty();
     }
     // Present and not kept: only versions being removed reference it. Not so for a link: what they
@@ -70,6 +91,12 @@ public final class DecideByPath {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
     }
     return Optional.empty();
+  }
+
+  /** For a caller whose listings always carry attributes: an unread entry there is a bug, never a guess. */
+  private static Optional<FileEntry> attributesRequired(FileEntry listed) {
+    throw new IllegalStateException("The decision needs the size and time of " + listed.path()
+        + ", which its listing did not read");
   }
 
   /**

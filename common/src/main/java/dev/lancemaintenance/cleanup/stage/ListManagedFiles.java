@@ -40,6 +40,18 @@ public final class ListManagedFiles {
     return inventoryRows(storage, task.inventoryPart(), task.inventoryDataset());
   }
 
+  /**
+   * As {@link #files}, for an engine whose decision reads attributes where it needs them ({@link
+   * DecideByPath#decide(FileEntry, java.util.Optional, java.util.function.Function)}): a walk may
+   * give names whose attributes it left unread ({@link TableStorage#listFilesDeferringAttributes}).
+   */
+  public static Iterator<FileEntry> filesDeferringAttributes(TableStorage storage, ListingTask task) {
+    if (task.inventoryPart() == null) {
+      return storage.listFilesDeferringAttributes(task.dir(), task.recursive());
+    }
+    return files(storage, task);
+  }
+
   /** The rows of one data file of a report under the managed directories of {@code dataset}. */
   private static Iterator<FileEntry> inventoryRows(TableStorage storage, S3Inventory.Part part, DatasetRef dataset) {
     TableStorage reports = storage.openOther(part.reportBucket());
