@@ -8,7 +8,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -33,7 +32,7 @@ final class SparkFleet {
       group.stage("tables", tables.size() + " tables, one task each");
       outcomes = JavaSparkContext.fromSparkContext(spark.sparkContext())
           .parallelize(tables, tables.size())
-          .map(new RunSmallTable(fleet, distributeAbove))
+          .map(table -> fleet.onWorker(table, distributeAbove))
           .collect();
     }
     List<TableOutcome> finished = new ArrayList<>(outcomes.size());
@@ -43,22 +42,5 @@ final class SparkFleet {
           : outcomes.get(i));
     }
     return finished;
-  }
-
-  /** A task's table: the local engine, or deferred when it is large. */
-  static final class RunSmallTable implements Function<TableLocation, TableOutcome> {
-    private static final long serialVersionUID = 1L;
-    private final FleetRun fleet;
-    private final int distributeAbove;
-
-    RunSmallTable(FleetRun fleet, int distributeAbove) {
-      this.fleet = fleet;
-      this.distributeAbove = distributeAbove;
-    }
-
-    @Override
-    public TableOutcome call(TableLocation table) {
-      return fleet.onWorker(table, distributeAbove);
-    }
   }
 }

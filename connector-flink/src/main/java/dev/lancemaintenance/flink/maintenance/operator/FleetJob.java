@@ -6,7 +6,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 
@@ -32,28 +31,11 @@ public final class FleetJob {
     try (CloseableIterator<TableOutcome> collected = env
         .fromData(tables, new JavaSerializedType<>(TableLocation.class)).name("tables").uid(uid + "-source")
         .rebalance()
-        .map(new RunSmallTable(fleet, distributeAbove), new JavaSerializedType<>(TableOutcome.class))
+        .map(table -> fleet.onWorker(table, distributeAbove), new JavaSerializedType<>(TableOutcome.class))
         .name("run small tables").uid(uid)
         .executeAndCollect("lance " + fleet.operation() + " " + root)) {
       collected.forEachRemaining(outcomes::add);
     }
     return outcomes;
-  }
-
-  /** A subtask's table: the local engine, or deferred when it is large. */
-  static final class RunSmallTable implements MapFunction<TableLocation, TableOutcome> {
-    private static final long serialVersionUID = 1L;
-    private final FleetRun fleet;
-    private final long distributeAbove;
-
-    RunSmallTable(FleetRun fleet, long distributeAbove) {
-      this.fleet = fleet;
-      this.distributeAbove = distributeAbove;
-    }
-
-    @Override
-    public TableOutcome map(TableLocation table) {
-      return fleet.onWorker(table, distributeAbove);
-    }
   }
 }
