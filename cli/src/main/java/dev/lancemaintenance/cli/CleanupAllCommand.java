@@ -69,12 +69,7 @@ final class CleanupAllCommand {
     Map<String, String> hadoopConf = parsed.hadoopConf();
     TableTask throughEngine = fleet.using(t -> engine.cleanup(t.uri(), hadoopConf, engineOptions));
     List<TableOutcome> outcomes = FleetPool.run(tables, concurrentTables, table -> fleet.through(table, throughEngine));
-    if (parsed.flag("json")) {
-      FleetOutput.printJson(out, root, pattern, outcomes);
-    } else {
-      FleetOutput.printText(out, String.format("%s %d tables under %s matching %s:",
-          fleet.dryRun() ? "Dry run of cleanup of" : "Cleaned up", outcomes.size(), root, pattern), outcomes);
-    }
+    FleetOutput.print(parsed, out, fleet.dryRun() ? "Dry run of cleanup of" : "Cleaned up", root, pattern, outcomes);
     return FleetOutput.exitCode(outcomes, err);
   }
 }

@@ -61,12 +61,7 @@ final class DescribeAllCommand {
     String pattern = FleetOutput.pattern(parsed);
     List<TableOutcome> outcomes = FleetPool.run(fleet.tables(root, pattern), concurrentTables,
         table -> fleet.onWorker(table, Long.MAX_VALUE));
-    if (parsed.flag("json")) {
-      FleetOutput.printJson(out, root, pattern, outcomes);
-    } else {
-      FleetOutput.printText(out, String.format("Storage of %d tables under %s matching %s:", outcomes.size(), root, pattern),
-          outcomes);
-    }
+    FleetOutput.print(parsed, out, "Storage of", root, pattern, outcomes);
     return FleetOutput.notRun(outcomes, err) > 0 ? 1 : 0;
   }
 }

@@ -7,12 +7,25 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 
-/** How every fleet command ({@code cleanup-all}, {@code describe-all}) prints its rows: one line or JSON object per table. */
+/** How every fleet command ({@code cleanup-all}, {@code describe-all}, {@code optimize-all}) prints its rows: one line or JSON object per table. */
 final class FleetOutput {
   private FleetOutput() {}
 
+  /**
+   * The rows of a fleet command as {@code --json} asks: JSON, or text under "{@code <what>} N tables
+   * under ROOT matching PATTERN:".
+   */
+  static void print(CliArguments parsed, PrintStream out, String what, TableLocation root, String pattern,
+      List<TableOutcome> outcomes) {
+    if (parsed.flag("json")) {
+      printJson(out, root, pattern, outcomes);
+    } else {
+      printText(out, String.format("%s %d tables under %s matching %s:", what, outcomes.size(), root, pattern), outcomes);
+    }
+  }
+
   /** {@code heading}, then a line per table: status, table, its counters as {@code name=value}, its error. */
-  static void printText(PrintStream out, String heading, List<TableOutcome> outcomes) {
+  private static void printText(PrintStream out, String heading, List<TableOutcome> outcomes) {
     out.println(heading);
     for (TableOutcome outcome : outcomes) {
       StringBuilder line = new StringBuilder(String.format("  %-8s %s", outcome.status().sqlName(), outcome.table()));
@@ -24,7 +37,7 @@ final class FleetOutput {
   }
 
   /** {@code {"root": ..., "pattern": ..., "tables": [{"table", "status", <counters>, "error"}]}}. */
-  static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
+  private static void printJson(PrintStream out, TableLocation root, String pattern, List<TableOutcome> outcomes) {
     Json.printObject(out, json -> {
       json.writeStringField("root", root.toString());
       json.writeStringField("pattern", pattern);

@@ -62,12 +62,7 @@ final class OptimizeAllCommand {
     String pattern = FleetOutput.pattern(parsed);
     List<TableOutcome> outcomes = FleetPool.run(fleet.tables(root, pattern), concurrentTables,
         table -> fleet.through(table, fleet.using(t -> OptimizeCommand.on(engine, parsed, t.uri(), clock))));
-    if (parsed.flag("json")) {
-      FleetOutput.printJson(out, root, pattern, outcomes);
-    } else {
-      FleetOutput.printText(out, String.format("%s %d tables under %s matching %s:",
-          fleet.dryRun() ? "Dry run of optimize of" : "Optimized", outcomes.size(), root, pattern), outcomes);
-    }
+    FleetOutput.print(parsed, out, fleet.dryRun() ? "Dry run of optimize of" : "Optimized", root, pattern, outcomes);
     return FleetOutput.exitCode(outcomes, err);
   }
 }
