@@ -195,7 +195,7 @@ public record CleanupPolicy(
    * range of a signed 64-bit nanosecond count, which manifests use) is plus or minus infinity, as
    * Lance treats such cut-offs, instead of an overflow.
    */
-  static long toEpochNanos(Instant instant) {
+  public static long toEpochNanos(Instant instant) {
     try {
       return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
     } catch (ArithmeticException e) {

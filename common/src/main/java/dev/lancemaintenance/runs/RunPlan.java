@@ -65,6 +65,25 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
     return Optional.empty();
   }
 
+  /** The fact named {@code name}, empty when the plan does not hold it. */
+  public Optional<String> fact(String name) {
+    return Optional.ofNullable(facts.get(name));
+  }
+
+  /** This plan with the fact {@code name} set to {@code value} (added last, or replaced in place). */
+  public RunPlan with(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(facts);
+    more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new RunPlan(more, decideTasks);
+  }
+
+  /** This plan without the facts {@code names}: those a caller compares by a rule of its own. */
+  public RunPlan without(java.util.Collection<String> names) {
+    Map<String, String> fewer = new LinkedHashMap<>(facts);
+    fewer.keySet().removeAll(names);
+    return new RunPlan(fewer, decideTasks);
+  }
+
   private static Iterable<String> union(Map<String, String> a, Map<String, String> b) {
     LinkedHashMap<String, Boolean> names = new LinkedHashMap<>();
     a.keySet().forEach(name -> names.put(name, true));

@@ -37,9 +37,9 @@ class SparkCrashMatrixIT extends CrashMatrixContract {
   }
 
   @Override
-  protected CleanupAction rerun(Path table, CrashPoint point) {
+  protected CleanupAction rerun(Path table, CrashPoint point, Clock clock) {
     return new SparkCleanupAction(spark, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-            Clock.systemUTC())
+            clock)
         .distributeAbove(0);
   }
 

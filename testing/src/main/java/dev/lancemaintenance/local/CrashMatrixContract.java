@@ -53,8 +53,8 @@ public abstract class CrashMatrixContract {
   /** The class whose {@code main} runs the engine's cleanup in the child JVM until it is killed. */
   protected abstract Class<?> child();
 
-  /** The engine's cleanup of {@code table} for the rerun; the suite sets the cut-off. */
-  protected abstract CleanupAction rerun(Path table, CrashPoint point);
+  /** The engine's cleanup of {@code table} for the rerun, "now" read from {@code clock}; the suite sets the cut-off. */
+  protected abstract CleanupAction rerun(Path table, CrashPoint point, Clock clock);
 
   /** Arguments of the child after the table and the cut-off (before the crash point). */
   protected List<String> childArguments(CrashPoint point) {
@@ -91,7 +91,7 @@ public abstract class CrashMatrixContract {
     // The killed run's lease is still there, unreleased and unexpired: its holder is a dead process
     // of this machine, so the rerun takes it over at once.
     String killedRun = history(table).get(0).start().runId();
-    CleanupResult rerun = rerun(table, point).beforeTimestamp(childCutoff()).execute();
+    CleanupResult rerun = rerun(table, point, Clock.systemUTC()).beforeTimestamp(childCutoff()).execute();
 
     crashTable.assertEndsLikeLance(table);
     // A run killed once it decided (its plan recorded before the first delete) and before its
@@ -107,11 +107,13 @@ public abstract class CrashMatrixContract {
   }
 
   /**
-   * A run killed inside its sweep, then four reruns, each on its own copy of what it left: as it
+   * A run killed inside its sweep, then six reruns, each on its own copy of what it left: as it
    * was, the rerun resumes the dead run's sweep from its recorded decision (no listing; its result
-   * and record say from which run); after a commit, a decide part cut short, a decide part missing
-   * or a garbled plan, the rerun starts over and says why. Every rerun leaves what the SDK's cleanup
-   * with the same policy leaves on a twin of the same copy.
+   * and record say from which run), and so does one given a duration {@code older_than} whose later
+   * cut-off expires the same versions; when that cut-off expires one more version, after a commit, a
+   * decide part cut short, a decide part missing or a garbled plan, the rerun starts over and says
+   * why. Every rerun leaves what the SDK's cleanup with the rerun's policy leaves on a twin of the
+   * same copy.
    */
   @Test
   public void aRunKilledInsideItsSweepIsResumedOnlyFromARecordedDecisionThatStillHolds() throws Exception {
@@ -131,6 +133,20 @@ public abstract class CrashMatrixContract {
     assertThat(rerunLikeTheSdk(resumes, point).resumedFrom()).as("the result row's resumed_from").isEqualTo(dead);
     assertThat(history(resumes).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
     crashTable.assertEndsLikeLance(resumes);
+
+    // A duration resolved against a later clock: resumed while its cut-off expires the same versions
+    // (here up to the oldest retained version's timestamp), started over once it expires one more.
+    Instant oldestRetained = oldestRetainedTimestamp().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    Path laterCutoff = copyOf(killed);
+    assertThat(rerunLikeTheSdk(laterCutoff, point, oldestRetained).resumedFrom()).as("resumed_from, a later cut-off").isEqualTo(dead);
+    assertThat(history(laterCutoff).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
+    crashTable.assertEndsLikeLance(laterCutoff);
+
+    Path oneMoreExpires = copyOf(killed);
+    assertThat(rerunLikeTheSdk(oneMoreExpires, point, oldestRetained.plusMillis(1)).resumedFrom()).isEmpty();
+    assertThat(history(oneMoreExpires).get(0).end().orElseThrow().resume())
+        .startsWith("started over: other versions expire than in " + dead + ": before_timestamp ")
+        .contains(" passes its oldest retained version (");
 
     Path committed = copyOf(killed);
     LanceTableFixture.open(committed).append(5);
@@ -162,7 +178,22 @@ public abstract class CrashMatrixContract {
   private CleanupResult rerunLikeTheSdk(Path table, CrashPoint point) {
     Path twin = workDir.resolve("sdk-twin-" + copies.incrementAndGet());
     List<String> sdkLeaves = TableTwins.filesTheSdkLeaves(table, twin, OraclePolicy.builder().beforeTimestamp(childCutoff()).build());
-    CleanupResult result = rerun(table, point).beforeTimestamp(childCutoff()).execute();
+    return assertLeaves(table, sdkLeaves, rerun(table, point, Clock.systemUTC()).beforeTimestamp(childCutoff()).execute());
+  }
+
+  /**
+   * As {@link #rerunLikeTheSdk(Path, CrashPoint)} for a rerun given a duration {@code older_than},
+   * its clock fixed where the duration resolves to {@code cutoff}; the SDK's twin gets that cut-off.
+   */
+  private CleanupResult rerunLikeTheSdk(Path table, CrashPoint point, Instant cutoff) {
+    Path twin = workDir.resolve("sdk-twin-" + copies.incrementAndGet());
+    List<String> sdkLeaves = TableTwins.filesTheSdkLeaves(table, twin, OraclePolicy.builder().beforeTimestamp(cutoff).build());
+    Instant now = Instant.now();
+    CleanupAction rerun = rerun(table, point, Clock.fixed(now, java.time.ZoneOffset.UTC)).olderThan(java.time.Duration.between(cutoff, now));
+    return assertLeaves(table, sdkLeaves, rerun.execute());
+  }
+
+  private static CleanupResult assertLeaves(Path table, List<String> sdkLeaves, CleanupResult result) {
     assertThat(CrashTable.files(table)).as("files vs the SDK's cleanup of a twin").containsExactlyElementsOf(new TreeSet<>(sdkLeaves));
     assertThat(result.counters().failedDeletes()).isZero();
     try (Stream<Path> records = Files.walk(table.resolve(RunRecords.DIR))) {
@@ -175,11 +206,18 @@ public abstract class CrashMatrixContract {
   }
 
   /**
-   * The cut-off as the child got it, in whole milliseconds: the rerun's policy must be the dead
-   * run's to resume its sweep (still after the indexed version, so the same versions expire).
+   * The cut-off as the child got it, in whole milliseconds (still after the indexed version): the
+   * rerun's unless it is given a duration that resolves later.
    */
   private static Instant childCutoff() {
     return Instant.ofEpochMilli(crashTable.cutoff().toEpochMilli());
+  }
+
+  /** The manifest timestamp of the oldest version Lance's cleanup with {@link #childCutoff} keeps. */
+  private static Instant oldestRetainedTimestamp() {
+    LanceTableFixture pristine = LanceTableFixture.open(crashTable.pristine());
+    return pristine.versions().stream().map(pristine::manifestTimestamp).filter(at -> !at.isBefore(childCutoff()))
+        .min(Instant::compareTo).orElseThrow();
   }
 
   private static Path copyOf(Path table) {

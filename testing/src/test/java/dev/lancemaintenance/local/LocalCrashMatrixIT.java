@@ -42,9 +42,9 @@ class LocalCrashMatrixIT extends CrashMatrixContract {
   }
 
   @Override
-  protected CleanupAction rerun(Path table, CrashPoint point) {
+  protected CleanupAction rerun(Path table, CrashPoint point, Clock clock) {
     return new LocalCleanupAction(TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-            Clock.systemUTC())
+            clock)
         .spillDirectory(spills(point))
         .parallelism(4)
         .partitions(5)

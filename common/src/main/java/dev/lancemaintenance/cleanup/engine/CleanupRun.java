@@ -178,7 +178,7 @@ public final class CleanupRun {
     started = System.nanoTime();
     UnlistedReferences unlisted = engine.decide(listing, context);
     referencedFilesGate(plan.facts(), resumed.isPresent()).check(unlisted);
-    resume.recordPlan(plan, engine::decideTasks);
+    resume.recordPlan(plan, summary, engine::decideTasks);
     LOG.info("lance cleanup {} [{}]: decided ({} ms)", table, CleanupStage.DECIDE.label(), millisSince(started));
   }
 

@@ -1,8 +1,10 @@
 package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.runs.RunPlan;
@@ -11,6 +13,7 @@ import dev.lancemaintenance.storage.TableStorage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Resuming: a run that finds a dead run ({@link DeadRun}) compares that run's plan with its own
  * plan stage ({@link #planOf}): the same latest version, the same manifests (path, length,
  * modification time) of the dataset and of every branch reading it, the same tags and fork points,
- * the same resolved policy, the same listing source. When all hold and every decide task left a
+ * the same resolved policy but for a cut-off that may have moved later as long as it expires the
+ * same versions ({@link #otherVersionsExpire}: a duration {@code older_than} resolved against a
+ * later clock), the same listing source. When all hold and every decide task left a
  * whole part, the run lists nothing: its list stage reads the recorded parts instead ({@link
  * #resumable}), and its decide stage decides each recorded file again, against this run's own
  * marks, through the same rules. So a file goes only if the dead run decided it and this run decides
@@ -45,6 +50,13 @@ import org.slf4j.LoggerFactory;
 public final class SweepResume {
   private static final Logger LOG = LoggerFactory.getLogger(SweepResume.class);
   private static final SweepResume NONE = new SweepResume(null, Optional.empty(), Optional.empty(), note -> {});
+
+  /** The resolved cut-off, a fact of its own: compared by {@link #otherVersionsExpire}. */
+  static final String BEFORE_TIMESTAMP = "before_timestamp";
+  /** The oldest timestamp (epoch nanoseconds) of a version the run retained with its files. */
+  static final String EARLIEST_RETAINED = "earliest_retained_nanos";
+  private static final List<String> CUT_OFF_FACTS = List.of(BEFORE_TIMESTAMP, EARLIEST_RETAINED);
+  private static final String NONE_SET = "none";
 
   private final TableStorage storage;
   private final Optional<RecordedFiles> own;
@@ -98,9 +110,14 @@ public final class SweepResume {
     } catch (RuntimeException e) {
       return startOver(plan, run.runId() + " left no readable plan (" + e.getMessage() + ")");
     }
-    Optional<String> changed = recorded.differenceFrom(planOf(plan, recorded.decideTasks()));
+    RunPlan current = planOf(plan, recorded.decideTasks());
+    Optional<String> changed = recorded.without(CUT_OFF_FACTS).differenceFrom(current.without(CUT_OFF_FACTS));
     if (changed.isPresent()) {
       return startOver(plan, "the table changed since " + run.runId() + ": " + changed.get());
+    }
+    Optional<String> otherVersions = otherVersionsExpire(recorded, current);
+    if (otherVersions.isPresent()) {
+      return startOver(plan, "other versions expire than in " + run.runId() + ": " + otherVersions.get());
     }
     RecordedFiles.DecidedParts parts = decided.decidedParts(storage, recorded.decideTasks());
     if (!parts.complete()) {
@@ -126,12 +143,58 @@ public final class SweepResume {
   }
 
   /**
-   * Records this run's plan, once its decision stands (the referenced-files gate passed) and before
-   * its first delete; {@code decideTasks} is asked only when the run records. Never fails the run:
-   * a plan that cannot be written means the next run starts over.
+   * Why a rerun whose plan is the dead run's but for {@code before_timestamp} may expire other
+   * versions than the dead run did; empty when it expires exactly the same ones (docs/cleanup-
+   * semantics.md, section 19). A version qualifies when its manifest's timestamp is before the
+   * cut-off, so a later cut-off expires every version the earlier one did, and more only when some
+   * version that kept its files under the earlier one is older than the later: none is when the
+   * later cut-off is no later than the oldest such timestamp, which the dead run recorded from its
+   * marks ({@link #withMarks}). Same versions, manifests, tags and bounds, so the same marks, the
+   * same expired manifests and the same listing cut-off. An earlier cut-off, one set on one side
+   * only, or a plan without that timestamp: other versions may expire.
    */
-  public void recordPlan(CleanupPlan plan, IntSupplier decideTasks) {
-    own.ifPresent(decided -> decided.writePlan(storage, planOf(plan, decideTasks.getAsInt())));
+  static Optional<String> otherVersionsExpire(RunPlan recorded, RunPlan current) {
+    String before = recorded.fact(BEFORE_TIMESTAMP).orElse(NONE_SET);
+    String now = current.fact(BEFORE_TIMESTAMP).orElse(NONE_SET);
+    String change = BEFORE_TIMESTAMP + " " + before + " -> " + now;
+    if (before.equals(now)) {
+      return Optional.empty();
+    }
+    if (before.equals(NONE_SET) || now.equals(NONE_SET) || Instant.parse(now).isBefore(Instant.parse(before))) {
+      return Optional.of(change);
+    }
+    Optional<String> retained = recorded.fact(EARLIEST_RETAINED);
+    if (retained.isEmpty()) {
+      return Optional.of(change + ", and its plan does not say when its oldest retained version was written");
+    }
+    long earliestRetainedNanos = Long.parseLong(retained.get());
+    if (CleanupPolicy.toEpochNanos(Instant.parse(now)) > earliestRetainedNanos) {
+      return Optional.of(change + " passes its oldest retained version (" + instantOf(earliestRetainedNanos) + ")");
+    }
+    return Optional.empty();
+  }
+
+  private static String instantOf(long epochNanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L)).toString();
+  }
+
+  /**
+   * Records this run's plan, once its decision stands (the referenced-files gate passed) and before
+   * its first delete, with what its mark stage found ({@link #withMarks}); {@code decideTasks} is
+   * asked only when the run records. Never fails the run: a plan that cannot be written means the
+   * next run starts over.
+   */
+  public void recordPlan(CleanupPlan plan, MarkSummary marks, IntSupplier decideTasks) {
+    own.ifPresent(decided -> decided.writePlan(storage, withMarks(planOf(plan, decideTasks.getAsInt()), marks)));
+  }
+
+  /**
+   * {@code plan} with the timestamp of the oldest version its run retained with its files, from the
+   * reduced {@code marks}: how far a later run's cut-off may move and still expire the same versions
+   * ({@link #otherVersionsExpire}). Only a run that marked knows it; a plan stage does not.
+   */
+  public static RunPlan withMarks(RunPlan plan, MarkSummary marks) {
+    return plan.with(EARLIEST_RETAINED, Long.toString(marks.earliestRetainedNanos()));
   }
 
   /**
@@ -158,9 +221,19 @@ public final class SweepResume {
     recorded.put("tags", Integer.toString(tags.size()));
     recorded.put("tags_sha256", sha256(tags));
     recorded.put("fork_points", facts.forkPoints().stream().sorted().map(String::valueOf).toList().toString());
-    recorded.put("policy", facts.policy().toString());
+    CleanupPolicy policy = facts.policy();
+    // The cut-off apart, so that a later one (a duration resolved against a later clock) is compared
+    // by its own rule; an orphan sweep's is the files' cut-off, compared whole with its policy.
+    recorded.put("policy", policy.orphanSweep() ? policy.toString() : withoutCutOff(policy).toString());
+    recorded.put(BEFORE_TIMESTAMP, policy.beforeTimestamp().map(Instant::toString).orElse(NONE_SET));
     recorded.put("listed_from", facts.inventory() == null ? "the store" : facts.inventory().toString());
     return new RunPlan(recorded, decideTasks);
+  }
+
+  private static CleanupPolicy withoutCutOff(CleanupPolicy policy) {
+    return new CleanupPolicy(Optional.empty(), policy.beforeVersion(), policy.deleteUnverified(),
+        policy.errorIfTaggedOldVersions(), policy.cleanReferencedBranches(), policy.unverifiedGuard(),
+        policy.retainLast(), false);
   }
 
   private static String sha256(List<String> lines) {

@@ -129,7 +129,9 @@ public final class CleanupTopology {
             .setParallelism(1);
     if (spec.decisionRecord() != null) {
       checked = named(spec, "record-plan",
-              checked.map(new RecordPlan(spec.table(), spec.storageFactory(), spec.decisionRecord()), CleanupTypes.UNLISTED))
+              checked.keyBy(new Keys.Single<>(), Types.INT)
+                  .connect(summed.broadcast(RecordPlan.MARKS_STATE))
+                  .process(new RecordPlan(spec.table(), spec.storageFactory(), spec.decisionRecord()), CleanupTypes.UNLISTED))
           .setParallelism(1);
     }
     SingleOutputStreamOperator<CandidateFile> released =

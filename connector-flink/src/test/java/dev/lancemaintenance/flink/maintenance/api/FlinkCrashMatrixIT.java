@@ -28,11 +28,11 @@ class FlinkCrashMatrixIT extends CrashMatrixContract {
   }
 
   @Override
-  protected CleanupAction rerun(Path table, CrashPoint point) {
+  protected CleanupAction rerun(Path table, CrashPoint point, Clock clock) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(FlinkTestCluster.PARALLELISM);
     return new FlinkCleanupAction(env, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-        Clock.systemUTC());
+        clock);
   }
 
   /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Flink job until it is killed. */
