@@ -419,11 +419,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           if (mark != null) {
             listedKeys.add(key);
           }
-          decide.decide(file, Optional.ofNullable(mark), storage::withAttributes).ifPresent(decided -> {
-            spills.decided(partition).append(decided);
-            record.addListed(file);
-            progress().candidates(1);
-          });
+          decide.decideAndRecord(file, Optional.ofNullable(mark), storage::withAttributes, record::addListed)
+              .ifPresent(decided -> {
+                spills.decided(partition).append(decided);
+                progress().candidates(1);
+              });
         });
         record.finish();
       }

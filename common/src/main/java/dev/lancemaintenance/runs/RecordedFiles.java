@@ -68,8 +68,9 @@ public record RecordedFiles(String dir) implements Serializable {
   }
 
   /**
-   * The part of one attempt of one decide task: the files it decided, as listed ({@link
-   * Part#addListed}), so that a later run can resume the sweep from them. Written even when the
+   * The part of one attempt of one decide task: the files it decided and those it kept only for
+   * their age, as listed ({@link Part#addListed}), so that a later run can resume the sweep from
+   * them and decide them again. Written even when the
    * task decided nothing, so that a task with no whole part means an undecided partition, never an
    * empty one.
    */
@@ -250,7 +251,10 @@ public record RecordedFiles(String dir) implements Serializable {
       return new Part(null, null);
     }
 
-    /** Records one decided file as it was listed, which a resumed run decides again. */
+    /**
+     * Records one file as it was listed, which a resumed run decides again: one the task decided,
+     * or one it kept only for its age ({@code DecideByPath#decideAndRecord}).
+     */
     public void addListed(FileEntry file) {
       append("decided", LISTED, file.size(), file.type().name().toLowerCase(Locale.ROOT),
           Long.toString(file.size()), Long.toString(file.modificationTimeMillis()), file.path());

@@ -125,11 +125,7 @@ final class DecideFiles
         }
         while (files.hasNext()) {
           FileEntry listed = files.next();
-          Optional<CandidateFile> decided = decide.decide(listed, mark);
-          decided.ifPresent(file -> {
-            record.addListed(listed);
-            pending.add(new Decision(file, null));
-          });
+          decide.decideAndRecord(listed, mark, record::addListed).ifPresent(file -> pending.add(new Decision(file, null)));
         }
       }
     };

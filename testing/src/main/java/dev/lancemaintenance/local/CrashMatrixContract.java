@@ -17,6 +17,7 @@ import dev.lancemaintenance.testing.TableTwins;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * CrashPoint.FreezingStorage}) and its rerun.
  */
 public abstract class CrashMatrixContract {
+  private static final String YOUNG_ORPHAN = "data/orphan-young.lance";
+  private static final Duration A_WEEK = Duration.ofDays(7);
   @TempDir static Path workDir;
   private static CrashTable crashTable;
   private static final AtomicInteger copies = new AtomicInteger();
@@ -110,7 +113,8 @@ public abstract class CrashMatrixContract {
    * A run killed inside its sweep, then six reruns, each on its own copy of what it left: as it
    * was, the rerun resumes the dead run's sweep from its recorded decision (no listing; its result
    * and record say from which run), and so does one given a duration {@code older_than} whose later
-   * cut-off expires the same versions; when that cut-off expires one more version, after a commit, a
+   * cut-off expires the same versions, deleting an orphan the dead run kept for its age and that aged
+   * past 7 days since, as the SDK does; when that cut-off expires one more version, after a commit, a
    * decide part cut short, a decide part missing or a garbled plan, the rerun starts over and says
    * why. Every rerun leaves what the SDK's cleanup with the rerun's policy leaves on a twin of the
    * same copy.
@@ -120,6 +124,8 @@ public abstract class CrashMatrixContract {
     CrashPoint point = CrashPoint.INSIDE_THE_SWEEP;
     Path killed = workDir.resolve("killed-" + copies.incrementAndGet());
     TableTwins.copy(crashTable.pristine(), killed);
+    // An orphan a day old: kept for its age by the killed run, which records it for a resume all the same.
+    LanceTableFixture.open(killed).plant(YOUNG_ORPHAN, new byte[] {6, 7}, Instant.now().minus(Duration.ofDays(1)));
     List<String> arguments = new ArrayList<>(List.of(killed.toString(), Long.toString(crashTable.cutoff().toEpochMilli())));
     arguments.addAll(childArguments(point));
     point.killChildAt(child(), arguments.toArray(String[]::new));
@@ -132,18 +138,23 @@ public abstract class CrashMatrixContract {
     Path resumes = copyOf(killed);
     assertThat(rerunLikeTheSdk(resumes, point).resumedFrom()).as("the result row's resumed_from").isEqualTo(dead);
     assertThat(history(resumes).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
-    crashTable.assertEndsLikeLance(resumes);
+    assertThat(crashTable.retainedVersionsReadBack(resumes)).as("every version Lance keeps reads back").isTrue();
 
     // A duration resolved against a later clock: resumed while its cut-off expires the same versions
     // (here up to the oldest retained version's timestamp), started over once it expires one more.
+    // The rerun's clock is a week on, so the day-old orphan the killed run kept is 8 days old to it,
+    // as it is (its time moved back a week) to the SDK's cleanup of the twin, which deletes it.
     Instant oldestRetained = oldestRetainedTimestamp().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     Path laterCutoff = copyOf(killed);
-    assertThat(rerunLikeTheSdk(laterCutoff, point, oldestRetained).resumedFrom()).as("resumed_from, a later cut-off").isEqualTo(dead);
+    LanceTableFixture aged = LanceTableFixture.open(laterCutoff);
+    aged.setModificationTime(YOUNG_ORPHAN, aged.modificationTime(YOUNG_ORPHAN).minus(A_WEEK));
+    assertThat(rerunLikeTheSdk(laterCutoff, point, oldestRetained, A_WEEK).resumedFrom()).as("resumed_from, a later cut-off").isEqualTo(dead);
     assertThat(history(laterCutoff).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
+    assertThat(CrashTable.files(laterCutoff)).as("the orphan that aged since the killed run").doesNotContain(YOUNG_ORPHAN);
     crashTable.assertEndsLikeLance(laterCutoff);
 
     Path oneMoreExpires = copyOf(killed);
-    assertThat(rerunLikeTheSdk(oneMoreExpires, point, oldestRetained.plusMillis(1)).resumedFrom()).isEmpty();
+    assertThat(rerunLikeTheSdk(oneMoreExpires, point, oldestRetained.plusMillis(1), Duration.ZERO).resumedFrom()).isEmpty();
     assertThat(history(oneMoreExpires).get(0).end().orElseThrow().resume())
         .startsWith("started over: other versions expire than in " + dead + ": before_timestamp ")
         .contains(" passes its oldest retained version (");
@@ -183,13 +194,14 @@ public abstract class CrashMatrixContract {
 
   /**
    * As {@link #rerunLikeTheSdk(Path, CrashPoint)} for a rerun given a duration {@code older_than},
-   * its clock fixed where the duration resolves to {@code cutoff}; the SDK's twin gets that cut-off.
+   * its clock {@code ahead} of this one and fixed where the duration resolves to {@code cutoff}; the
+   * SDK's twin gets that cut-off.
    */
-  private CleanupResult rerunLikeTheSdk(Path table, CrashPoint point, Instant cutoff) {
+  private CleanupResult rerunLikeTheSdk(Path table, CrashPoint point, Instant cutoff, Duration ahead) {
     Path twin = workDir.resolve("sdk-twin-" + copies.incrementAndGet());
     List<String> sdkLeaves = TableTwins.filesTheSdkLeaves(table, twin, OraclePolicy.builder().beforeTimestamp(cutoff).build());
-    Instant now = Instant.now();
-    CleanupAction rerun = rerun(table, point, Clock.fixed(now, java.time.ZoneOffset.UTC)).olderThan(java.time.Duration.between(cutoff, now));
+    Instant now = Instant.now().plus(ahead);
+    CleanupAction rerun = rerun(table, point, Clock.fixed(now, java.time.ZoneOffset.UTC)).olderThan(Duration.between(cutoff, now));
     return assertLeaves(table, sdkLeaves, rerun.execute());
   }
 

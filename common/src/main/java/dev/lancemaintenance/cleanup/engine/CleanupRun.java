@@ -154,16 +154,18 @@ public final class CleanupRun {
    */
   public void decide() {
     Optional<CleanupPlan> resumed = resume.resumable(plan);
+    // The plan the engine lists: the dead run's decided parts when resuming. Given to mark too, since
+    // an engine may start its listing with the mark (the local engine does).
+    CleanupPlan listing = resumed.orElse(plan);
     progress.enterStage(CleanupStage.MARK.label(), CleanupStage.MARK.work());
     long started = System.nanoTime();
-    MarkSummary summary = engine.mark(plan);
+    MarkSummary summary = engine.mark(listing);
     marked = summary;
     progress.settleManifestsRead(summary.manifestsRead());
     LOG.info(
         "lance cleanup {} [{}]: {} manifests read, {} versions expire ({} ms)",
         table, CleanupStage.MARK.label(), summary.manifestsRead(), summary.expiredVersions(), millisSince(started));
     DecisionContext context = taggedVersionsGate(plan.facts()).check(summary);
-    CleanupPlan listing = resumed.orElse(plan);
     progress.enterStage(CleanupStage.LIST.label(), CleanupStage.LIST.work());
     started = System.nanoTime();
     OptionalLong listed = engine.list(listing);

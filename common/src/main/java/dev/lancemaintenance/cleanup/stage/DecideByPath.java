@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.rules.ManagedLayout;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.FileEntry;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -63,6 +64,36 @@ public final class DecideByPath {
    */
   public Optional<CandidateFile> decide(
       FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes) {
+    return decide(listed, mark, withAttributes, keptForItsAge -> {});
+  }
+
+  /**
+   * Decides one listed file as {@link #decide(FileEntry, Optional, Function)}, and hands it, as
+   * listed, to {@code recorded} when a run resuming this one must decide it again: when it goes,
+   * and when it is kept only for its age (an unreferenced file younger than 7 days, or than the
+   * retention guard), which the later clock of that run may let go. Every other file a listing shows
+   * is kept for a reason the resuming run's equal marks and listing cut-off keep too, so a run that
+   * decides its recorded files again decides as a full run would (docs/cleanup-semantics.md,
+   * section 19).
+   *
+   * @param recorded where the run records what it decided ({@code RecordedFiles.Part#addListed})
+   */
+  public Optional<CandidateFile> decideAndRecord(
+      FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes,
+      Consumer<FileEntry> recorded) {
+    Optional<CandidateFile> decided = decide(listed, mark, withAttributes, keptForItsAge -> recorded.accept(listed));
+    decided.ifPresent(goes -> recorded.accept(listed));
+    return decided;
+  }
+
+  /** As {@link #decideAndRecord}, for a caller whose listings always carry attributes. */
+  public Optional<CandidateFile> decideAndRecord(FileEntry listed, Optional<MarkState> mark, Consumer<FileEntry> recorded) {
+    return decideAndRecord(listed, mark, DecideByPath::attributesRequired, recorded);
+  }
+
+  private Optional<CandidateFile> decide(
+      FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes,
+      Consumer<FileEntry> keptForItsAge) {
     Optional<FileKind> kind = ManagedLayout.candidateKind(context.dataset().relativize(listed.path()));
     if (kind.isEmpty() || (mark.isPresent() && mark.get().keeps())) {
       return Optional.empty();
@@ -90,6 +121,7 @@ public final class DecideByPath {
     if (context.deleteUnverified() && file.modificationTimeMillis() < context.guardThresholdMillis()) {
       return Optional.of(candidate(file, kind.get(), RemovalReason.UNVERIFIED_DELETE_UNVERIFIED));
     }
+    keptForItsAge.accept(file);
     return Optional.empty();
   }
 

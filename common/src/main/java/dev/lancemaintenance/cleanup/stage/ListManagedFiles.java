@@ -46,7 +46,7 @@ public final class ListManagedFiles {
    * give names whose attributes it left unread ({@link TableStorage#listFilesDeferringAttributes}).
    */
   public static Iterator<FileEntry> filesDeferringAttributes(TableStorage storage, ListingTask task) {
-    if (task.inventoryPart() == null) {
+    if (task.inventoryPart() == null && task.recorded() == null) {
       return storage.listFilesDeferringAttributes(task.dir(), task.recursive());
     }
     return files(storage, task);

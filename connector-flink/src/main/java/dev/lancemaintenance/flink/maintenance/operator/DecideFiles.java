@@ -9,6 +9,7 @@ import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.storage.FileEntry;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -42,7 +43,10 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
   /** Keys retained versions need that the listing did not show, one record per key. */
   public static final OutputTag<UnlistedReferences> UNLISTED = new OutputTag<>("unlisted-references", CleanupTypes.UNLISTED);
 
-  /** The decided files as listed, for the run's record of its decision ({@link RecordDecided}); only when asked. */
+  /**
+   * The files a resume must decide again as listed (decided, or kept only for their age: {@link
+   * DecideByPath#decideAndRecord}), for the run's record of its decision ({@link RecordDecided}); only when asked.
+   */
   public static final OutputTag<FileEntry> DECIDED = new OutputTag<>("decided-files", CleanupTypes.FILE);
 
   private static final String CONTEXT_KEY = "context";
@@ -52,7 +56,7 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
   private transient ValueState<MarkState> mark;
   private transient ListState<FileEntry> files;
 
-  /** @param recordsDecided whether each decided file also goes, as listed, to {@link #DECIDED} */
+  /** @param recordsDecided whether each file a resume must decide again also goes, as listed, to {@link #DECIDED} */
   public DecideFiles(boolean recordsDecided) {
     this.recordsDecided = recordsDecided;
   }
@@ -92,14 +96,10 @@ public final class DecideFiles extends KeyedBroadcastProcessFunction<String, Dec
     Optional<MarkState> state = Optional.ofNullable(mark.value());
     boolean listed = false;
     Iterable<FileEntry> keyFiles = files.get();
+    Consumer<FileEntry> recorded = recordsDecided ? file -> ctx.output(DECIDED, file) : file -> {};
     for (FileEntry file : keyFiles == null ? List.<FileEntry>of() : keyFiles) {
       listed = true;
-      decide.decide(file, state).ifPresent(decided -> {
-        out.collect(decided);
-        if (recordsDecided) {
-          ctx.output(DECIDED, file);
-        }
-      });
+      decide.decideAndRecord(file, state, recorded).ifPresent(out::collect);
     }
     if (!listed && state.isPresent()) {
       UnlistedReferences unlisted = decide.unlisted(ctx.getCurrentKey(), state.get());
