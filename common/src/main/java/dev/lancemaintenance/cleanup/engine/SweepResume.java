@@ -39,11 +39,12 @@ import org.slf4j.LoggerFactory;
  * modification time) of the dataset and of every branch reading it, the same tags and fork points,
  * the same resolved policy but for a cut-off that may have moved later as long as it expires the
  * same versions ({@link #otherVersionsExpire}: a duration {@code older_than} resolved against a
- * later clock), the same listing source. When all hold and every decide task left a
- * whole part, the run lists nothing: its list stage reads the recorded parts instead ({@link
- * #resumable}), and its decide stage decides each recorded file again, against this run's own
- * marks, through the same rules. So a file goes only if the dead run decided it and this run decides
- * it too; a recorded file that is gone already counts as deleted. Any difference, an unreadable
+ * later clock), the same listing source. When all hold and every decide task left a whole part,
+ * the run lists nothing: its list stage reads the recorded parts instead ({@link #resumable}), and
+ * its decide stage decides each recorded file again, against this run's own marks and clock,
+ * through the same rules. So a file goes only if the dead run recorded it (it decided it, or kept it
+ * only for its age: {@code DecideByPath#decideAndRecord}) and this run decides it; a recorded file
+ * that is gone already counts as deleted. Any difference, an unreadable
  * plan, or a task without a whole part: the run starts over, lists and decides in full, and says
  * why. Never on the record's word alone, and never with less than a full run's marks.
  */
