@@ -71,7 +71,11 @@ final class ReferenceRuns implements AutoCloseable {
 
   /** The store of this build (or of {@code fallback} when no build set one), locked for this JVM. */
   static ReferenceRuns open(Path fallback) {
-    Path base = Optional.ofNullable(System.getProperty(PROPERTY)).filter(s -> !s.isBlank()).map(Path::of).orElse(fallback);
+    return at(Optional.ofNullable(System.getProperty(PROPERTY)).filter(s -> !s.isBlank()).map(Path::of).orElse(fallback));
+  }
+
+  /** The store under {@code base}, locked for this JVM. */
+  static ReferenceRuns at(Path base) {
     Path root = base.toAbsolutePath().normalize().resolve(CodeDigest.ofTestingModule());
     try {
       Files.createDirectories(root);
