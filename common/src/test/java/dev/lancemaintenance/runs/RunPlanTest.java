@@ -36,6 +36,18 @@ class RunPlanTest {
   }
 
   @Test
+  void factsComparedByARuleOfTheirOwnCanBeSetAndLeftOut() {
+    RunPlan withCutOff = PLAN.with("before_timestamp", "2026-11-01T00:00:00Z").with("latest_version", "9");
+
+    assertThat(withCutOff.fact("before_timestamp")).contains("2026-11-01T00:00:00Z");
+    assertThat(withCutOff.facts().keySet()).as("replaced in place, added last")
+        .containsExactly("dataset", "latest_version", "manifests_sha256", "before_timestamp");
+    assertThat(withCutOff.without(java.util.List.of("before_timestamp", "latest_version")).differenceFrom(
+        PLAN.without(java.util.List.of("latest_version")))).isEmpty();
+    assertThat(RunPlan.decode(withCutOff.encode())).isEqualTo(withCutOff);
+  }
+
+  @Test
   void aPlanCutShortOrGarbledDoesNotRead() {
     byte[] whole = PLAN.encode();
     byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 2);
