@@ -1,5 +1,6 @@
 package dev.lancemaintenance.runs;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
@@ -11,12 +12,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records one run that deletes, from its driver: its start before it reads the table, its end when
- * it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
+ * Records one run that deletes, from its driver: its start beside its planning, before it records or
+ * deletes anything, and its end when it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
  * on (its history then lacks it, which misleads nobody into deleting anything).
  */
 public final class RunRecorder {
@@ -25,20 +27,31 @@ public final class RunRecorder {
   private final RunRecords records;
   private final RunStart start;
   private final Clock clock;
-  private final boolean started;
+  /** Whether the start record was written; it is written beside the run's planning. */
+  private final CompletableFuture<Boolean> started;
+  /** The dead run before this one, looked up beside the run's planning. */
+  private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
   /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
   private final java.util.List<String> resumeNotes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
+  private RunRecorder(
+      RunRecords records, RunStart start, Clock clock, CompletableFuture<Boolean> started,
+      CompletableFuture<Optional<RunStart>> deadRunStart) {
     this.records = records;
     this.start = start;
     this.clock = clock;
     this.started = started;
+    this.deadRunStart = deadRunStart;
   }
 
   /**
-   * Records that a run begins now, holding the lease of {@code leaseOwner}.
+   * Records that a run begins now, holding the lease of {@code leaseOwner}, and looks for a dead run
+   * to resume. Both go on beside the caller's next steps (on an object store, four requests that
+   * would wait for one another before the run's planning); whatever needs them waits for them: the
+   * run's decision and resume ({@link #decidedFiles}, {@link #deadRun}), the files it records and
+   * its end. So no file is deleted and nothing of the run is recorded before its start is; a run
+   * that dies before that has read the table and nothing else.
    *
    * @param policy the policy and settings as the run logs them; never storage options
    */
@@ -47,16 +60,40 @@ public final class RunRecorder {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    boolean written = false;
+    CompletableFuture<Boolean> written = DaemonThreads.beside("lance-run-record", () -> writeStart(records, start));
+    CompletableFuture<Optional<RunStart>> dead = DaemonThreads.beside("lance-run-record", () -> deadRunBefore(records, start));
+    return new RunRecorder(records, start, clock, written, dead);
+  }
+
+  private static boolean writeStart(RunRecords records, RunStart start) {
     try {
-      written = records.writeStart(start);
+      boolean written = records.writeStart(start);
       if (!written) {
         LOG.warn("lance maintenance {}: run record {} exists already; not recording this run", start.table(), RunRecords.path(start, RunRecords.START));
       }
+      return written;
     } catch (RuntimeException e) {
       LOG.warn("lance maintenance {}: could not record the start of run {} (the run goes on): {}", start.table(), start.runId(), e.getMessage());
+      return false;
     }
-    return new RunRecorder(records, start, clock, written);
+  }
+
+  /**
+   * The newest other run when it died ({@link RunRecords#deadRunBefore}); the lease in force is this
+   * run's own, which it holds. Never fails the run: a listing the store refuses means a full run.
+   */
+  private static Optional<RunStart> deadRunBefore(RunRecords records, RunStart start) {
+    try {
+      return records.deadRunBefore(start.runId(), Optional.of(start.leaseOwner()));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not look for a dead run to resume (running in full): {}", start.table(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** Whether the start record was written, once it was tried. */
+  private boolean started() {
+    return started.join();
   }
 
   /**
@@ -64,8 +101,8 @@ public final class RunRecorder {
    * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
    */
   public Optional<RecordedFiles> recordFiles() {
-    recordsFiles = started;
-    return started ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
+    recordsFiles = started();
+    return recordsFiles ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
   }
 
   /**
@@ -74,7 +111,7 @@ public final class RunRecorder {
    * could not be recorded (a plan nobody can find resumes nothing).
    */
   public Optional<RecordedFiles> decidedFiles() {
-    return started ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
+    return started() ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
   }
 
   /**
@@ -83,16 +120,10 @@ public final class RunRecorder {
    * store refuses means a full run.
    */
   public Optional<DeadRun> deadRun() {
-    if (!started) {
+    if (!started()) {
       return Optional.empty();
     }
-    try {
-      return records.deadRunBefore(start.runId(), clock)
-          .map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
-    } catch (RuntimeException e) {
-      LOG.warn("lance maintenance {}: could not look for a dead run to resume (running in full): {}", start.table(), e.getMessage());
-      return Optional.empty();
-    }
+    return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
   }
 
   /**
@@ -128,12 +159,28 @@ public final class RunRecorder {
   }
 
   /**
+   * {@link #finished} and {@link #pruneEndedRuns} side by side, while the run still holds the lease:
+   * neither needs the other (on an object store the end record and the prune's listing then wait
+   * one round trip, not two in a row). Should the run die before its end lands, its own decision may
+   * be gone already: the next run finds it unfinished with no readable plan and starts over, as for
+   * any dead run whose plan it cannot read.
+   */
+  public void finishedAndPruned(CleanupResult result, ProgressSnapshot progress) {
+    CompletableFuture<Boolean> pruning = DaemonThreads.beside("lance-run-record", () -> {
+      pruneEndedRuns();
+      return true;
+    });
+    finished(result, progress);
+    pruning.join();
+  }
+
+  /**
    * Deletes every run's recorded decision ({@link RunRecords#dropDecisions}: none is resumed once a
    * run finished) and the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS};
-   * call after {@link #finished}, while the run still holds the lease. Never fails the run.
+   * while the run still holds the lease. Never fails the run.
    */
   public void pruneEndedRuns() {
-    if (!started) {
+    if (!started()) {
       return;
     }
     try {
@@ -165,7 +212,7 @@ public final class RunRecorder {
 
   private void end(
       RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
-    if (!started) {
+    if (!started()) {
       return;
     }
     RunEnd end = new RunEnd(

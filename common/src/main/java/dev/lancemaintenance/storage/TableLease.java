@@ -212,10 +212,27 @@ public final class TableLease implements AutoCloseable {
     }
   }
 
+  /**
+   * Renews every third of the timeout, and first prunes the generations below the one just taken
+   * (the last run's take and release): beside the run's own work, not after its release, where
+   * the listing and the delete were two round trips in a row at the end of every run on an object
+   * store. Between runs the table keeps the last run's two generations.
+   */
   private void startHeartbeat() {
     long periodMillis = Math.max(1, timeout.toMillis() / 3);
     heartbeat = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lance-lease-heartbeat"));
+    long taken = generation;
+    heartbeat.execute(() -> pruneQuietly(taken));
     heartbeat.scheduleWithFixedDelay(this::renewQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void pruneQuietly(long keep) {
+    try {
+      prune(keep);
+    } catch (RuntimeException e) {
+      // Harmless: an older generation never decides anything; the next run prunes it.
+      LOG.debug("lance maintenance {}: could not prune old lease generations: {}", storage.location(), e.getMessage());
+    }
   }
 
   private void renewQuietly() {
@@ -252,10 +269,15 @@ public final class TableLease implements AutoCloseable {
       return;
     }
     if (heartbeat != null) {
-      heartbeat.shutdownNow();
+      // No more renewals; a prune under way (or not yet begun, in a run shorter than one request)
+      // finishes first, so that the generations below this run's do not pile up.
+      heartbeat.shutdown();
       try {
-        heartbeat.awaitTermination(30, TimeUnit.SECONDS);
+        if (!heartbeat.awaitTermination(30, TimeUnit.SECONDS)) {
+          heartbeat.shutdownNow();
+        }
       } catch (InterruptedException e) {
+        heartbeat.shutdownNow();
         Thread.currentThread().interrupt();
       }
     }
@@ -273,7 +295,7 @@ public final class TableLease implements AutoCloseable {
       try {
         Lease released = new Lease(holder, sinceMillis, 0, true);
         if (storage.createIfAbsent(pathOf(generation + 1), released.encode())) {
-          prune(generation + 1);
+          // The generations below stay until the next run takes the lease and prunes them.
           LOG.info("lance maintenance {}: released the table's lease", storage.location());
         } else {
           LOG.warn("lance maintenance {}: the table's lease had expired and was taken over before this run released it",
