@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records one run that deletes, from its driver: its start beside its planning, before it records or
- * deletes anything, and its end when it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
+ * Records one run that deletes, from its driver: its start before it reads the table, its end when
+ * it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
  * on (its history then lacks it, which misleads nobody into deleting anything).
  */
 public final class RunRecorder {
@@ -27,8 +27,7 @@ public final class RunRecorder {
   private final RunRecords records;
   private final RunStart start;
   private final Clock clock;
-  /** Whether the start record was written; it is written beside the run's planning. */
-  private final CompletableFuture<Boolean> started;
+  private final boolean started;
   /** The dead run before this one, looked up beside the run's planning. */
   private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
@@ -36,7 +35,7 @@ public final class RunRecorder {
   private final java.util.List<String> resumeNotes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private RunRecorder(
-      RunRecords records, RunStart start, Clock clock, CompletableFuture<Boolean> started,
+      RunRecords records, RunStart start, Clock clock, boolean started,
       CompletableFuture<Optional<RunStart>> deadRunStart) {
     this.records = records;
     this.start = start;
@@ -46,12 +45,10 @@ public final class RunRecorder {
   }
 
   /**
-   * Records that a run begins now, holding the lease of {@code leaseOwner}, and looks for a dead run
-   * to resume. Both go on beside the caller's next steps (on an object store, four requests that
-   * would wait for one another before the run's planning); whatever needs them waits for them: the
-   * run's decision and resume ({@link #decidedFiles}, {@link #deadRun}), the files it records and
-   * its end. So no file is deleted and nothing of the run is recorded before its start is; a run
-   * that dies before that has read the table and nothing else.
+   * Records that a run begins now, holding the lease of {@code leaseOwner}, before it reads the
+   * table (a run killed at any point after is visible as unfinished), and starts looking for a dead
+   * run to resume beside the caller's next steps: on an object store a listing of the records that
+   * the run's planning need not wait for; {@link #deadRun} waits for it.
    *
    * @param policy the policy and settings as the run logs them; never storage options
    */
@@ -60,8 +57,10 @@ public final class RunRecorder {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    CompletableFuture<Boolean> written = DaemonThreads.beside("lance-run-record", () -> writeStart(records, start));
-    CompletableFuture<Optional<RunStart>> dead = DaemonThreads.beside("lance-run-record", () -> deadRunBefore(records, start));
+    boolean written = writeStart(records, start);
+    CompletableFuture<Optional<RunStart>> dead = written
+        ? DaemonThreads.beside("lance-run-record", () -> deadRunBefore(records, start))
+        : CompletableFuture.completedFuture(Optional.empty());
     return new RunRecorder(records, start, clock, written, dead);
   }
 
@@ -91,17 +90,13 @@ public final class RunRecorder {
     }
   }
 
-  /** Whether the start record was written, once it was tried. */
-  private boolean started() {
-    return started.join();
-  }
 
   /**
    * Where this run's sweep tasks record the files they delete ({@code <run>.files/} beside its
    * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
    */
   public Optional<RecordedFiles> recordFiles() {
-    recordsFiles = started();
+    recordsFiles = started;
     return recordsFiles ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
   }
 
@@ -111,7 +106,7 @@ public final class RunRecorder {
    * could not be recorded (a plan nobody can find resumes nothing).
    */
   public Optional<RecordedFiles> decidedFiles() {
-    return started() ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
+    return started ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
   }
 
   /**
@@ -120,7 +115,7 @@ public final class RunRecorder {
    * store refuses means a full run.
    */
   public Optional<DeadRun> deadRun() {
-    if (!started()) {
+    if (!started) {
       return Optional.empty();
     }
     return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
@@ -180,7 +175,7 @@ public final class RunRecorder {
    * while the run still holds the lease. Never fails the run.
    */
   public void pruneEndedRuns() {
-    if (!started()) {
+    if (!started) {
       return;
     }
     try {
@@ -212,7 +207,7 @@ public final class RunRecorder {
 
   private void end(
       RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
-    if (!started()) {
+    if (!started) {
       return;
     }
     RunEnd end = new RunEnd(

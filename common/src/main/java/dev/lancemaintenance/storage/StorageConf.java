@@ -48,24 +48,11 @@ public final class StorageConf implements Serializable {
     return value != null && !value.isBlank();
   }
 
-  /**
-   * s3a's switch for {@code Expect: 100-continue} on PUT (hadoop-aws 3.4+; older clients ignore it).
-   * With it on, every PUT waits one round trip for the store's {@code 100 Continue} before it sends
-   * its body: a run's records, lease generations and ledger files are a few hundred bytes each, and
-   * each of them paid two round trips in a row (issue 15's request trace). Off unless the settings
-   * say otherwise: the body is then sent at once, and a PUT the store refuses (a lost conditional
-   * create, a denied write) costs that small body once more, nothing else.
-   */
-  static final String S3A_EXPECT_CONTINUE = "fs.s3a.connection.expect.continue";
-
-  /** The configuration, rebuilt once per JVM from the copied entries and {@link #S3A_EXPECT_CONTINUE}. */
+  /** The configuration, rebuilt once per JVM from the copied entries. */
   public synchronized Configuration toConfiguration() {
     if (configuration == null) {
       Configuration conf = new Configuration();
       entries.forEach(conf::set);
-      if (!has(S3A_EXPECT_CONTINUE)) {
-        conf.setBoolean(S3A_EXPECT_CONTINUE, false);
-      }
       configuration = conf;
     }
     return configuration;
