@@ -26,31 +26,70 @@ public final class RefReader {
   /** Where Lance keeps tags, at the table root even for tags on a branch. */
   public static final String TAGS_DIR = "_refs/tags";
   static final String BRANCHES_DIR = "_refs/branches";
+  static final String REFS_DIR = "_refs";
   private static final String REF_SUFFIX = ".json";
 
   private RefReader() {}
 
   /** Every tag, ordered by name. */
   public static List<Tag> listTags(TableStorage storage) {
-    List<Tag> tags = readRefs(storage, TAGS_DIR, (name, ref) -> new Tag(
+    return tags(storage, paths(storage, TAGS_DIR).iterator());
+  }
+
+  /** Every branch, ordered by name; {@code %2F} in a ref's file name stands for {@code /}. */
+  public static List<Branch> listBranches(TableStorage storage) {
+    return branches(storage, paths(storage, BRANCHES_DIR).iterator());
+  }
+
+  private static List<Tag> tags(TableStorage storage, Iterator<String> paths) {
+    List<Tag> tags = readRefs(storage, paths, (name, ref) -> new Tag(
         name, ref.optionalText("branch"), ref.requiredLong("version"), ref.requiredLong("manifestSize")));
     tags.sort(Comparator.comparing(Tag::name));
     return tags;
   }
 
-  /** Every branch, ordered by name; {@code %2F} in a ref's file name stands for {@code /}. */
-  public static List<Branch> listBranches(TableStorage storage) {
-    List<Branch> branches = readRefs(storage, BRANCHES_DIR, (name, ref) -> new Branch(
+  private static List<Branch> branches(TableStorage storage, Iterator<String> paths) {
+    List<Branch> branches = readRefs(storage, paths, (name, ref) -> new Branch(
         name, ref.optionalText("parentBranch"), ref.requiredLong("parentVersion"),
         ref.requiredLong("createAt"), ref.requiredLong("manifestSize")));
     branches.sort(Comparator.comparing(Branch::name));
     return branches;
   }
 
-  private static <T> List<T> readRefs(TableStorage storage, String dir, BiFunction<String, Ref, T> decode) {
-    List<T> refs = new ArrayList<>();
-    for (Iterator<FileEntry> it = storage.listFiles(dir, false); it.hasNext(); ) {
+  /** The table's tags and branches, each ordered by name. */
+  public record Refs(List<Tag> tags, List<Branch> branches) {}
+
+  /**
+   * Every tag and every branch, from one recursive listing of {@value #REFS_DIR}: on an object store
+   * one request where {@link #listTags} and {@link #listBranches} make one each (three each for a
+   * directory that is absent, as on most tables). The same refs as the two: files directly in
+   * each directory, nothing deeper.
+   */
+  public static Refs readAll(TableStorage storage) {
+    List<String> tagFiles = new ArrayList<>();
+    List<String> branchFiles = new ArrayList<>();
+    for (Iterator<FileEntry> it = storage.listFiles(REFS_DIR, true); it.hasNext(); ) {
       String path = it.next().path();
+      String parent = TablePaths.parent(path);
+      if (parent.equals(TAGS_DIR)) {
+        tagFiles.add(path);
+      } else if (parent.equals(BRANCHES_DIR)) {
+        branchFiles.add(path);
+      }
+    }
+    return new Refs(tags(storage, tagFiles.iterator()), branches(storage, branchFiles.iterator()));
+  }
+
+  private static List<String> paths(TableStorage storage, String dir) {
+    List<String> paths = new ArrayList<>();
+    storage.listFiles(dir, false).forEachRemaining(file -> paths.add(file.path()));
+    return paths;
+  }
+
+  private static <T> List<T> readRefs(TableStorage storage, Iterator<String> paths, BiFunction<String, Ref, T> decode) {
+    List<T> refs = new ArrayList<>();
+    while (paths.hasNext()) {
+      String path = paths.next();
       String fileName = TablePaths.fileName(path);
       if (fileName.endsWith(REF_SUFFIX)) {
         String name = percentDecode(fileName.substring(0, fileName.length() - REF_SUFFIX.length()));

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,11 +48,13 @@ public final class IncrementalMark {
 
   private final TableStorage storage;
   private final RetentionFacts facts;
+  private final Clock clock;
   private final Ledger ledger;
 
   public IncrementalMark(TableStorage storage, RetentionFacts facts, Clock clock) {
     this.storage = storage;
     this.facts = facts;
+    this.clock = clock;
     this.ledger = new Ledger(storage, facts.dataset(), clock);
   }
 
@@ -63,13 +66,14 @@ public final class IncrementalMark {
    *     ({@link MarkSummary#manifestsRead} counts the manifests actually decoded)
    * @param ledgerProblem why the ledger was not used, when it was not
    */
-  public record Outcome(MarkResult result, Optional<String> ledgerProblem, Runnable commitLedger) {
+  public record Outcome(MarkResult result, Optional<String> ledgerProblem, Consumer<TableStorage> commitLedger) {
     /**
-     * Commits what this run learnt to the ledger. Best effort: a lost race or a store error is logged
-     * and only costs the next run a full mark.
+     * Commits what this run learnt to the ledger, through {@code storage} (the table's, open until
+     * the commit returns). Best effort: a lost race or a store error is logged and only costs the
+     * next run a full mark.
      */
-    public void commit() {
-      commitLedger.run();
+    public void commit(TableStorage storage) {
+      commitLedger.accept(storage);
     }
   }
 
@@ -129,12 +133,12 @@ public final class IncrementalMark {
       listed.forEach(location -> listedVersions.add(location.version()));
       MarkResult result = markFrom(state, listed, toDecode.size());
       LedgerRead base = problem.isEmpty() ? read : LedgerRead.unusable(read.headGeneration(), problem.get());
-      Runnable commit = () -> {
+      Consumer<TableStorage> commit = on -> {
         if (segment.versions().isEmpty() && problem.isEmpty()) {
           return;
         }
         try {
-          ledger.append(base, segment, listedVersions);
+          new Ledger(on, facts.dataset(), clock).append(base, segment, listedVersions);
         } catch (RuntimeException e) {
           // The ledger only makes later runs cheaper: a store that refuses it must not stop this cleanup.
           LOG.warn("lance cleanup {}: could not write the maintenance ledger (the next run marks in full): {}",

@@ -154,10 +154,8 @@ public final class Ledger {
     try {
       return storage.read(path, 0, (int) ref.length());
     } catch (StorageException e) {
-      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause instanceof java.io.EOFException) {
-          throw new LedgerFormatException(path, "length or checksum differs from what its commit records (the file is shorter)");
-        }
+      if (endedEarly(e)) {
+        throw new LedgerFormatException(path, "length or checksum differs from what its commit records (the file is shorter)");
       }
       throw e;
     }
@@ -198,13 +196,40 @@ public final class Ledger {
     byte[] commit = new LedgerCommit(generation, fingerprint, dataset, endVersion, segments).encode();
     String path = commitPath(generation);
     // Read back: where the store ignores the condition (s3proxy), the last writer wins, and this says who.
-    if (!storage.createIfAbsent(path, commit) || !Arrays.equals(storage.readFully(path), commit)) {
+    if (!storage.createIfAbsent(path, commit) || !readsBack(path, commit)) {
       LOG.info("lance maintenance {}: another run committed ledger generation {} first; ours is dropped",
           storage.location(), generation);
       return false;
     }
     prune(generation, segments);
     return true;
+  }
+
+  /**
+   * Whether the commit at {@code path} is ours, read at our length: a ranged read needs no status
+   * request first (on an object store, one round trip fewer per run). Another writer's commit of
+   * this generation names its own segment, whose name holds a fresh UUID, so it differs from ours
+   * within our length; one shorter than ours fails the read.
+   */
+  private boolean readsBack(String path, byte[] commit) {
+    try {
+      return Arrays.equals(storage.read(path, 0, commit.length), commit);
+    } catch (StorageException e) {
+      if (endedEarly(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Whether a ranged read failed because the file ends before the range does. */
+  private static boolean endedEarly(StorageException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.io.EOFException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Removes older commits, and segments no commit names that are past the grace period. Best effort. */

@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -35,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * dev.lancemaintenance.cleanup.stage.MarkState#EXPIRED}; kept wins, so they never remove a file a
  * version the run keeps references.
  *
- * <p>The ledger is committed here, once, on the driver, and only when the run executes (never in a
- * dry run), under the table lease every executing run holds: it describes manifests, not the run's
- * decisions, so a run refused later by a gate leaves a correct ledger.
+ * <p>The ledger is committed from here, once, on the driver, and only when the run executes (never in
+ * a dry run), under the table lease every executing run holds, beside the run's later stages and
+ * before the lease's release ({@link TableLease#beforeRelease}): it describes manifests, not the
+ * run's decisions, so a run refused later by a gate leaves a correct ledger, and a run that dies
+ * before the commit lands leaves the ledger as it was (the next run decodes what it lacks).
  *
  * <p>Memory on the driver: the folded ledger, one entry per version and per reference range of the
  * versions the table still lists (docs/ledger.md), and the marks derived from it until they are
@@ -104,7 +107,9 @@ public final class MarkTasks {
       MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
     }
     if (run == CleanupMode.EXECUTE) {
-      outcome.get().commit();
+      // Beside the rest of the run, still under its lease: the marks are what the ledger now says
+      // already, and the run's list, decide and sweep never read the ledger.
+      TableLease.beforeRelease(storage, "lance-ledger-commit", outcome.get()::commit);
     }
     List<MarkTask> tasks = new ArrayList<>(MarkTask.derived(fromLedger, MARKS_PER_TASK));
     tasks.addAll(MarkTask.decode(branches));

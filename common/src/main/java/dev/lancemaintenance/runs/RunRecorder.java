@@ -1,5 +1,6 @@
 package dev.lancemaintenance.runs;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,19 +28,27 @@ public final class RunRecorder {
   private final RunStart start;
   private final Clock clock;
   private final boolean started;
+  /** The dead run before this one, looked up beside the run's planning. */
+  private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
   /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
   private final java.util.List<String> resumeNotes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private RunRecorder(RunRecords records, RunStart start, Clock clock, boolean started) {
+  private RunRecorder(
+      RunRecords records, RunStart start, Clock clock, boolean started,
+      CompletableFuture<Optional<RunStart>> deadRunStart) {
     this.records = records;
     this.start = start;
     this.clock = clock;
     this.started = started;
+    this.deadRunStart = deadRunStart;
   }
 
   /**
-   * Records that a run begins now, holding the lease of {@code leaseOwner}.
+   * Records that a run begins now, holding the lease of {@code leaseOwner}, before it reads the
+   * table (a run killed at any point after is visible as unfinished), and starts looking for a dead
+   * run to resume beside the caller's next steps: on an object store a listing of the records that
+   * the run's planning need not wait for; {@link #deadRun} waits for it.
    *
    * @param policy the policy and settings as the run logs them; never storage options
    */
@@ -47,17 +57,39 @@ public final class RunRecorder {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    boolean written = false;
+    boolean written = writeStart(records, start);
+    CompletableFuture<Optional<RunStart>> dead = written
+        ? DaemonThreads.beside("lance-run-record", () -> deadRunBefore(records, start))
+        : CompletableFuture.completedFuture(Optional.empty());
+    return new RunRecorder(records, start, clock, written, dead);
+  }
+
+  private static boolean writeStart(RunRecords records, RunStart start) {
     try {
-      written = records.writeStart(start);
+      boolean written = records.writeStart(start);
       if (!written) {
         LOG.warn("lance maintenance {}: run record {} exists already; not recording this run", start.table(), RunRecords.path(start, RunRecords.START));
       }
+      return written;
     } catch (RuntimeException e) {
       LOG.warn("lance maintenance {}: could not record the start of run {} (the run goes on): {}", start.table(), start.runId(), e.getMessage());
+      return false;
     }
-    return new RunRecorder(records, start, clock, written);
   }
+
+  /**
+   * The newest other run when it died ({@link RunRecords#deadRunBefore}); the lease in force is this
+   * run's own, which it holds. Never fails the run: a listing the store refuses means a full run.
+   */
+  private static Optional<RunStart> deadRunBefore(RunRecords records, RunStart start) {
+    try {
+      return records.deadRunBefore(start.runId(), Optional.of(start.leaseOwner()));
+    } catch (RuntimeException e) {
+      LOG.warn("lance maintenance {}: could not look for a dead run to resume (running in full): {}", start.table(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
 
   /**
    * Where this run's sweep tasks record the files they delete ({@code <run>.files/} beside its
@@ -65,7 +97,7 @@ public final class RunRecorder {
    */
   public Optional<RecordedFiles> recordFiles() {
     recordsFiles = started;
-    return started ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
+    return recordsFiles ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
   }
 
   /**
@@ -86,13 +118,7 @@ public final class RunRecorder {
     if (!started) {
       return Optional.empty();
     }
-    try {
-      return records.deadRunBefore(start.runId(), clock)
-          .map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
-    } catch (RuntimeException e) {
-      LOG.warn("lance maintenance {}: could not look for a dead run to resume (running in full): {}", start.table(), e.getMessage());
-      return Optional.empty();
-    }
+    return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
   }
 
   /**
@@ -128,9 +154,25 @@ public final class RunRecorder {
   }
 
   /**
+   * {@link #finished} and {@link #pruneEndedRuns} side by side, while the run still holds the lease:
+   * neither needs the other (on an object store the end record and the prune's listing then wait
+   * one round trip, not two in a row). Should the run die before its end lands, its own decision may
+   * be gone already: the next run finds it unfinished with no readable plan and starts over, as for
+   * any dead run whose plan it cannot read.
+   */
+  public void finishedAndPruned(CleanupResult result, ProgressSnapshot progress) {
+    CompletableFuture<Boolean> pruning = DaemonThreads.beside("lance-run-record", () -> {
+      pruneEndedRuns();
+      return true;
+    });
+    finished(result, progress);
+    pruning.join();
+  }
+
+  /**
    * Deletes every run's recorded decision ({@link RunRecords#dropDecisions}: none is resumed once a
    * run finished) and the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS};
-   * call after {@link #finished}, while the run still holds the lease. Never fails the run.
+   * while the run still holds the lease. Never fails the run.
    */
   public void pruneEndedRuns() {
     if (!started) {

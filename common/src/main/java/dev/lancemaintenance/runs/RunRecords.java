@@ -125,9 +125,11 @@ public final class RunRecords {
    * its lease is no longer in force (it died). Only the newest: a run that ended after it did all
    * it decided, so an older dead run's decision is stale. Empty when there is none, or its start
    * does not read (skipped with a warning).
+   *
+   * @param leaseOwner the owner of the lease in force ({@link TableLease#currentOwner}); a run that
+   *     holds the lease passes its own, without reading it
    */
-  public Optional<RunStart> deadRunBefore(String ownRunId, Clock clock) {
-    Optional<String> leaseOwner = TableLease.currentOwner(storage, clock);
+  public Optional<RunStart> deadRunBefore(String ownRunId, Optional<String> leaseOwner) {
     for (Map.Entry<String, Map<String, FileEntry>> run : runsNewestFirst().entrySet()) {
       if (run.getKey().endsWith("-" + ownRunId)) {
         continue;

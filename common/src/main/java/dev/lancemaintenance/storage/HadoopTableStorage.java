@@ -241,7 +241,7 @@ public final class HadoopTableStorage implements TableStorage {
       return local.create(path);
     }
     try {
-      return fs.create(pathOf(path), true);
+      return createOverwriting(pathOf(path));
     } catch (IOException e) {
       throw new StorageException("create", location.resolveRedacted(path), e);
     }
@@ -249,12 +249,28 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public void write(String path, byte[] content) {
-    try (FSDataOutputStream out = fs.create(pathOf(path), true)) {
+    try (FSDataOutputStream out = createOverwriting(pathOf(path))) {
       out.write(content);
     } catch (IOException e) {
       throw new StorageException("write", location.resolveRedacted(path), e);
     }
   }
+
+  /**
+   * {@code create(overwrite=true)}, without s3a's checks that no directory sits at or above the
+   * path ({@value #S3A_CREATE_PERFORMANCE}: a listing request before every PUT). Our files are
+   * written under fresh names beneath directories we own (a ledger segment, a run's recorded
+   * parts), never over a directory, so the check can only cost a round trip. Other stores ignore
+   * the option.
+   */
+  private FSDataOutputStream createOverwriting(Path target) throws IOException {
+    org.apache.hadoop.fs.FSDataOutputStreamBuilder<?, ?> create = fs.createFile(target);
+    create.overwrite(true).recursive();
+    create.opt(S3A_CREATE_PERFORMANCE, "true");
+    return create.build();
+  }
+
+  private static final String S3A_CREATE_PERFORMANCE = "fs.s3a.create.performance";
 
   /**
    * Create-if-absent on each store's own atomic primitive:

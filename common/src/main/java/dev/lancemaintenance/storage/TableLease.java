@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,6 +82,8 @@ public final class TableLease implements AutoCloseable {
   private final Thread takenBy;
   private long generation;
   private boolean closed;
+  /** Work of the holder's that must end before the lease is released ({@link #beforeRelease}). */
+  private final List<CompletableFuture<Void>> beforeRelease = new CopyOnWriteArrayList<>();
   private volatile String lostTo;
   private ScheduledExecutorService heartbeat;
 
@@ -196,6 +201,29 @@ public final class TableLease implements AutoCloseable {
         .map(lease -> lease.holder().owner());
   }
 
+  /**
+   * Runs {@code work} beside the calling thread's next steps when that thread holds the table's
+   * lease, and releases the lease only once the work is done, so that what the work writes
+   * is still written under the lease (the maintenance ledger's commit, which on an object store is
+   * several round trips in a row that the run's list, decide and sweep need not wait for). Without
+   * the lease (a caller outside a run), runs it here and now.
+   *
+   * @param here the storage the caller works through, for work done here and now
+   * @param work given the lease's own storage (open until the release) or {@code here}; never
+   *     throws for the store: it logs what it could not do
+   */
+  public static void beforeRelease(TableStorage here, String name, Consumer<TableStorage> work) {
+    TableLease held = HELD_BY_THIS_THREAD.get().get(here.location());
+    if (held == null || held.closed) {
+      work.accept(here);
+      return;
+    }
+    held.beforeRelease.add(DaemonThreads.beside(name, () -> {
+      work.accept(held.storage);
+      return null;
+    }));
+  }
+
   /** The holder of this lease. */
   public LeaseHolder holder() {
     return outer != null ? outer.holder : holder;
@@ -212,10 +240,27 @@ public final class TableLease implements AutoCloseable {
     }
   }
 
+  /**
+   * Renews every third of the timeout, and first prunes the generations below the one just taken
+   * (the last run's take and release): beside the run's own work, not after its release, where
+   * the listing and the delete were two round trips in a row at the end of every run on an object
+   * store. Between runs the table keeps the last run's two generations.
+   */
   private void startHeartbeat() {
     long periodMillis = Math.max(1, timeout.toMillis() / 3);
     heartbeat = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lance-lease-heartbeat"));
+    long taken = generation;
+    heartbeat.execute(() -> pruneQuietly(taken));
     heartbeat.scheduleWithFixedDelay(this::renewQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void pruneQuietly(long keep) {
+    try {
+      prune(keep);
+    } catch (RuntimeException e) {
+      // Harmless: an older generation never decides anything; the next run prunes it.
+      LOG.debug("lance maintenance {}: could not prune old lease generations: {}", storage.location(), e.getMessage());
+    }
   }
 
   private void renewQuietly() {
@@ -251,11 +296,23 @@ public final class TableLease implements AutoCloseable {
     if (outer != null) {
       return;
     }
-    if (heartbeat != null) {
-      heartbeat.shutdownNow();
+    for (CompletableFuture<Void> work : beforeRelease) {
       try {
-        heartbeat.awaitTermination(30, TimeUnit.SECONDS);
+        work.join();
+      } catch (RuntimeException e) {
+        LOG.warn("lance maintenance {}: work under the table's lease failed: {}", storage.location(), e.getMessage());
+      }
+    }
+    if (heartbeat != null) {
+      // No more renewals; a prune under way (or not yet begun, in a run shorter than one request)
+      // finishes first, so that the generations below this run's do not pile up.
+      heartbeat.shutdown();
+      try {
+        if (!heartbeat.awaitTermination(30, TimeUnit.SECONDS)) {
+          heartbeat.shutdownNow();
+        }
       } catch (InterruptedException e) {
+        heartbeat.shutdownNow();
         Thread.currentThread().interrupt();
       }
     }
@@ -273,7 +330,7 @@ public final class TableLease implements AutoCloseable {
       try {
         Lease released = new Lease(holder, sinceMillis, 0, true);
         if (storage.createIfAbsent(pathOf(generation + 1), released.encode())) {
-          prune(generation + 1);
+          // The generations below stay until the next run takes the lease and prunes them.
           LOG.info("lance maintenance {}: released the table's lease", storage.location());
         } else {
           LOG.warn("lance maintenance {}: the table's lease had expired and was taken over before this run released it",

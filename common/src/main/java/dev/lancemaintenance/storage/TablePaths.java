@@ -49,4 +49,10 @@ public final class TablePaths {
   public static String fileName(String path) {
     return path.substring(path.lastIndexOf('/') + 1);
   }
+
+  /** The directory a path is in ("" for the root). */
+  public static String parent(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash);
+  }
 }

@@ -71,8 +71,6 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private volatile RecordedFiles recordedFiles;
   /** The record of the run under way, null in a dry run or between runs. */
   private volatile RunRecorder recorder;
-  /** The dead run the run under way may resume, looked up once per run. */
-  private volatile Optional<RunRecorder.DeadRun> deadRun = Optional.empty();
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
@@ -103,11 +101,9 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
           leaseStorage, clock, held.holder().owner(), dataset, engineName(), actionName(), recordedPolicy(requested.policy()));
       recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
       recorder = record;
-      deadRun = record.deadRun();
       try {
         CleanupResult result = executeHoldingLease(requested);
-        record.finished(result, progress.snapshot());
-        record.pruneEndedRuns();
+        record.finishedAndPruned(result, progress.snapshot());
         return result;
       } catch (RuntimeException | Error e) {
         record.failed(e, progress.snapshot(), markMode());
@@ -116,7 +112,6 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         lease = null;
         recordedFiles = null;
         recorder = null;
-        deadRun = Optional.empty();
       }
     }
   }
@@ -241,7 +236,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       return SweepResume.none();
     }
     return new SweepResume(storage, run.decidedFiles().map(files -> files.forDataset(dataset)),
-        deadRun.map(dead -> dead.forDataset(dataset)), run::noteResume);
+        run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
   }
 
   @Override

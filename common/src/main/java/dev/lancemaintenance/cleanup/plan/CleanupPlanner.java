@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.plan;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.rules.InventorySnapshot;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Stage {@code plan} (driver): lists the manifests of the dataset being cleaned (the main table or one
@@ -76,15 +78,25 @@ public final class CleanupPlanner {
       TableStorage storage, CleanupPolicy policy, DatasetRef dataset, long nowMillis, S3Inventory inventory) {
     String table = storage.location().toString();
     Optional<String> branch = dataset.branchName();
-    List<Branch> branches = RefReader.listBranches(storage);
+    // The refs are read beside the hint and the listing, which do not need them: on an object store
+    // the plan's requests then wait for one another two deep, not eight.
+    CompletableFuture<RefReader.Refs> readingRefs = DaemonThreads.beside("lance-plan-refs", () -> RefReader.readAll(storage));
+    // Read before the listing: a commit the hint records then precedes the listing, so a listing
+    // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
+    OptionalLong hinted;
+    List<ManifestLocation> versions;
+    try {
+      hinted = VersionListing.readLatestVersionHint(storage, dataset);
+      versions = sorted(VersionListing.list(storage, dataset));
+    } finally {
+      readingRefs.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
+    }
+    RefReader.Refs refs = DaemonThreads.join(readingRefs);
+    List<Branch> branches = refs.branches();
     if (branch.isPresent() && branches.stream().noneMatch(b -> b.name().equals(branch.get()))) {
       throw new MaintenanceException("Cannot clean up branch " + branch.get() + " of " + table
           + ": no such branch in _refs/branches/");
     }
-    // Read before the listing: a commit the hint records then precedes the listing, so a listing
-    // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
-    OptionalLong hinted = VersionListing.readLatestVersionHint(storage, dataset);
-    List<ManifestLocation> versions = sorted(VersionListing.list(storage, dataset));
     if (versions.isEmpty()) {
       throw new MaintenanceException("Cannot clean up " + dataset.describe(table) + ": no manifests in "
           + dataset.resolve(ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
@@ -98,7 +110,7 @@ public final class CleanupPlanner {
     }
 
     Map<Long, List<String>> tagsByVersion = new HashMap<>();
-    for (Tag tag : RefReader.listTags(storage)) {
+    for (Tag tag : refs.tags()) {
       // Only tags of the dataset being cleaned protect its versions (Lance 7).
       if (tag.branch().equals(branch)) {
         tagsByVersion.computeIfAbsent(tag.version(), v -> new ArrayList<>()).add(tag.name());

@@ -100,6 +100,22 @@ class CleanupPlannerTest {
   }
 
   @Test
+  void refsAreTheFilesDirectlyInTheTagAndBranchDirectoriesOfOneListing() {
+    LanceTableFixture table = appends(3);
+    java.time.Instant now = java.time.Instant.now();
+    byte[] garbage = "{\"version\": ".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    table.plant("_refs/tags/kept.json", "{\"branch\": null, \"version\": 2, \"manifestSize\": 1}"
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8), now);
+    // Not refs, as Lance lays them out: read, they would fail the plan as corrupt.
+    table.plant("_refs/tags/deeper/not-a-tag.json", garbage, now);
+    table.plant("_refs/not-a-ref.json", garbage, now);
+
+    CleanupPlan plan = plan(new CleanupPlanner(), table, DatasetRef.MAIN);
+
+    assertThat(plan.facts().tagsByVersion()).isEqualTo(Map.of(2L, List.of("kept")));
+  }
+
+  @Test
   void aBranchThatDoesNotExistIsRefusedNamingIt() {
     LanceTableFixture table = appends(1);
 
