@@ -3,9 +3,12 @@ package dev.lancemaintenance.cleanup;
 import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.Scenario;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -35,36 +38,27 @@ public enum ConformanceScope {
     }
   }
 
-  List<Function<Path, Scenario>> scenarios() {
-    if (this == FULL) {
-      return List.of(
-          ConformanceScenarios::appends,
-          ConformanceScenarios::deletes,
-          ConformanceScenarios::updates,
-          ConformanceScenarios::overwrite,
-          ConformanceScenarios::indices,
-          ConformanceScenarios::compaction,
-          ConformanceScenarios::tags,
-          ConformanceScenarios::branches,
-          ConformanceScenarios::autoCleanupBranches,
-          ConformanceScenarios::shallowClone,
-          ConformanceScenarios::blobs,
-          ConformanceScenarios::v1Manifests,
-          ConformanceScenarios::plantedFiles,
-          dir -> ConformanceScenarios.randomMix(dir, 7));
+  /** The scenarios this scope runs, by a key that names each across builds and modules. */
+  Map<String, Function<Path, Scenario>> scenarios() {
+    Map<String, Function<Path, Scenario>> all = new LinkedHashMap<>();
+    all.put("appends", ConformanceScenarios::appends);
+    all.put("deletes", ConformanceScenarios::deletes);
+    all.put("updates", ConformanceScenarios::updates);
+    all.put("overwrite", ConformanceScenarios::overwrite);
+    all.put("indices", ConformanceScenarios::indices);
+    all.put("compaction", ConformanceScenarios::compaction);
+    all.put("tags", ConformanceScenarios::tags);
+    all.put("branches", ConformanceScenarios::branches);
+    all.put("auto-cleanup-branches", ConformanceScenarios::autoCleanupBranches);
+    all.put("shallow-clone", ConformanceScenarios::shallowClone);
+    all.put("blobs", ConformanceScenarios::blobs);
+    all.put("v1-manifests", ConformanceScenarios::v1Manifests);
+    all.put("planted", ConformanceScenarios::plantedFiles);
+    all.put("random-7", dir -> ConformanceScenarios.randomMix(dir, 7));
+    if (this == SUBSET) {
+      all.keySet().removeAll(List.of("updates", "overwrite", "auto-cleanup-branches"));
     }
-    return List.of(
-        ConformanceScenarios::appends,
-        ConformanceScenarios::deletes,
-        ConformanceScenarios::indices,
-        ConformanceScenarios::compaction,
-        ConformanceScenarios::tags,
-        ConformanceScenarios::branches,
-        ConformanceScenarios::shallowClone,
-        ConformanceScenarios::blobs,
-        ConformanceScenarios::v1Manifests,
-        ConformanceScenarios::plantedFiles,
-        dir -> ConformanceScenarios.randomMix(dir, 7));
+    return Collections.unmodifiableMap(all);
   }
 
   /** Of every policy a scenario is cleaned with, those this scope runs. */
