@@ -1,6 +1,7 @@
 package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.local.CrashChildren;
 import dev.lancemaintenance.local.CrashMatrixContract;
 import dev.lancemaintenance.local.CrashPoint;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -43,11 +44,15 @@ class SparkCrashMatrixIT extends CrashMatrixContract {
         .distributeAbove(0);
   }
 
-  /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Spark job until it is killed. */
+  /**
+   * The child JVM: a local-mode Spark session, then its case ({@code <table> <cutoff epoch ms>
+   * <crash point>}) run as a Spark job until it is killed.
+   */
   static final class Child {
-    public static void main(String[] args) {
-      CrashPoint point = CrashPoint.valueOf(args[2]);
+    public static void main(String[] ignored) {
       SparkSession spark = SparkTestSession.start("local[2]");
+      String[] args = CrashChildren.awaitCase().toArray(String[]::new);
+      CrashPoint point = CrashPoint.valueOf(args[2]);
       StorageConf conf = StorageConf.defaults();
       TableStorageFactory freezing = location -> new CrashPoint.FreezingStorage(new HadoopTableStorage(location, conf), point);
       new SparkCleanupAction(spark, TableLocation.of(args[0]), freezing, Clock.systemUTC())

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,20 +38,37 @@ import org.junit.jupiter.params.provider.EnumSource;
  * unfinished, and a rerun on the engine takes the dead run's lease at once, ends with Lance's files
  * and records itself finished.
  *
- * <p>An engine supplies its child (a {@code main} taking {@code <table> <cutoff epoch ms>}, its own
- * {@link #childArguments}, then the crash point, and running the cleanup through {@link
- * CrashPoint.FreezingStorage}) and its rerun.
+ * <p>An engine supplies its child (a {@code main} that starts the engine, then takes its case from
+ * {@link CrashChildren#awaitCase()}: {@code <table> <cutoff epoch ms>}, its own {@link
+ * #childArguments}, then the crash point, and runs the cleanup through {@link
+ * CrashPoint.FreezingStorage}) and its rerun. Each child is started one case ahead ({@link
+ * CrashChildren}); each point is killed once, the kill inside the sweep serving both tests.
  */
 public abstract class CrashMatrixContract {
-  private static final String YOUNG_ORPHAN = "data/orphan-young.lance";
+  private static final String YOUNG_ORPHAN = CrashTable.YOUNG_ORPHAN;
   private static final Duration A_WEEK = Duration.ofDays(7);
   @TempDir static Path workDir;
   private static CrashTable crashTable;
   private static final AtomicInteger copies = new AtomicInteger();
+  private static CrashChildren children;
+  /** Kills still to come in this class: each point once (see {@link #killedAt}). */
+  private static int killsLeft;
+  /** The table a child was killed on inside its sweep, which both tests copy. */
+  private static Path killedInsideTheSweep;
 
   @BeforeAll
   public static void writeTheCrashTable() throws InterruptedException {
     crashTable = CrashTable.write(workDir);
+    killsLeft = CrashPoint.values().length;
+    killedInsideTheSweep = null;
+  }
+
+  @AfterAll
+  public static void stopTheSpareChild() {
+    if (children != null) {
+      children.close();
+      children = null;
+    }
   }
 
   /** The class whose {@code main} runs the engine's cleanup in the child JVM until it is killed. */
@@ -78,18 +96,7 @@ public abstract class CrashMatrixContract {
   @EnumSource(CrashPoint.class)
   public void aRunKilledAtACrashPointLeavesRetainedVersionsReadableAndTheRerunFinishesLikeLance(CrashPoint point)
       throws Exception {
-    Path table = workDir.resolve("copy-" + copies.incrementAndGet());
-    TableTwins.copy(crashTable.pristine(), table);
-    List<String> arguments = new ArrayList<>(List.of(table.toString(), Long.toString(crashTable.cutoff().toEpochMilli())));
-    arguments.addAll(childArguments(point));
-
-    point.killChildAt(child(), arguments.toArray(String[]::new));
-
-    crashTable.assertSafeAfterACrashAt(point, table);
-    // The end is recorded before the lease is released: only the last point has one.
-    RunState killed = point == CrashPoint.BEFORE_RELEASING_THE_LEASE ? RunState.FINISHED : RunState.UNFINISHED;
-    assertThat(history(table)).as("the killed run's record").extracting(RunEntry::state).containsExactly(killed);
-    afterTheCrash(point);
+    Path table = killedAt(point);
 
     // The killed run's lease is still there, unreleased and unexpired: its holder is a dead process
     // of this machine, so the rerun takes it over at once.
@@ -104,7 +111,7 @@ public abstract class CrashMatrixContract {
     assertThat(rerun.resumedFrom()).as("the rerun's resumed_from").isEqualTo(decidedBeforeItDied ? killedRun : "");
     List<RunEntry> runs = history(table);
     assertThat(runs).as("the rerun's record, then the killed run's").extracting(RunEntry::state)
-        .containsExactly(RunState.FINISHED, killed);
+        .containsExactly(RunState.FINISHED, killedState(point));
     assertThat(runs.get(0).end().orElseThrow().counters()).containsEntry("failed_deletes", 0L);
     afterTheRerun(point);
   }
@@ -122,13 +129,7 @@ public abstract class CrashMatrixContract {
   @Test
   public void aRunKilledInsideItsSweepIsResumedOnlyFromARecordedDecisionThatStillHolds() throws Exception {
     CrashPoint point = CrashPoint.INSIDE_THE_SWEEP;
-    Path killed = workDir.resolve("killed-" + copies.incrementAndGet());
-    TableTwins.copy(crashTable.pristine(), killed);
-    // An orphan a day old: kept for its age by the killed run, which records it for a resume all the same.
-    LanceTableFixture.open(killed).plant(YOUNG_ORPHAN, new byte[] {6, 7}, Instant.now().minus(Duration.ofDays(1)));
-    List<String> arguments = new ArrayList<>(List.of(killed.toString(), Long.toString(crashTable.cutoff().toEpochMilli())));
-    arguments.addAll(childArguments(point));
-    point.killChildAt(child(), arguments.toArray(String[]::new));
+    Path killed = killedAt(point);
     String dead = history(killed).get(0).start().runId();
     Path decided;
     try (Stream<Path> records = Files.list(killed.resolve(RunRecords.DIR))) {
@@ -151,7 +152,7 @@ public abstract class CrashMatrixContract {
     assertThat(rerunLikeTheSdk(laterCutoff, point, oldestRetained, A_WEEK).resumedFrom()).as("resumed_from, a later cut-off").isEqualTo(dead);
     assertThat(history(laterCutoff).get(0).end().orElseThrow().resume()).isEqualTo("resumed from " + dead);
     assertThat(CrashTable.files(laterCutoff)).as("the orphan that aged since the killed run").doesNotContain(YOUNG_ORPHAN);
-    crashTable.assertEndsLikeLance(laterCutoff);
+    assertThat(crashTable.retainedVersionsReadBack(laterCutoff)).as("every version Lance keeps reads back").isTrue();
 
     Path oneMoreExpires = copyOf(killed);
     assertThat(rerunLikeTheSdk(oneMoreExpires, point, oldestRetained.plusMillis(1), Duration.ZERO).resumedFrom()).isEmpty();
@@ -178,6 +179,41 @@ public abstract class CrashMatrixContract {
     String text = Files.readString(plan);
     Files.writeString(plan, text.replace("latest_version=", "latest_version=1"));
     assertStartsOver(garbled, point, "started over: " + dead + " left no readable plan (checksum mismatch)");
+  }
+
+  /**
+   * A copy of the crash table on which a child was killed at {@code point}, checked as the crash
+   * left it. The kill inside the sweep is made once: both tests get a copy of what it left.
+   */
+  private Path killedAt(CrashPoint point) throws Exception {
+    if (point != CrashPoint.INSIDE_THE_SWEEP) {
+      return kill(point);
+    }
+    if (killedInsideTheSweep == null) {
+      killedInsideTheSweep = kill(point);
+    }
+    return copyOf(killedInsideTheSweep);
+  }
+
+  private Path kill(CrashPoint point) throws Exception {
+    Path table = workDir.resolve("killed-" + copies.incrementAndGet());
+    TableTwins.copy(crashTable.pristine(), table);
+    List<String> arguments = new ArrayList<>(List.of(table.toString(), Long.toString(crashTable.cutoff().toEpochMilli())));
+    arguments.addAll(childArguments(point));
+    if (children == null) {
+      children = new CrashChildren(child());
+    }
+    point.killChildAt(children, arguments, --killsLeft > 0);
+
+    crashTable.assertSafeAfterACrashAt(point, table);
+    // The end is recorded before the lease is released: only the last point has one.
+    assertThat(history(table)).as("the killed run's record").extracting(RunEntry::state).containsExactly(killedState(point));
+    afterTheCrash(point);
+    return table;
+  }
+
+  private static RunState killedState(CrashPoint point) {
+    return point == CrashPoint.BEFORE_RELEASING_THE_LEASE ? RunState.FINISHED : RunState.UNFINISHED;
   }
 
   private void assertStartsOver(Path table, CrashPoint point, String why) {

@@ -37,20 +37,14 @@ public enum CrashPoint {
   }
 
   /**
-   * Starts {@code main} in a child JVM with this JVM's classpath and module openings, waits until its
-   * run reports that it froze at this point, and kills it ({@code kill -9}).
+   * Hands a child of {@code children} its case ({@code args}, then this point), waits until its
+   * run reports that it froze at this point, and kills it ({@code kill -9}); when {@code
+   * anotherFollows}, the next case's child starts meanwhile.
    */
-  public void killChildAt(Class<?> main, String... args) throws Exception {
-    java.util.List<String> command = new java.util.ArrayList<>();
-    command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(arg -> arg.startsWith("--add-opens") || arg.startsWith("--add-exports"))
-        .forEach(command::add);
-    command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-    command.addAll(java.util.List.of(args));
-    command.add(name());
-    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  public void killChildAt(CrashChildren children, List<String> args, boolean anotherFollows) throws Exception {
+    List<String> aCase = new java.util.ArrayList<>(args);
+    aCase.add(name());
+    Process child = children.handCase(aCase, anotherFollows);
     try (java.io.BufferedReader out = new java.io.BufferedReader(
         new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
       String line;
@@ -153,11 +147,12 @@ public enum CrashPoint {
   }
 
   /**
-   * The child JVM: {@code <table> <cutoff epoch ms> <spill dir> <crash point>}; runs the local
-   * engine single-threaded (so the frozen request stops the whole run) until it is killed.
+   * The child JVM, whose case is {@code <table> <cutoff epoch ms> <spill dir> <crash point>}; runs
+   * the local engine single-threaded (so the frozen request stops the whole run) until it is killed.
    */
   static final class Child {
-    public static void main(String[] args) {
+    public static void main(String[] ignored) {
+      String[] args = CrashChildren.awaitCase().toArray(String[]::new);
       CrashPoint point = CrashPoint.valueOf(args[3]);
       dev.lancemaintenance.storage.StorageConf conf = dev.lancemaintenance.storage.StorageConf.defaults();
       new LocalCleanupAction(

@@ -20,13 +20,15 @@ import org.lance.Ref;
 
 /**
  * The table the crash suites clean, on every engine: appends, a delete, an index, compaction, an
- * update, two old orphans (no branches or clones, so a byte copy is a faithful twin), and what
+ * update, two old orphans and a young one (no branches or clones, so a byte copy is a faithful twin), and what
  * Lance's own cleanup of a twin leaves with {@link #cutoff}: its files, and the content of every
  * version it keeps (what must read back after any crash).
  */
 public record CrashTable(
     Path pristine, Instant cutoff, TreeSet<String> pristineFiles, TreeSet<String> lanceFiles,
     Map<Long, TableContent> retained) {
+  /** An unreferenced data file a day old: young, so Lance's cleanup keeps it. */
+  public static final String YOUNG_ORPHAN = "data/orphan-young.lance";
 
   /** Writes the table under {@code dir} and cleans a twin with Lance. */
   public static CrashTable write(Path dir) throws InterruptedException {
@@ -43,6 +45,8 @@ public record CrashTable(
     Instant old = Instant.now().minus(ConformanceScenarios.OLD);
     table.plant("data/orphan-old.lance", new byte[] {1, 2, 3}, old);
     table.plant("_transactions/orphan-old.txn", new byte[] {4, 5}, old);
+    // Kept for its age by every run here; a resume decides it again at its own clock (CrashMatrixContract).
+    table.plant(YOUNG_ORPHAN, new byte[] {6, 7}, Instant.now().minus(java.time.Duration.ofDays(1)));
 
     Path lanceTwin = dir.resolve("lance-twin");
     TableTwins.copy(table.root(), lanceTwin);

@@ -66,7 +66,10 @@ public final class MiniHdfs implements AutoCloseable {
 
   /** Settings any Hadoop client needs to talk to this cluster (the default file system). */
   public Map<String, String> hadoopSettings() {
-    return Map.of("fs.defaultFS", root.toString(), "dfs.replication", "1");
+    return Map.of("fs.defaultFS", root.toString(), "dfs.replication", "1",
+        // A closing file waits for the data node to report its block; the client's first wait is
+        // 400 ms, mostly idle here, where the report follows within milliseconds.
+        "dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
   }
 
   /** The settings above as the storage configuration our engines ship to their tasks. */

@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.flink.FlinkTestCluster;
+import dev.lancemaintenance.local.CrashChildren;
 import dev.lancemaintenance.local.CrashMatrixContract;
 import dev.lancemaintenance.local.CrashPoint;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -11,7 +12,12 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,12 +41,25 @@ class FlinkCrashMatrixIT extends CrashMatrixContract {
         clock);
   }
 
-  /** The child JVM: {@code <table> <cutoff epoch ms> <crash point>}, a Flink job until it is killed. */
+  /**
+   * The child JVM: a MiniCluster as its jobs' environment, then its case ({@code <table> <cutoff
+   * epoch ms> <crash point>}) run as a Flink job until it is killed.
+   */
   static final class Child {
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] ignored) throws Exception {
+      Configuration config = new Configuration();
+      // A free port: the test JVM's MiniCluster and the next case's child run beside this one.
+      config.set(RestOptions.BIND_PORT, "0");
+      MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+          .setConfiguration(config)
+          .setNumTaskManagers(1)
+          .setNumSlotsPerTaskManager(FlinkTestCluster.PARALLELISM)
+          .build());
+      cluster.start();
+      TestStreamEnvironment.setAsContext(cluster, FlinkTestCluster.PARALLELISM);
+      String[] args = CrashChildren.awaitCase().toArray(String[]::new);
       CrashPoint point = CrashPoint.valueOf(args[2]);
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-      env.setParallelism(2);
       StorageConf conf = StorageConf.defaults();
       TableStorageFactory freezing = location -> new CrashPoint.FreezingStorage(new HadoopTableStorage(location, conf), point);
       new FlinkCleanupAction(env, TableLocation.of(args[0]), freezing, Clock.systemUTC())
