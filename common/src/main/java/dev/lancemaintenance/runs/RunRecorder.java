@@ -90,7 +90,6 @@ public final class RunRecorder {
     }
   }
 
-
   /**
    * Where this run's sweep tasks record the files they delete ({@code <run>.files/} beside its
    * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
