@@ -1,10 +1,14 @@
 package dev.lancemaintenance.runs;
 
 import java.io.Serializable;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a run that deletes decided on, recorded after its decision and before its first delete, so
@@ -20,7 +24,7 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
   private static final String RECORD = "record";
 
   public RunPlan {
-    facts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+    facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
     if (facts.containsKey(DECIDE_TASKS) || facts.containsKey(RECORD)) {
       throw new IllegalArgumentException("a plan fact may not be named " + DECIDE_TASKS + " or " + RECORD);
     }
@@ -78,17 +82,16 @@ public record RunPlan(Map<String, String> facts, int decideTasks) implements Ser
   }
 
   /** This plan without the facts {@code names}: those a caller compares by a rule of its own. */
-  public RunPlan without(java.util.Collection<String> names) {
+  public RunPlan without(Collection<String> names) {
     Map<String, String> fewer = new LinkedHashMap<>(facts);
     fewer.keySet().removeAll(names);
     return new RunPlan(fewer, decideTasks);
   }
 
   private static Iterable<String> union(Map<String, String> a, Map<String, String> b) {
-    LinkedHashMap<String, Boolean> names = new LinkedHashMap<>();
-    a.keySet().forEach(name -> names.put(name, true));
-    b.keySet().forEach(name -> names.put(name, true));
-    return names.keySet();
+    Set<String> names = new LinkedHashSet<>(a.keySet());
+    names.addAll(b.keySet());
+    return names;
   }
 
   private static String shortened(String name, String value) {
