@@ -6,9 +6,9 @@ import dev.lancemaintenance.fleet.FleetCleanup;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableTask;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -46,16 +46,14 @@ final class CleanupAllCommand {
 
   int run(List<String> args, PrintStream out, PrintStream err) {
     CliArguments parsed = CliArguments.parse(args, CleanupCommand.flags(), valued());
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("cleanup-all takes exactly one root URI: the directory that holds the tables");
-    }
+    String rootUri = parsed.onlyPositional("cleanup-all takes exactly one root URI: the directory that holds the tables");
     TableLocation root;
     FleetCleanup fleet;
     MaintenanceEngine engine;
     Map<String, String> engineOptions;
     int concurrentTables;
     try {
-      root = TableLocation.of(parsed.positionals().get(0));
+      root = TableLocation.of(rootUri);
       engine = engines.named(parsed.value("engine"));
       engineOptions = CleanupCommand.engineOptions(parsed);
       concurrentTables = FleetOutput.concurrentTables(parsed);

@@ -7,11 +7,11 @@ import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupProgress;
-import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.local.LocalMaintenanceEngine;
+import dev.lancemaintenance.storage.TableLocation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -127,10 +127,7 @@ final class CleanupCommand {
 
   private int runChecked(List<String> args, PrintStream out, PrintStream err) {
     CliArguments parsed = CliArguments.parse(args, flags(kind), valued(kind));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException(kind.command + " takes exactly one table URI");
-    }
-    String tableUri = parsed.positionals().get(0);
+    String tableUri = parsed.onlyPositional(kind.command + " takes exactly one table URI");
     boolean json = parsed.flag("json");
     CleanupAction action;
     CleanupProgress progress = new CleanupProgress();

@@ -75,6 +75,17 @@ final class CliArguments {
     return positionals;
   }
 
+  /**
+   * The one positional argument of a command that takes exactly one (a table's or a root's URI);
+   * with none or several, {@code notOne} as the usage error.
+   */
+  String onlyPositional(String notOne) {
+    if (positionals.size() != 1) {
+      throw new UsageException(notOne);
+    }
+    return positionals.get(0);
+  }
+
   boolean flag(String name) {
     if (!flags.contains(name)) {
       throw new IllegalArgumentException("undeclared flag " + name);

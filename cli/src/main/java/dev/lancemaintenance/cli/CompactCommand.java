@@ -39,12 +39,8 @@ final class CompactCommand {
 
   int run(List<String> args, PrintStream out, PrintStream err) {
     List<MaintenanceOption> options = CompactionOption.CATALOGUE.options();
-    CliArguments parsed = CliArguments.parse(
-        args, OptionArguments.flags(options, OWN_FLAGS), OptionArguments.valued(options, CompactionArguments.OWN_VALUED));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("compact takes exactly one table URI");
-    }
-    String tableUri = parsed.positionals().get(0);
+    CliArguments parsed = OptionArguments.parse(args, options, OWN_FLAGS, CompactionArguments.OWN_VALUED);
+    String tableUri = parsed.onlyPositional("compact takes exactly one table URI");
     String table = TableLocation.redact(tableUri);
     boolean json = parsed.flag("json");
     CompactAction action = CompactionArguments.compactAction(engines.named(parsed.value("engine")), parsed, tableUri);

@@ -5,9 +5,9 @@ import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetDescribe;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -41,17 +41,13 @@ final class DescribeAllCommand {
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
-    CliArguments parsed = CliArguments.parse(args,
-        OptionArguments.flags(CleanupOption.policyOptions(), OWN_FLAGS),
-        OptionArguments.valued(CleanupOption.policyOptions(), OWN_VALUED));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("describe-all takes exactly one root URI: the directory that holds the tables");
-    }
+    CliArguments parsed = OptionArguments.parse(args, CleanupOption.policyOptions(), OWN_FLAGS, OWN_VALUED);
+    String rootUri = parsed.onlyPositional("describe-all takes exactly one root URI: the directory that holds the tables");
     TableLocation root;
     FleetDescribe fleet;
     int concurrentTables;
     try {
-      root = TableLocation.of(parsed.positionals().get(0));
+      root = TableLocation.of(rootUri);
       concurrentTables = FleetOutput.concurrentTables(parsed);
       fleet = FleetDescribe.of(root, TableStorages.factory(StorageConf.of(parsed.hadoopConf())),
           CleanupCommand.options(parsed, CleanupOption.policyOptions()), clock.instant());

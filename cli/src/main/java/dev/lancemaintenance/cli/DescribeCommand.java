@@ -9,10 +9,10 @@ import dev.lancemaintenance.local.LocalStorageReport;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.report.StorageReportHtml;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -52,13 +52,8 @@ final class DescribeCommand {
   }
 
   int run(List<String> args, PrintStream out) {
-    CliArguments parsed = CliArguments.parse(args,
-        OptionArguments.flags(CleanupOption.policyOptions(), OWN_FLAGS),
-        OptionArguments.valued(CleanupOption.policyOptions(), OWN_VALUED));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("describe takes exactly one table URI");
-    }
-    String tableUri = parsed.positionals().get(0);
+    CliArguments parsed = OptionArguments.parse(args, CleanupOption.policyOptions(), OWN_FLAGS, OWN_VALUED);
+    String tableUri = parsed.onlyPositional("describe takes exactly one table URI");
     LocalCleanupAction policy;
     LocalStorageReport reporter;
     try {

@@ -4,9 +4,9 @@ import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.expire.ExpireVersionsAction;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -37,13 +37,8 @@ final class ExpireCommand {
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {
-    CliArguments parsed = CliArguments.parse(args,
-        OptionArguments.flags(ExpireVersionsAction.CATALOGUE.options(), OWN_FLAGS),
-        OptionArguments.valued(ExpireVersionsAction.CATALOGUE.options(), OWN_VALUED));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("expire takes exactly one table URI");
-    }
-    String tableUri = parsed.positionals().get(0);
+    CliArguments parsed = OptionArguments.parse(args, ExpireVersionsAction.CATALOGUE.options(), OWN_FLAGS, OWN_VALUED);
+    String tableUri = parsed.onlyPositional("expire takes exactly one table URI");
     ExpireVersionsAction action;
     String table;
     try {

@@ -2,10 +2,10 @@ package dev.lancemaintenance.cli;
 
 import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -29,16 +29,14 @@ final class HistoryCommand {
 
   int run(List<String> args, PrintStream out) {
     CliArguments parsed = CliArguments.parse(args, Set.of("json"), Set.of("limit", "conf"));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("history takes exactly one table URI: " + USAGE);
-    }
+    String tableUri = parsed.onlyPositional("history takes exactly one table URI: " + USAGE);
     long limit = parsed.longValue("limit", DEFAULT_LIMIT);
     if (limit < 1 || limit > Integer.MAX_VALUE) {
       throw new UsageException("--limit must be at least 1, not " + limit);
     }
     TableLocation location;
     try {
-      location = TableLocation.of(parsed.positionals().get(0));
+      location = TableLocation.of(tableUri);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }

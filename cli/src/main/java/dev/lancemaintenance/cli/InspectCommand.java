@@ -17,10 +17,10 @@ import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -62,12 +62,10 @@ final class InspectCommand {
 
   private int runChecked(List<String> args, PrintStream out) {
     CliArguments parsed = CliArguments.parse(args, Set.of("json"), Set.of("conf"));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("inspect takes exactly one table URI");
-    }
+    String tableUri = parsed.onlyPositional("inspect takes exactly one table URI");
     TableLocation location;
     try {
-      location = TableLocation.of(parsed.positionals().get(0));
+      location = TableLocation.of(tableUri);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }

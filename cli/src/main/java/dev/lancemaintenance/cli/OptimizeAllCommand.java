@@ -6,9 +6,9 @@ import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetOptimize;
 import dev.lancemaintenance.fleet.FleetPool;
 import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
@@ -43,15 +43,13 @@ final class OptimizeAllCommand {
 
   int run(List<String> args, PrintStream out, PrintStream err) {
     CliArguments parsed = CliArguments.parse(args, OptionArguments.flags(OptimizeAction.OPTIONS.options(), OWN_FLAGS), valued());
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("optimize-all takes exactly one root URI: the directory that holds the tables");
-    }
+    String rootUri = parsed.onlyPositional("optimize-all takes exactly one root URI: the directory that holds the tables");
     TableLocation root;
     FleetOptimize fleet;
     MaintenanceEngine engine;
     int concurrentTables;
     try {
-      root = TableLocation.of(parsed.positionals().get(0));
+      root = TableLocation.of(rootUri);
       engine = engines.named(parsed.value("engine"));
       concurrentTables = FleetOutput.concurrentTables(parsed);
       fleet = FleetOptimize.of(root, TableStorages.factory(StorageConf.of(parsed.hadoopConf())),

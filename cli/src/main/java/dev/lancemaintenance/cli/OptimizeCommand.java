@@ -7,9 +7,9 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.HashSet;
@@ -50,12 +50,8 @@ final class OptimizeCommand {
     Set<String> ownValued = new HashSet<>(CompactionArguments.OWN_VALUED);
     ownValued.add("conf");
     List<MaintenanceOption> options = OptimizeAction.OPTIONS.options();
-    CliArguments parsed = CliArguments.parse(
-        args, OptionArguments.flags(options, OWN_FLAGS), OptionArguments.valued(options, ownValued));
-    if (parsed.positionals().size() != 1) {
-      throw new UsageException("optimize takes exactly one table URI");
-    }
-    String tableUri = parsed.positionals().get(0);
+    CliArguments parsed = OptionArguments.parse(args, options, OWN_FLAGS, ownValued);
+    String tableUri = parsed.onlyPositional("optimize takes exactly one table URI");
     String table = TableLocation.redact(tableUri);
     boolean json = parsed.flag("json");
     OptimizeAction action = configure(parsed, tableUri);

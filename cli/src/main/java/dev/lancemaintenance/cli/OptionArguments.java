@@ -48,6 +48,12 @@ final class OptionArguments {
     return usage.toString();
   }
 
+  /** Parses a command's arguments: the options' command-line names, with the command's own flags and valued names. */
+  static CliArguments parse(
+      List<String> args, List<? extends MaintenanceOption> options, Set<String> ownFlags, Set<String> ownValued) {
+    return CliArguments.parse(args, flags(options, ownFlags), valued(options, ownValued));
+  }
+
   /** The options' command-line names that take no value, with the command's own. */
   static Set<String> flags(List<? extends MaintenanceOption> options, Set<String> own) {
     Set<String> flags = new TreeSet<>(own);

@@ -37,18 +37,13 @@ public final class ExpireVersionsAction extends BaseCleanupAction<ExpireVersions
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("expire_versions", OPTIONS);
 
   public ExpireVersionsAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, storageFactory, clock);
+    // Expire runs where it is called (the CLI, a Spark driver, a Flink client), on no engine's tasks.
+    super(table, storageFactory, clock, "driver");
   }
 
   @Override
   public ExpireVersionsAction options(Map<String, String> options) {
     return CleanupOption.applyTo(self(), OptionCatalogue.only(CleanupOption.class, CATALOGUE.parseAll(options)), clock().instant());
-  }
-
-  /** Expire runs where it is called (the CLI, a Spark driver, a Flink client), on no engine's tasks. */
-  @Override
-  protected String engineName() {
-    return "driver";
   }
 
   @Override

@@ -3,10 +3,11 @@ package dev.lancemaintenance.fleet;
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
@@ -90,7 +91,7 @@ public final class FleetOptimize extends FleetRun {
 
   private OptimizeAction localOptimize(TableLocation table) {
     return new OptimizeAction(
-        table, storage(), new LocalCompactAction(CompactionTable.of(table, sdkStorageOptions)),
+        table, storage(), new EngineCompactAction(CompactionTable.of(table, sdkStorageOptions), new LocalCompactionEngine()),
         new LocalCleanupAction(table, storage(), clock), clock);
   }
 

@@ -15,16 +15,16 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
+import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.DeletePacer;
 import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
-import dev.lancemaintenance.cleanup.stage.DeleteBudget;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
-import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.ManifestRun;
@@ -103,7 +103,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private Path spillDirectory = defaultSpillDirectory();
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, storageFactory, clock);
+    super(table, storageFactory, clock, "local");
     this.storageFactory = storageFactory;
   }
 
@@ -174,11 +174,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles,
       Function<TableStorage, SweepResume> resume) {
     return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume);
-  }
-
-  @Override
-  protected String engineName() {
-    return "local";
   }
 
   @Override

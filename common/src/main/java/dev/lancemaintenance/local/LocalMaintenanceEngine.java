@@ -4,16 +4,17 @@ import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.storage.TableStorages;
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code local} engine: {@link LocalCleanupAction} and {@link LocalCompactAction} on this
+ * The {@code local} engine: {@link LocalCleanupAction} and {@link LocalCompactionEngine} on this
  * machine. Engine options: {@value #PARALLELISM} (of the cleanup), and {@value #SPILL_DIR} (CLI
  * {@code --spill-dir}; default the {@value LocalCleanupAction#SPILL_DIR_PROPERTY} system property,
  * else java.io.tmpdir).
@@ -48,6 +49,6 @@ public final class LocalMaintenanceEngine extends MaintenanceEngine {
   @Override
   public CompactAction compact(String tableUri, Map<String, String> sdkStorageOptions, Map<String, String> engineOptions) {
     checked(engineOptions);
-    return new LocalCompactAction(CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions));
+    return new EngineCompactAction(CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions), new LocalCompactionEngine());
   }
 }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.compaction.EngineCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class CompactionOptionTest {
 
   private static CompactAction action() {
-    return new LocalCompactAction(CompactionTable.of(TableLocation.of("file:/tmp/never-read.lance"), Map.of()));
+    return new EngineCompactAction(CompactionTable.of(TableLocation.of("file:/tmp/never-read.lance"), Map.of()), new LocalCompactionEngine());
   }
 
   @Test

@@ -1,33 +1,31 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.compaction.CompactionTaskRunner;
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.compaction.OptimizeAction;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
+import dev.lancemaintenance.fleet.DirectoryNamespace;
+import dev.lancemaintenance.fleet.FleetCleanup;
+import dev.lancemaintenance.fleet.FleetDescribe;
+import dev.lancemaintenance.fleet.FleetOptimize;
+import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.runs.RunEntry;
 import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
-import dev.lancemaintenance.tags.TableTags;
-import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.fleet.DirectoryNamespace;
-import dev.lancemaintenance.fleet.FleetCleanup;
-import dev.lancemaintenance.fleet.FleetDescribe;
-import dev.lancemaintenance.fleet.FleetOptimize;
-import dev.lancemaintenance.MaintenanceOption;
-import java.util.LinkedHashMap;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.fleet.TableOutcome;
-import java.util.EnumMap;
-import java.util.List;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
+import dev.lancemaintenance.tags.TableTags;
 import java.time.Clock;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -97,7 +95,7 @@ public final class LanceMaintenance {
   }
 
   /** A compaction of the table at {@code tableUri} (a path, {@code file:}, {@code s3://}, ...). */
-  public SparkCompactAction compact(String tableUri) {
+  public CompactAction compact(String tableUri) {
     return compact(tableUri, Map.of());
   }
 
@@ -105,9 +103,9 @@ public final class LanceMaintenance {
    * A compaction whose SDK opens the table with {@code sdkStorageOptions}: the Lance SDK's
    * object-store options (such as {@code aws_region}), not Hadoop keys; they may hold secrets.
    */
-  public SparkCompactAction compact(String tableUri, Map<String, String> sdkStorageOptions) {
+  public CompactAction compact(String tableUri, Map<String, String> sdkStorageOptions) {
     CompactionTable table = CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions);
-    SparkCompactAction action = new SparkCompactAction(spark, table, new CompactionTaskRunner(table));
+    CompactAction action = new EngineCompactAction(table, new SparkCompactionEngine(spark));
     // The table's lease goes through the session's Hadoop settings, as a cleanup's does.
     action.leaseThrough(
         TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.of(spark.sessionState().newHadoopConf())));

@@ -83,7 +83,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
 
   public SparkCleanupAction(
       SparkSession spark, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, storageFactory, clock);
+    super(table, storageFactory, clock, "spark");
     this.spark = spark;
     this.storageFactory = storageFactory;
     this.distributeAbove = sessionDistributeAbove(spark);
@@ -168,11 +168,6 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     }
     this.distributeAbove = versions;
     return this;
-  }
-
-  @Override
-  protected String engineName() {
-    return "spark";
   }
 
   @Override

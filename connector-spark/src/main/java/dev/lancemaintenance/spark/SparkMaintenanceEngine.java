@@ -9,7 +9,7 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The {@code spark} engine of the command line: a {@link SparkCleanupAction} or {@link
- * SparkCompactAction} in the Spark session of this JVM, so {@code optimize --engine spark} runs both
+ * SparkCompactionEngine} in the Spark session of this JVM, so {@code optimize --engine spark} runs both
  * halves in one session. Engine options: {@code master} (default {@code local[*]}), {@code
  * partitions} (of the decision), {@code distribute_above} (tables with at most this many versions
  * are cleaned in the driver; 0 distributes every table), and Spark settings, which are keys starting

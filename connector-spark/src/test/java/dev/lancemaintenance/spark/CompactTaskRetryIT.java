@@ -1,5 +1,6 @@
 package dev.lancemaintenance.spark;
 
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.compaction.CompactResult;
@@ -53,8 +54,9 @@ class CompactTaskRetryIT {
     Path marker = dir.resolve("task-1-killed");
 
     CompactResult result =
-        new SparkCompactAction(spark, SmallFragmentsTable.compactionTable(table),
-                new KilledOnceAfterWriting(SmallFragmentsTable.compactionTable(table), 1, marker.toString()))
+        new EngineCompactAction(SmallFragmentsTable.compactionTable(table),
+                new KilledOnceAfterWriting(SmallFragmentsTable.compactionTable(table), 1, marker.toString()),
+                new SparkCompactionEngine(spark))
             .policy(SmallFragmentsTable.SEVERAL_TASKS)
             .execute();
 

@@ -2,8 +2,9 @@ package dev.lancemaintenance.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -78,7 +79,7 @@ class LanceDbOptimizeIT {
     return new OptimizeAction(
         location,
         storage,
-        new LocalCompactAction(CompactionTable.of(location, Map.of())),
+        new EngineCompactAction(CompactionTable.of(location, Map.of()), new LocalCompactionEngine()),
         new LocalCleanupAction(location, storage, Clock.systemUTC()),
         Clock.systemUTC());
   }

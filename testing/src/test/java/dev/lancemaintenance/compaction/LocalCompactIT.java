@@ -12,7 +12,8 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.compaction.EngineCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
@@ -49,7 +50,7 @@ class LocalCompactIT {
   }
 
   private static CompactAction compactOf(LanceTableFixture table) {
-    return new LocalCompactAction(SmallFragmentsTable.compactionTable(table)).policy(SEVERAL_TASKS);
+    return new EngineCompactAction(SmallFragmentsTable.compactionTable(table), new LocalCompactionEngine()).policy(SEVERAL_TASKS);
   }
 
   @Test
@@ -141,7 +142,7 @@ class LocalCompactIT {
     FaultyWorker worker =
         new FaultyWorker(SmallFragmentsTable.compactionTable(table), 1, 1, FaultyWorker.FailurePoint.AFTER_WRITING);
 
-    CompactResult result = new LocalCompactAction(SmallFragmentsTable.compactionTable(table), worker)
+    CompactResult result = new EngineCompactAction(SmallFragmentsTable.compactionTable(table), worker, new LocalCompactionEngine())
         .policy(SEVERAL_TASKS).execute();
 
     assertThat(worker.attemptsOfFailingTask()).as("attempts of the failing task").isEqualTo(2);
@@ -156,7 +157,7 @@ class LocalCompactIT {
     FaultyWorker worker =
         new FaultyWorker(SmallFragmentsTable.compactionTable(table), 0, 2, FaultyWorker.FailurePoint.BEFORE_WRITING);
 
-    assertThatThrownBy(() -> new LocalCompactAction(SmallFragmentsTable.compactionTable(table), worker)
+    assertThatThrownBy(() -> new EngineCompactAction(SmallFragmentsTable.compactionTable(table), worker, new LocalCompactionEngine())
             .policy(SEVERAL_TASKS).execute())
         .isInstanceOf(CompactionFailedException.class)
         .hasMessageContaining("Cannot compact " + table.uri())
@@ -176,7 +177,7 @@ class LocalCompactIT {
     FaultyWorker worker = new FaultyWorker(compactionTable, tasks - 1, 2, FaultyWorker.FailurePoint.AFTER_WRITING);
     List<String> filesBefore = table.listFiles();
 
-    assertThatThrownBy(() -> new LocalCompactAction(compactionTable, worker).policy(groupsOfOne).execute())
+    assertThatThrownBy(() -> new EngineCompactAction(compactionTable, worker, new LocalCompactionEngine()).policy(groupsOfOne).execute())
         .isInstanceOfSatisfying(CompactionFailedException.class, e -> {
           assertThat(e.progress().groupsCommitted()).as("groups committed").isEqualTo(tasks - 1);
           assertThat(e.progress().groups()).as("groups").isEqualTo(tasks);

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -51,7 +52,7 @@ class LocalOptimizeIT {
   private static OptimizeAction optimizeOf(LanceTableFixture table) {
     TableLocation location = TableLocation.of(table.uri());
     TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.defaults());
-    CompactAction compact = new LocalCompactAction(CompactionTable.of(location, Map.of())).policy(SEVERAL_TASKS);
+    CompactAction compact = new EngineCompactAction(CompactionTable.of(location, Map.of()), new LocalCompactionEngine()).policy(SEVERAL_TASKS);
     // Few partitions: the test tables have a few hundred files, and each partition is a spill file.
     LocalCleanupAction cleanup = new LocalCleanupAction(location, storage, Clock.systemUTC()).parallelism(4).partitions(4);
     return new OptimizeAction(location, storage, compact, cleanup, Clock.systemUTC());
@@ -88,7 +89,7 @@ class LocalOptimizeIT {
         new OptimizeAction(
             location,
             storage,
-            new LocalCompactAction(CompactionTable.of(location, Map.of())).policy(commitPerTask),
+            new EngineCompactAction(CompactionTable.of(location, Map.of()), new LocalCompactionEngine()).policy(commitPerTask),
             new LocalCleanupAction(location, storage, Clock.systemUTC()).parallelism(4).partitions(4),
             Clock.systemUTC());
 

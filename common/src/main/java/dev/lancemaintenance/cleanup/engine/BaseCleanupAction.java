@@ -5,8 +5,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
@@ -53,6 +53,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private final TableLocation table;
   private final TableStorageFactory storageFactory;
   private final Clock clock;
+  /** The engine's name in run records: {@code local}, {@code spark}, {@code flink}, {@code driver}. */
+  private final String engineName;
   private DatasetRef dataset = DatasetRef.MAIN;
   private final CleanupPolicy.Builder policy = CleanupPolicy.builder();
   private Duration olderThan = CleanupPolicy.DEFAULT_OLDER_THAN;
@@ -74,10 +76,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
 
-  protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
+  /** @param engineName the engine's name in run records: {@code local}, {@code spark}, {@code flink}, {@code driver} */
+  protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock, String engineName) {
     this.table = Objects.requireNonNull(table, "table");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.engineName = Objects.requireNonNull(engineName, "engineName");
   }
 
   /**
@@ -98,7 +102,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         TableLease held = TableLease.acquire(leaseStorage, "clean")) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset, engineName(), actionName(), recordedPolicy(requested.policy()));
+          leaseStorage, clock, held.holder().owner(), dataset, engineName, actionName(), recordedPolicy(requested.policy()));
       recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
       recorder = record;
       try {
@@ -131,9 +135,6 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private String markModeName() {
     return markMode().name().toLowerCase(Locale.ROOT);
   }
-
-  /** The engine's name in run records: {@code local}, {@code spark}, {@code flink}. */
-  protected abstract String engineName();
 
   /** The procedure's name in run records: {@code cleanup}, or {@code remove_orphan_files}. */
   protected String actionName() {

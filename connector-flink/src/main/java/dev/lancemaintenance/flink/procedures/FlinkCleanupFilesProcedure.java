@@ -23,11 +23,8 @@ public final class FlinkCleanupFilesProcedure extends FlinkCleanupFilesSignature
 
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
-    String table = call.table();
     List<Row> rows = new ArrayList<>();
-    CleanupOption.applyTo(
-            LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions),
-            call.options(CleanupOption.class), clock.instant())
+    withOptions(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), call.table(), storageOptions), call)
         .dryRun(true)
         .onRemovedFile(file -> rows.add(ResultRows.file(file)))
         .execute();

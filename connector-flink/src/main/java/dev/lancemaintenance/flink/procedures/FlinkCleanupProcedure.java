@@ -1,7 +1,6 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
@@ -22,11 +21,6 @@ public final class FlinkCleanupProcedure extends FlinkCleanupSignature {
 
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
-    String table = call.table();
-    CleanupResult result = CleanupOption.applyTo(
-            LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), table, storageOptions),
-            call.options(CleanupOption.class), clock.instant())
-        .execute();
-    return new Row[] {ResultRows.counters(result)};
+    return counters(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), call.table(), storageOptions), call);
   }
 }

@@ -1,7 +1,5 @@
 package dev.lancemaintenance.flink.procedures;
 
-import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
@@ -23,10 +21,6 @@ public final class FlinkExpireVersionsProcedure extends FlinkExpireVersionsSigna
 
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
-    String table = call.table();
-    CleanupResult result = CleanupOption.applyTo(
-        LanceFlinkMaintenance.expireVersions(table, storageOptions, clock), call.options(CleanupOption.class),
-        clock.instant()).execute();
-    return new Row[] {ResultRows.counters(result)};
+    return counters(LanceFlinkMaintenance.expireVersions(call.table(), storageOptions, clock), call);
   }
 }

@@ -1,8 +1,11 @@
 package dev.lancemaintenance.flink.procedures;
 
+import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.CleanupOption;
 import java.time.Clock;
 import java.util.Map;
 import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.types.Row;
 
 /**
  * A procedure of the Lance catalog: the settings the catalog was created with ({@link
@@ -21,5 +24,15 @@ abstract class StoreProcedure implements Procedure {
     this.storageOptions = settings.hadoopOptions();
     this.sdkStorageOptions = settings.sdkOptions();
     this.clock = settings.clock();
+  }
+
+  /** {@code action} with the call's cleanup options, "now" from the catalog's clock. */
+  protected final <A extends CleanupAction> A withOptions(A action, ProcedureCall call) {
+    return CleanupOption.applyTo(action, call.options(CleanupOption.class), clock.instant());
+  }
+
+  /** Runs {@code action} with the call's cleanup options; its counters as the procedure's one row. */
+  protected final Row[] counters(CleanupAction action, ProcedureCall call) {
+    return new Row[] {ResultRows.counters(withOptions(action, call).execute())};
   }
 }

@@ -20,7 +20,7 @@ public final class LanceProcedures {
       Map.ofEntries(
           procedure(SparkCleanupProcedure.NAME, SparkCleanupProcedure::new),
           procedure(SparkCleanupAllProcedure.NAME, SparkCleanupAllProcedure::new),
-          procedure(SparkCompactProcedure.NAME, clock -> new SparkCompactProcedure()),
+          procedure(SparkCompactProcedure.NAME, SparkCompactProcedure::new),
           procedure(SparkOptimizeProcedure.NAME, SparkOptimizeProcedure::new),
           procedure(SparkDescribeStorageProcedure.NAME, SparkDescribeStorageProcedure::new),
           procedure(SparkTagProcedure.Action.CREATE.procedureName, clock -> new SparkTagProcedure(SparkTagProcedure.Action.CREATE, clock)),

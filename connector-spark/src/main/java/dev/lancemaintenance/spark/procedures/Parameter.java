@@ -1,5 +1,7 @@
 package dev.lancemaintenance.spark.procedures;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.types.DataType;
 
@@ -28,5 +30,15 @@ public record Parameter(String name, DataType type, Optional<String> defaultSql,
   /** The same parameter with another type (older_than is a TIMESTAMP or a STRING, after the argument given). */
   Parameter withType(DataType newType) {
     return new Parameter(name, newType, defaultSql, comment);
+  }
+
+  /** A procedure's parameters in the order Spark binds positional arguments: the parts one after the other. */
+  @SafeVarargs
+  static List<Parameter> inOrder(List<Parameter>... parts) {
+    List<Parameter> parameters = new ArrayList<>();
+    for (List<Parameter> part : parts) {
+      parameters.addAll(part);
+    }
+    return List.copyOf(parameters);
   }
 }

@@ -8,7 +8,6 @@ import dev.lancemaintenance.spark.SparkCleanupAction;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,7 +65,6 @@ final class SparkCleanupProcedure extends BaseLanceProcedure {
           "options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
           "Hadoop settings for the table's store, over the session's spark.hadoop.*");
 
-  private final Clock clock;
   private final OptionCatalogue catalogue;
 
   SparkCleanupProcedure(Clock clock) {
@@ -80,8 +78,7 @@ final class SparkCleanupProcedure extends BaseLanceProcedure {
                 + " never committed) and that are older than older_than (default 7 days); expires no version."
             : "Removes versions of a Lance table older than older_than, and the files only they referenced,"
                 + " with the semantics of Lance's cleanup_with_policy, distributed over the executors.",
-        catalogue);
-    this.clock = clock;
+        catalogue, clock);
     this.catalogue = catalogue;
   }
 

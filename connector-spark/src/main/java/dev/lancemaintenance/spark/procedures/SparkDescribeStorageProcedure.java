@@ -32,24 +32,18 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
   static final Parameter WINDOWS = Parameter.optional(
       "windows", DataTypes.StringType, "the what-if's windows, comma-separated durations (default 0s,1h,1d,7d,30d)");
 
-  private final Clock clock;
 
   SparkDescribeStorageProcedure(Clock clock) {
     super(NAME,
         "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"
             + " and what each retention window would free, computed by the cleanup's own stages on the executors.",
-        CleanupOption.CATALOGUE, ResultRows.STORAGE_SCHEMA);
-    this.clock = clock;
+        CleanupOption.CATALOGUE, ResultRows.STORAGE_SCHEMA, clock);
   }
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    List<Parameter> parameters = new ArrayList<>();
-    parameters.add(SparkCleanupProcedure.TABLE);
-    parameters.add(WINDOWS);
-    parameters.addAll(policyParameters(givenTypes));
-    parameters.add(SparkCleanupProcedure.FILE_LIST_VIEW);
-    return parameters;
+    return Parameter.inOrder(
+        List.of(SparkCleanupProcedure.TABLE, WINDOWS), policyParameters(givenTypes), List.of(SparkCleanupProcedure.FILE_LIST_VIEW));
   }
 
   /** The cleanup's policy parameters, generated from the catalogue, with {@code options} before {@code branch}. */

@@ -6,7 +6,6 @@ import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.ResultRows;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -23,24 +22,21 @@ import org.apache.spark.sql.types.DataType;
 final class SparkExpireVersionsProcedure extends BaseLanceProcedure {
   static final String NAME = "expire_versions";
 
-  private final Clock clock;
 
   SparkExpireVersionsProcedure(Clock clock) {
     super(NAME,
         "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"
             + " retained ones; a later lance.cleanup with the same policy removes their files.",
-        ExpireVersionsAction.CATALOGUE, ResultRows.COUNTER_SCHEMA);
-    this.clock = clock;
+        ExpireVersionsAction.CATALOGUE, ResultRows.COUNTER_SCHEMA, clock);
   }
 
   @Override
   public List<Parameter> parameters(Map<String, DataType> givenTypes) {
-    List<Parameter> parameters = new ArrayList<>();
-    parameters.add(SparkCleanupProcedure.TABLE);
-    parameters.addAll(OptionParameters.parameters(
-        ExpireVersionsAction.CATALOGUE.options(), OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)));
-    parameters.add(SparkCleanupProcedure.OPTIONS);
-    return parameters;
+    return Parameter.inOrder(
+        List.of(SparkCleanupProcedure.TABLE),
+        OptionParameters.parameters(
+            ExpireVersionsAction.CATALOGUE.options(), OptionParameters.cutoffType(givenTypes, CleanupOption.OLDER_THAN)),
+        List.of(SparkCleanupProcedure.OPTIONS));
   }
 
   @Override

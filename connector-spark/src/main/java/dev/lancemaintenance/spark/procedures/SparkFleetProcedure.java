@@ -29,12 +29,10 @@ abstract class SparkFleetProcedure extends BaseLanceProcedure {
       "a glob over the names of the directories under root");
 
   private final StructType rows;
-  private final Clock clock;
 
   SparkFleetProcedure(String name, String description, OptionCatalogue catalogue, StructType rows, Clock clock) {
-    super(name, description, catalogue, rows);
+    super(name, description, catalogue, rows, clock);
     this.rows = rows;
-    this.clock = clock;
   }
 
   /** The one-table procedure's parameters this call takes, after {@code root} and {@code pattern}. */

@@ -30,14 +30,12 @@ final class SparkOptimizeProcedure extends BaseLanceProcedure {
           "hadoop_options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
           "Hadoop settings for the cleanup's store, over the session's spark.hadoop.*");
 
-  private final Clock clock;
 
   SparkOptimizeProcedure(Clock clock) {
     super(NAME,
         "LanceDB's optimize without the index step: compaction, then cleanup, both distributed over the"
             + " executors; refuses before compacting when a tag would make the cleanup refuse.",
-        OptimizeAction.OPTIONS, ResultRows.OPTIMIZE_SCHEMA);
-    this.clock = clock;
+        OptimizeAction.OPTIONS, ResultRows.OPTIMIZE_SCHEMA, clock);
   }
 
   /**

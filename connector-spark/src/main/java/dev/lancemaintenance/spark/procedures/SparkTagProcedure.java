@@ -45,12 +45,10 @@ final class SparkTagProcedure extends BaseLanceProcedure {
       .add("version", DataTypes.LongType, false);
 
   private final Action action;
-  private final Clock clock;
 
   SparkTagProcedure(Action action, Clock clock) {
-    super(action.procedureName, action.description, SCHEMA);
+    super(action.procedureName, action.description, SCHEMA, clock);
     this.action = action;
-    this.clock = clock;
   }
 
   @Override

@@ -20,21 +20,9 @@ import org.apache.spark.sql.types.StructType;
  * arguments to the {@link ProcedureParameter}s and fills in defaults; the call's rows come back as
  * a {@link RowsScan}.
  */
-final class NativeProcedure implements UnboundProcedure {
-  private final LanceProcedure procedure;
-
+final class NativeProcedure extends DescribedProcedure implements UnboundProcedure {
   NativeProcedure(LanceProcedure procedure) {
-    this.procedure = procedure;
-  }
-
-  @Override
-  public String name() {
-    return procedure.name();
-  }
-
-  @Override
-  public String description() {
-    return procedure.description();
+    super(procedure);
   }
 
   @Override
@@ -68,23 +56,14 @@ final class NativeProcedure implements UnboundProcedure {
     return builder.build();
   }
 
-  private final class Bound implements BoundProcedure {
+  private final class Bound extends DescribedProcedure implements BoundProcedure {
     private final List<Parameter> parameters;
     private final List<String> given;
 
     Bound(List<Parameter> parameters, List<String> given) {
+      super(NativeProcedure.this.procedure);
       this.parameters = parameters;
       this.given = given;
-    }
-
-    @Override
-    public String name() {
-      return procedure.name();
-    }
-
-    @Override
-    public String description() {
-      return procedure.description();
     }
 
     @Override

@@ -11,14 +11,14 @@ import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
-import dev.lancemaintenance.ledger.ExpiryRecords;
-import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupJobSpec;
 import dev.lancemaintenance.flink.maintenance.operator.CleanupTopology;
 import dev.lancemaintenance.flink.maintenance.operator.FileReport;
 import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
 import dev.lancemaintenance.flink.maintenance.operator.RecordPlan;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
+import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
@@ -67,7 +67,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
 
   public FlinkCleanupAction(
       StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
-    super(table, storageFactory, clock);
+    super(table, storageFactory, clock, "flink");
     this.env = Objects.requireNonNull(env, "env");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
   }
@@ -92,11 +92,6 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
   public FlinkCleanupAction onRemovedFile(Consumer<CandidateFile> listener) {
     report = FileReport.EMIT;
     return super.onRemovedFile(listener);
-  }
-
-  @Override
-  protected String engineName() {
-    return "flink";
   }
 
   @Override

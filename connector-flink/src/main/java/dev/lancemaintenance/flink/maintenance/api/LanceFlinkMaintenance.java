@@ -1,34 +1,35 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
-import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.compaction.CompactionTaskRunner;
-import dev.lancemaintenance.compaction.OptimizeAction;
-import dev.lancemaintenance.storage.HadoopTableStorage;
-import dev.lancemaintenance.storage.StorageConf;
-import dev.lancemaintenance.expire.ExpireVersionsAction;
-import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.compaction.CompactAction;
+import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.EngineCompactAction;
+import dev.lancemaintenance.compaction.OptimizeAction;
+import dev.lancemaintenance.expire.ExpireVersionsAction;
 import dev.lancemaintenance.fleet.DirectoryNamespace;
 import dev.lancemaintenance.fleet.FleetCleanup;
-import dev.lancemaintenance.fleet.TableOutcome;
-import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.fleet.FleetDescribe;
 import dev.lancemaintenance.fleet.FleetOptimize;
-import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.fleet.FleetRun;
+import dev.lancemaintenance.fleet.TableOutcome;
+import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.fleet.TableTask;
 import dev.lancemaintenance.flink.maintenance.operator.FleetJob;
 import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.runs.RunEntry;
+import dev.lancemaintenance.runs.RunRecords;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.tags.TableTags;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import dev.lancemaintenance.runs.RunEntry;
-import dev.lancemaintenance.runs.RunRecords;
-import dev.lancemaintenance.tags.TableTags;
-import java.time.Clock;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -193,10 +194,10 @@ public final class LanceFlinkMaintenance {
    *
    * @param sdkStorageOptions the Lance SDK's object-store options (e.g. {@code aws_region}); may hold secrets
    */
-  public static FlinkCompactAction compact(
+  public static CompactAction compact(
       StreamExecutionEnvironment env, String tableUri, Map<String, String> sdkStorageOptions) {
     CompactionTable table = CompactionTable.of(TableLocation.of(tableUri), sdkStorageOptions);
-    return new FlinkCompactAction(env, table, new CompactionTaskRunner(table));
+    return new EngineCompactAction(table, new FlinkCompactionEngine(env));
   }
 
   /**

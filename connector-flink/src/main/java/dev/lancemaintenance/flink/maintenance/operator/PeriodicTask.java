@@ -7,10 +7,11 @@ import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactResult;
 import dev.lancemaintenance.compaction.CompactionOption;
 import dev.lancemaintenance.compaction.CompactionTable;
+import dev.lancemaintenance.compaction.EngineCompactAction;
 import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.OptimizeResult;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.local.LocalCompactAction;
+import dev.lancemaintenance.local.LocalCompactionEngine;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.io.Serializable;
@@ -57,7 +58,7 @@ public interface PeriodicTask<R> extends Serializable {
   }
 
   private static CompactAction compactionOf(PeriodicSpec spec) {
-    return new LocalCompactAction(CompactionTable.of(spec.table(), spec.sdkOptions())).policy(spec.compaction());
+    return new EngineCompactAction(CompactionTable.of(spec.table(), spec.sdkOptions()), new LocalCompactionEngine()).policy(spec.compaction());
   }
 
   final class Cleanup implements PeriodicTask<CleanupResult> {

@@ -1,57 +1,44 @@
 package dev.lancemaintenance.compaction;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.storage.TableStorages;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.storage.TableStorages;
 import java.util.Objects;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plumbing shared by the engines' compact actions: the policy from the fluent setters, planning on
- * the driver, group commits, the result. An engine implements {@link #runTasks} only: where the
- * tasks run, how many at once, how a failed one is retried.
+ * The compact action of every engine: the policy from the fluent setters, planning on the driver,
+ * group commits as tasks finish, the table's lease and the result. Where the tasks run is the
+ * {@link CompactionEngine}'s: local threads, Spark executors, Flink subtasks.
  */
-public abstract class BaseCompactAction implements CompactAction {
-  private static final Logger LOG = LoggerFactory.getLogger(BaseCompactAction.class);
+public final class EngineCompactAction implements CompactAction {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineCompactAction.class);
 
   private final CompactionTable table;
   private final CompactionWorker worker;
+  private final CompactionEngine engine;
   private CompactionPolicy policy = CompactionPolicy.DEFAULT;
   private TableLocation leaseLocation;
   private TableStorageFactory leaseStorage;
 
   /** With the real SDK rewrite as the worker. */
-  protected BaseCompactAction(CompactionTable table) {
-    this(table, new CompactionTaskRunner(table));
-  }
-
-  /** @param worker what runs one task (the SDK rewrite; in tests one that counts or fails), shipped to the tasks */
-  protected BaseCompactAction(CompactionTable table, CompactionWorker worker) {
-    this.table = Objects.requireNonNull(table, "table");
-    this.worker = Objects.requireNonNull(worker, "worker");
+  public EngineCompactAction(CompactionTable table, CompactionEngine engine) {
+    this(table, new CompactionTaskRunner(table), engine);
   }
 
   /**
-   * Runs every task of {@code plan} and hands each finished one to {@code onRewritten}, on the
-   * driver, as soon as it is known (so a complete commit group commits while others still run).
-   * Throws once a task has failed for good, after handing in whatever else finished; the message
-   * should name the task.
+   * @param worker what runs one task (the SDK rewrite; in tests one that counts or fails), shipped
+   *     by the engine to where the tasks run
    */
-  protected abstract void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten);
-
-  /** The worker engines ship to run a task: the real SDK rewrite, by default. */
-  protected CompactionWorker worker() {
-    return worker;
-  }
-
-  protected CompactionTable table() {
-    return table;
+  public EngineCompactAction(CompactionTable table, CompactionWorker worker, CompactionEngine engine) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.worker = Objects.requireNonNull(worker, "worker");
+    this.engine = Objects.requireNonNull(engine, "engine");
   }
 
   @Override
@@ -161,7 +148,7 @@ public abstract class BaseCompactAction implements CompactAction {
     CompactionCommitter committer = new CompactionCommitter(table, runPolicy, plan);
     if (!plan.isEmpty()) {
       try {
-        runTasks(plan, runPolicy, committer::accept);
+        engine.runTasks(new CompactionTasks(table, plan, worker, runPolicy.maxConcurrentTasks()), committer::accept);
       } catch (RuntimeException e) {
         throw new CompactionFailedException(table.toString(), committer.progress(), e);
       }

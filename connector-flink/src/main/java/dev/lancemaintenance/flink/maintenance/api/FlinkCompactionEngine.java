@@ -1,11 +1,9 @@
 package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.compaction.BaseCompactAction;
+import dev.lancemaintenance.compaction.CompactionEngine;
 import dev.lancemaintenance.compaction.CompactionPlan;
-import dev.lancemaintenance.compaction.CompactionPolicy;
-import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.compaction.CompactionWorker;
+import dev.lancemaintenance.compaction.CompactionTasks;
 import dev.lancemaintenance.compaction.RewrittenTask;
 import dev.lancemaintenance.flink.maintenance.operator.CompactionTopology;
 import dev.lancemaintenance.flink.maintenance.operator.TaskOutcome;
@@ -16,7 +14,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 
 /**
- * Compaction as a Flink BATCH job: planned here, in the client; the tasks run as a parallel rewrite
+ * Compaction's tasks as a Flink BATCH job: planned here, in the client; the tasks run as a parallel rewrite
  * operator of {@code min(max_concurrent_tasks, tasks)} subtasks on the task managers, each opening
  * the table by URI with the Lance SDK; the outcomes stream back and the client commits them in
  * groups ({@code partial_progress}).
@@ -27,24 +25,23 @@ import org.apache.flink.util.CloseableIterator;
  * mode the outcomes reach the client when the rewrite stage ends.
  *
  * <p>The task managers and the client need the Lance SDK ({@code org.lance:lance-core}).
+ *
+ * @param env the environment the job runs in (the procedure context's, or the caller's)
  */
-public final class FlinkCompactAction extends BaseCompactAction {
-  private final StreamExecutionEnvironment env;
-
-  /** @param worker what runs a task ({@link dev.lancemaintenance.compaction.CompactionTaskRunner}: the SDK rewrite), shipped to the subtasks */
-  public FlinkCompactAction(StreamExecutionEnvironment env, CompactionTable table, CompactionWorker worker) {
-    super(table, worker);
-    this.env = Objects.requireNonNull(env, "env");
+public record FlinkCompactionEngine(StreamExecutionEnvironment env) implements CompactionEngine {
+  public FlinkCompactionEngine {
+    Objects.requireNonNull(env, "env");
   }
 
   @Override
-  protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
+  public void runTasks(CompactionTasks tasks, Consumer<RewrittenTask> onRewritten) {
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    int parallelism = Math.max(1, Math.min(policy.maxConcurrentTasks(), plan.tasks().size()));
+    CompactionPlan plan = tasks.plan();
+    int parallelism = Math.max(1, Math.min(tasks.maxConcurrentTasks(), plan.tasks().size()));
     String failure = null;
     try (CloseableIterator<TaskOutcome> outcomes =
-        CompactionTopology.build(env, plan, worker(), parallelism, table().toString())
-            .executeAndCollect("lance compact " + table())) {
+        CompactionTopology.build(env, plan, tasks.worker(), parallelism, tasks.tableName())
+            .executeAndCollect("lance compact " + tasks.tableName())) {
       while (outcomes.hasNext()) {
         TaskOutcome outcome = outcomes.next();
         if (outcome.succeeded()) {
@@ -56,7 +53,7 @@ public final class FlinkCompactAction extends BaseCompactAction {
     } catch (MaintenanceException e) {
       throw e;
     } catch (Exception e) {
-      throw FlinkFailures.unwrap(table().toString(), e);
+      throw FlinkFailures.unwrap(tasks.tableName(), e);
     }
     if (failure != null) {
       throw new MaintenanceException(failure);

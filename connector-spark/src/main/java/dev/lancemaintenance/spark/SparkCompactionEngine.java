@@ -1,11 +1,9 @@
 package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceException;
-import dev.lancemaintenance.compaction.BaseCompactAction;
+import dev.lancemaintenance.compaction.CompactionEngine;
 import dev.lancemaintenance.compaction.CompactionPlan;
-import dev.lancemaintenance.compaction.CompactionPolicy;
-import dev.lancemaintenance.compaction.CompactionTable;
-import dev.lancemaintenance.compaction.CompactionWorker;
+import dev.lancemaintenance.compaction.CompactionTasks;
 import dev.lancemaintenance.compaction.DriverTaskPool;
 import dev.lancemaintenance.compaction.PlannedTask;
 import dev.lancemaintenance.compaction.RewrittenTask;
@@ -17,7 +15,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark engine of compaction: each planned task is one partition of an RDD of planned tasks,
+ * Compaction's tasks on Spark: each planned task is one partition of an RDD of planned tasks,
  * rewritten on an executor by the SDK ({@link dev.lancemaintenance.compaction.CompactionTaskRunner},
  * which opens the table by URI there); the small results come back to the driver, which commits
  * them in groups ({@code partial_progress}) as they arrive.
@@ -30,26 +28,25 @@ import org.apache.spark.sql.SparkSession;
  * running ones finish and their groups still commit, then the run fails naming the task.
  *
  * <p>Executors need the Lance SDK ({@code org.lance:lance-core}) on their classpath.
+ *
+ * @param spark the session whose executors run the tasks
  */
-public final class SparkCompactAction extends BaseCompactAction {
-  private final SparkSession spark;
-
-  /** @param worker what runs a task ({@link dev.lancemaintenance.compaction.CompactionTaskRunner}: the SDK rewrite), shipped to executors */
-  public SparkCompactAction(SparkSession spark, CompactionTable table, CompactionWorker worker) {
-    super(table, worker);
-    this.spark = Objects.requireNonNull(spark, "spark");
+public record SparkCompactionEngine(SparkSession spark) implements CompactionEngine {
+  public SparkCompactionEngine {
+    Objects.requireNonNull(spark, "spark");
   }
 
   @Override
-  protected void runTasks(CompactionPlan plan, CompactionPolicy policy, Consumer<RewrittenTask> onRewritten) {
-    String id = "lance-compact-" + Integer.toHexString(table().hashCode()) + "-" + System.currentTimeMillis();
-    try (JobGroup group = new JobGroup(spark.sparkContext(), id, "lance compact " + table())) {
+  public void runTasks(CompactionTasks tasks, Consumer<RewrittenTask> onRewritten) {
+    CompactionPlan plan = tasks.plan();
+    String id = "lance-compact-" + Integer.toHexString(tasks.table().hashCode()) + "-" + System.currentTimeMillis();
+    try (JobGroup group = new JobGroup(spark.sparkContext(), id, "lance compact " + tasks.tableName())) {
       group.stage("2/3 rewrite", plan.tasks().size() + " tasks merging " + plan.fragmentsToMerge() + " fragments");
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       // One task per partition: parallelize slices n elements into n partitions, element i in partition i.
-      JavaRDD<RewrittenTask> rewritten = jsc.parallelize(plan.tasks(), plan.tasks().size()).map(worker()::rewrite);
+      JavaRDD<RewrittenTask> rewritten = jsc.parallelize(plan.tasks(), plan.tasks().size()).map(tasks.worker()::rewrite);
       // The pool's threads are created here, so they inherit the job group set above.
-      new DriverTaskPool(table().toString(), policy.maxConcurrentTasks(), "lance-compact-spark")
+      new DriverTaskPool(tasks.tableName(), tasks.maxConcurrentTasks(), "lance-compact-spark")
           .run(plan.tasks(), task -> runPartition(rewritten, task), onRewritten);
     }
   }
