@@ -1,7 +1,6 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.procedure.ProcedureContext;
@@ -24,7 +23,7 @@ public final class FlinkCleanupFilesProcedure extends FlinkCleanupFilesSignature
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
     List<Row> rows = new ArrayList<>();
-    withOptions(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), call.table(), storageOptions), call)
+    withOptions(cleanupOf(context, call), call)
         .dryRun(true)
         .onRemovedFile(file -> rows.add(ResultRows.file(file)))
         .execute();

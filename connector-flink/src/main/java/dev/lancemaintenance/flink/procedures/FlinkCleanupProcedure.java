@@ -1,7 +1,6 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
 
@@ -21,6 +20,6 @@ public final class FlinkCleanupProcedure extends FlinkCleanupSignature {
 
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
-    return counters(LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), call.table(), storageOptions), call);
+    return counters(cleanupOf(context, call), call);
   }
 }

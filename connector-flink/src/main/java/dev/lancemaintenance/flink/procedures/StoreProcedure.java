@@ -2,8 +2,11 @@ package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.flink.maintenance.api.FlinkCleanupAction;
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import java.time.Clock;
 import java.util.Map;
+import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
 
@@ -24,6 +27,11 @@ abstract class StoreProcedure implements Procedure {
     this.storageOptions = settings.hadoopOptions();
     this.sdkStorageOptions = settings.sdkOptions();
     this.clock = settings.clock();
+  }
+
+  /** The Flink cleanup of the call's table, as a job of the procedure context's environment. */
+  protected final FlinkCleanupAction cleanupOf(ProcedureContext context, ProcedureCall call) {
+    return LanceFlinkMaintenance.cleanup(context.getExecutionEnvironment(), call.table(), storageOptions);
   }
 
   /** {@code action} with the call's cleanup options, "now" from the catalog's clock. */
