@@ -14,11 +14,11 @@ import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
-import dev.lancemaintenance.storage.TableStorages;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -29,8 +29,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * Our reference engine, in this JVM, through a storage wrapper that counts the bytes it reads;
  * {@code local} marks in full, {@code local-incremental} from the maintenance ledger that the run
  * of the day before left (built, untimed, over every version but the newest {@code newVersions}).
- * The table is opened as the engine's own entry points open it ({@link TableStorages}: the CLI,
- * {@code LocalMaintenanceEngine}): java.nio for a table on local disk, Hadoop for an object store.
  */
 final class LocalEngineCleanup implements Contender {
   private final Optional<Integer> newVersions;
@@ -53,7 +51,7 @@ final class LocalEngineCleanup implements Contender {
     if (newVersions.isEmpty()) {
       return;
     }
-    TableStorageFactory storage = TableStorages.factory(StorageConf.of(table.hadoopOptions()));
+    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(table.hadoopOptions()));
     try (TableStorage opened = storage.open(TableLocation.of(table.hadoopUri()))) {
       CleanupPlan plan = new CleanupPlanner().plan(opened, CleanupPolicy.builder().beforeVersion(1).build(), DatasetRef.MAIN, System.currentTimeMillis());
       long lastSummarised = plan.facts().latestVersion() - newVersions.get();
@@ -86,7 +84,7 @@ final class LocalEngineCleanup implements Contender {
     StorageConf conf = StorageConf.of(table.hadoopOptions());
     new LocalCleanupAction(
             TableLocation.of(table.hadoopUri()),
-            InstrumentedStorage.factory(TableStorages.factory(conf), bytesRead),
+            InstrumentedStorage.factory(HadoopTableStorage.factory(conf), bytesRead),
             Clock.systemUTC())
         // No age limit, as the SDK's policy: the version cutoff alone decides (our default is 7 days).
         .olderThan(Duration.ZERO)
