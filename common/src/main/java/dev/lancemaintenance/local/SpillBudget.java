@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * How many records one run's {@link Spills} may hold in memory, across all its files: a spill file
  * keeps its records while it can take one more from here, and moves them to disk once it cannot,
- * handing its share back. So a run holds at most {@link #limit()} records in memory whatever the
+ * handing its share back. So a run holds at most the budget's records in memory whatever the
  * table, and a table whose marks and listed files fit spills nothing to disk.
  */
 final class SpillBudget {
@@ -17,19 +17,13 @@ final class SpillBudget {
    */
   static final long DEFAULT_RECORDS = 100_000;
 
-  private final long limit;
   private final AtomicLong left;
 
   SpillBudget(long records) {
     if (records < 0) {
       throw new IllegalArgumentException("in-memory spill records must be >= 0: " + records);
     }
-    this.limit = records;
     this.left = new AtomicLong(records);
-  }
-
-  long limit() {
-    return limit;
   }
 
   /** Takes room for one record in memory; false when none is left. */

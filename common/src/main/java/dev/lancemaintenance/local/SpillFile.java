@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -56,6 +57,10 @@ final class SpillFile<T> implements AutoCloseable {
     try {
       if (inMemory != null) {
         moveToDisk();
+      } else if (out == null) {
+        // Read back since: go on after what is on disk.
+        out = new DataOutputStream(new BufferedOutputStream(
+            Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16));
       }
       codec.write(out, record);
       count++;

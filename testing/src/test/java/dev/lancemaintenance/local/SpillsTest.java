@@ -159,6 +159,23 @@ class SpillsTest {
     assertThat(free).as("room in memory once the spills closed").isEqualTo(4);
   }
 
+  @Test
+  void recordsAppendedAfterAReadFollowThoseReadWhereverTheyWait() throws Exception {
+    CandidateFile first = new CandidateFile("_versions/1.manifest", FileKind.MANIFEST, 10, RemovalReason.EXPIRED_VERSION);
+    CandidateFile second = new CandidateFile("_versions/2.manifest", FileKind.MANIFEST, 20, RemovalReason.EXPIRED_VERSION);
+    for (long budget : new long[] {0, SpillBudget.DEFAULT_RECORDS}) {
+      Path parent = Files.createDirectories(temp.resolve("again-" + budget));
+      try (Spills spills = new Spills(parent, 1, new SpillBudget(budget))) {
+        spills.addExpiredManifest(first);
+        spills.expiredManifests().forEach(manifest -> {});
+        spills.addExpiredManifest(second);
+        List<CandidateFile> read = new ArrayList<>();
+        spills.expiredManifests().forEach(read::add);
+        assertThat(read).as("budget " + budget).containsExactly(first, second);
+      }
+    }
+  }
+
   private static Stream<Path> filesIn(Path dir) {
     try {
       return Files.isDirectory(dir) ? Files.list(dir).toList().stream() : Stream.of(dir);
