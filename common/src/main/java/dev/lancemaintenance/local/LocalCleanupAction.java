@@ -67,8 +67,9 @@ import org.slf4j.LoggerFactory;
  * The reference engine: runs the {@link CleanupRun} stages on a thread pool in one JVM.
  *
  * <p>Mark tasks (one per slice of manifests) and list tasks (one per managed directory, started
- * with the mark, since a listing needs no mark) run in parallel and spill their records to local
- * disk, hash-partitioned by reference key. A list task gives names alone where the store can (a
+ * with the mark, since a listing needs no mark) run in parallel and spill their records,
+ * hash-partitioned by reference key: in memory up to {@link #inMemorySpillRecords(long)} records, to
+ * local disk above. A list task gives names alone where the store can (a
  * local directory with no subdirectory: no {@code stat} per file), and a decide task reads a file's
  * size and time only when the decision turns on them ({@link DecideByPath}). Decide and
  * sweep then run one partition per task, every decide before the first sweep, so that a retained
@@ -85,8 +86,10 @@ import org.slf4j.LoggerFactory;
  * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
  * manifests); per decide task, the distinct reference keys of one partition (about the table's
  * references / {@link #partitions}; listed files stream past them from the spill); per sweep, a
- * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; and a 64 KiB buffer per spill file (2 x partitions + 1 files). The
- * spill on local disk grows with references plus listed files; nothing in memory holds every path.
+ * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; the spilled records up to {@link
+ * #inMemorySpillRecords(long)} (default 100,000), and a 64 KiB buffer per
+ * spill file that went to disk (2 x partitions + 1 files at most). Above that bound the spill on
+ * local disk grows with references plus listed files; nothing in memory holds every path.
  */
 public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
@@ -101,6 +104,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
+  private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -148,6 +152,19 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   /**
+   * Spilled records (marks, listed and decided files) a run holds in memory, across its partitions,
+   * before its spills go to disk (default 100,000); 0 spills every
+   * record to disk. What the run decides is the same either way.
+   */
+  public LocalCleanupAction inMemorySpillRecords(long records) {
+    if (records < 0) {
+      throw new IllegalArgumentException("in-memory spill records must be >= 0: " + records);
+    }
+    this.inMemorySpillRecords = records;
+    return this;
+  }
+
+  /**
    * Where the spill files go (default: the {@value #SPILL_DIR_PROPERTY} system property, else
    * java.io.tmpdir). They hold the table's paths; a run removes the spills of dead runs here first.
    */
@@ -189,7 +206,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute().
     try (TableStorage storage = storageFactory.open(table());
-        Spills spills = new Spills(spillDirectory, partitions);
+        Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())

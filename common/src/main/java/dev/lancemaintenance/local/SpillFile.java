@@ -10,11 +10,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * An append-only file of records on local disk, so the local engine can hold millions of paths
- * without holding them in memory. Appends are synchronized: mark and list tasks share partitions.
+ * An append-only sequence of records that stays in memory while the run's {@link SpillBudget}
+ * allows and moves to a file on local disk once it does not, so the local engine can hold millions
+ * of paths without holding them in memory, and a small table's run writes no file at all. Appends
+ * are synchronized: mark and list tasks share partitions.
+ *
+ * <p>Where the records wait changes nothing a reader sees: {@link #forEach} gives every record in
+ * append order either way, and the records are immutable values that the {@link Codec} writes and
+ * reads back field for field (SpillsTest reads the same records through memory, through disk and
+ * through a file that moved to disk half way).
  */
 final class SpillFile<T> implements AutoCloseable {
   /** Writes and reads one record. */
@@ -26,18 +36,31 @@ final class SpillFile<T> implements AutoCloseable {
 
   private final Path path;
   private final Codec<T> codec;
+  private final SpillBudget budget;
+  /** The records while they fit the budget; null once they moved to {@link #path}. */
+  private List<T> inMemory = new ArrayList<>();
   private DataOutputStream out;
   private long count;
 
-  SpillFile(Path path, Codec<T> codec) {
+  SpillFile(Path path, Codec<T> codec, SpillBudget budget) {
     this.path = path;
     this.codec = codec;
+    this.budget = budget;
   }
 
   synchronized void append(T record) {
+    if (inMemory != null && budget.tryTake()) {
+      inMemory.add(record);
+      count++;
+      return;
+    }
     try {
-      if (out == null) {
-        out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
+      if (inMemory != null) {
+        moveToDisk();
+      } else if (out == null) {
+        // Read back since: go on after what is on disk.
+        out = new DataOutputStream(new BufferedOutputStream(
+            Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16));
       }
       codec.write(out, record);
       count++;
@@ -46,17 +69,33 @@ final class SpillFile<T> implements AutoCloseable {
     }
   }
 
+  /** Writes the records held so far to the file, in order, and hands their share of the budget back. */
+  private void moveToDisk() throws IOException {
+    out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
+    for (T held : inMemory) {
+      codec.write(out, held);
+    }
+    budget.giveBack(inMemory.size());
+    inMemory = null;
+  }
+
   synchronized long count() {
     return count;
   }
 
   /** Reads every record back, in append order. Call after all appends. */
   void forEach(Consumer<T> consumer) {
+    List<T> held;
     synchronized (this) {
-      closeWriter();
-      if (count == 0) {
-        return;
+      held = inMemory;
+      if (held == null) {
+        closeWriter();
       }
+    }
+    if (held != null) {
+      // Outside the lock, as the file is read: the consumer may append to another spill.
+      held.forEach(consumer);
+      return;
     }
     try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
       while (true) {
@@ -86,6 +125,11 @@ final class SpillFile<T> implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (inMemory != null) {
+      budget.giveBack(inMemory.size());
+      inMemory = null;
+      return;
+    }
     closeWriter();
     try {
       Files.deleteIfExists(path);

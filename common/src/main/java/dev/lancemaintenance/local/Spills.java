@@ -15,11 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The local engine's shuffle: marks and listed files hash-partitioned by reference key into files
- * under one temporary directory, plus the expired manifests. The decision then holds one
- * partition's marks in memory at a time, so memory grows with files / partitions, not with files.
- * Decided files wait in their partition's spill until every partition is decided, so the run can
- * still refuse before its first delete.
+ * The local engine's shuffle: marks and listed files hash-partitioned by reference key, plus the
+ * expired manifests. Records stay in memory up to the run's {@link SpillBudget} (a table of a few
+ * thousand versions writes, reads back and deletes no spill file: docs/benchmarks.md, "The daily
+ * run's fixed costs on local disk") and go to files under one temporary
+ * directory above it. The decision then holds one partition's marks in memory at a time, so memory
+ * grows with the budget plus files / partitions, not with files. Decided files wait in their
+ * partition's spill until every partition is decided, so the run can still refuse before its first
+ * delete.
  *
  * <p>The directory, {@code lance-cleanup-<random>}, holds the table's path lists, so a run that is
  * killed ({@code kill -9}) would leave it behind for good. Each run therefore marks its directory
@@ -42,6 +45,15 @@ final class Spills implements AutoCloseable {
   static final String OWNER_FILE = "owner";
 
   Spills(Path parent, int partitions) {
+    this(parent, partitions, new SpillBudget(SpillBudget.DEFAULT_RECORDS));
+  }
+
+  /**
+   * Spills that hold at most {@code budget}'s records in memory. The directory is made (and marked
+   * with this process) at once, whether or not a record ever reaches it, so that what a killed run
+   * leaves and the next run removes does not depend on the table's size.
+   */
+  Spills(Path parent, int partitions, SpillBudget budget) {
     removeSpillsOfDeadRuns(parent);
     try {
       Files.createDirectories(parent);
@@ -53,12 +65,12 @@ final class Spills implements AutoCloseable {
       throw new UncheckedIOException("Cannot create a spill directory under " + parent, e);
     }
     for (int p = 0; p < partitions; p++) {
-      marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK));
-      files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE));
-      decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE));
-      ages.add(new SpillFile<>(directory.resolve("ages-" + p), Codecs.AGE));
+      marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK, budget));
+      files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE, budget));
+      decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE, budget));
+      ages.add(new SpillFile<>(directory.resolve("ages-" + p), Codecs.AGE, budget));
     }
-    expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE);
+    expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE, budget);
   }
 
   /** Deletes the spill directories under {@code parent} whose run's process died on this machine. */

@@ -59,7 +59,7 @@ public final class HadoopTableStorage implements TableStorage {
   private final Path root;
   private final String rootPath;
   /**
-   * Where listing, creates, create-if-absent and deletes go when the table is on the local file system (one
+   * Where listing, creates and writes, create-if-absent and deletes go when the table is on the local file system (one
    * set of rules for local disk), else null.
    */
   private final LocalTableStorage local;
@@ -249,6 +249,12 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public void write(String path, byte[] content) {
+    if (local != null) {
+      // As create: Hadoop's local create forks chmod for the file (and for each directory it
+      // makes), a few ms per ledger segment that the run's lease release waits for.
+      local.write(path, content);
+      return;
+    }
     try (FSDataOutputStream out = createOverwriting(pathOf(path))) {
       out.write(content);
     } catch (IOException e) {

@@ -97,6 +97,93 @@ class SpillsTest {
     }
   }
 
+  @Test
+  void everyRecordComesBackInAppendOrderWhetherItWaitedInMemoryOnDiskOrMovedHalfWay() throws Exception {
+    // Where a record waits must change nothing the decision reads: same records (every field, as
+    // the codecs write them), same order. A budget of 0 is all disk; 3 moves the first file to disk
+    // after its third record; the default holds everything in memory.
+    List<FileEntry> listed = List.of(
+        new FileEntry("data/a.lance", 10, 1_000),
+        FileEntry.unread("data/b.lance"),
+        new FileEntry("data/c", 0, 3_000, FileEntry.EntryType.LINK),
+        new FileEntry("data/d.lance", 40, 4_000),
+        new FileEntry("data/e.lance", 50, 5_000));
+    List<ReferenceMark> marks = List.of(
+        new ReferenceMark("data/a.lance", FileKind.DATA, MarkState.KEPT),
+        new ReferenceMark("data/z.lance", FileKind.DATA, MarkState.EXPIRED));
+    for (long budget : new long[] {0, 3, SpillBudget.DEFAULT_RECORDS}) {
+      Path parent = Files.createDirectories(temp.resolve("budget-" + budget));
+      try (Spills spills = new Spills(parent, 1, new SpillBudget(budget))) {
+        listed.forEach(file -> spills.addFile(file, DatasetRef.MAIN));
+        marks.forEach(spills::addMark);
+        List<FileEntry> files = new ArrayList<>();
+        spills.files(0).forEach(files::add);
+        List<ReferenceMark> readMarks = new ArrayList<>();
+        spills.marks(0).forEach(readMarks::add);
+        assertThat(files).as("files, budget " + budget).containsExactlyElementsOf(listed);
+        assertThat(readMarks).as("marks, budget " + budget).containsExactlyElementsOf(marks);
+        try (Stream<Path> written = Files.list(parent).flatMap(SpillsTest::filesIn)) {
+          assertThat(written.map(p -> p.getFileName().toString()).filter(n -> !n.equals(Spills.OWNER_FILE)))
+              .as("spill files on disk, budget " + budget)
+              .containsExactlyInAnyOrderElementsOf(
+                  budget == 0 ? List.of("files-0", "marks-0") : budget == 3 ? List.of("files-0") : List.of());
+        }
+      }
+    }
+  }
+
+  @Test
+  void filesThatOutgrowTheRunsBudgetMoveToDiskAndTheBudgetIsWholeAgainAtClose() throws Exception {
+    // One budget for every file of the run: 20 marks in two partitions cannot all stay within 4.
+    SpillBudget budget = new SpillBudget(4);
+    List<ReferenceMark> added = new ArrayList<>();
+    try (Spills spills = new Spills(temp, 2, budget)) {
+      for (int i = 0; i < 20; i++) {
+        ReferenceMark mark = new ReferenceMark("data/f" + i + ".lance", FileKind.DATA, MarkState.KEPT);
+        spills.addMark(mark);
+        added.add(mark);
+      }
+      List<ReferenceMark> read = new ArrayList<>();
+      spills.marks(0).forEach(read::add);
+      spills.marks(1).forEach(read::add);
+      assertThat(read).containsExactlyInAnyOrderElementsOf(added);
+      try (Stream<Path> written = Files.list(temp).flatMap(SpillsTest::filesIn)) {
+        assertThat(written.map(p -> p.getFileName().toString()).toList()).as("spill files on disk")
+            .anyMatch(name -> name.startsWith("marks-"));
+      }
+    }
+    int free = 0;
+    while (budget.tryTake()) {
+      free++;
+    }
+    assertThat(free).as("room in memory once the spills closed").isEqualTo(4);
+  }
+
+  @Test
+  void recordsAppendedAfterAReadFollowThoseReadWhereverTheyWait() throws Exception {
+    CandidateFile first = new CandidateFile("_versions/1.manifest", FileKind.MANIFEST, 10, RemovalReason.EXPIRED_VERSION);
+    CandidateFile second = new CandidateFile("_versions/2.manifest", FileKind.MANIFEST, 20, RemovalReason.EXPIRED_VERSION);
+    for (long budget : new long[] {0, SpillBudget.DEFAULT_RECORDS}) {
+      Path parent = Files.createDirectories(temp.resolve("again-" + budget));
+      try (Spills spills = new Spills(parent, 1, new SpillBudget(budget))) {
+        spills.addExpiredManifest(first);
+        spills.expiredManifests().forEach(manifest -> {});
+        spills.addExpiredManifest(second);
+        List<CandidateFile> read = new ArrayList<>();
+        spills.expiredManifests().forEach(read::add);
+        assertThat(read).as("budget " + budget).containsExactly(first, second);
+      }
+    }
+  }
+
+  private static Stream<Path> filesIn(Path dir) {
+    try {
+      return Files.isDirectory(dir) ? Files.list(dir).toList().stream() : Stream.of(dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static int partitionHolding(Spills spills, Object record) {
     List<Integer> found = new ArrayList<>();
     for (int p = 0; p < spills.partitions(); p++) {
