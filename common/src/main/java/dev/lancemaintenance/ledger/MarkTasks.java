@@ -101,7 +101,8 @@ public final class MarkTasks {
     plan.slices().forEach(slice -> (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS ? own : branches).add(slice));
     List<ManifestLocation> versions = own.stream().flatMap(slice -> slice.manifests().stream()).toList();
     IncrementalMark.Pending pending = new IncrementalMark(storage, plan.facts(), clock).begin(versions);
-    List<ManifestRun> runs = ManifestRun.cut(pending.toDecode(), runLength(own, pending.toDecode().size(), storage));
+    int runLength = own.stream().mapToInt(slice -> slice.manifests().size()).max().orElse(1);
+    List<ManifestRun> runs = ManifestRun.cut(pending.toDecode(), runLength);
     List<RunSummary> summaries = new ArrayList<>(runs.isEmpty() ? List.of() : decoder.summarise(runs));
     // Engines may collect in any order; the runs join in version order.
     summaries.sort(Comparator.comparingLong(summary -> summary.versions().get(0).version()));
@@ -124,19 +125,5 @@ public final class MarkTasks {
     List<MarkTask> tasks = new ArrayList<>(MarkTask.derived(fromLedger, MARKS_PER_TASK));
     tasks.addAll(MarkTask.decode(branches));
     return tasks;
-  }
-
-  /**
-   * Manifests per decode run: at most a slice's, and few enough that the new manifests spread over
-   * the requests the store keeps in flight. A run reads its manifests one after the other (each is
-   * diffed against the one before), so on an object store the 20 new manifests of a daily run in one
-   * run were 20 round trips in a row; cut in runs of one or two, they are two or three (each run
-   * but the first also reads the manifest before it, its base). The summaries are the same however
-   * the manifests are cut: {@link VersionSummaries#join} joins runs of any length.
-   */
-  static int runLength(List<ManifestSlice> slices, int toDecode, TableStorage storage) {
-    int sliceLength = slices.stream().mapToInt(slice -> slice.manifests().size()).max().orElse(1);
-    int spread = Math.max(1, (toDecode + storage.suggestedConcurrency() - 1) / storage.suggestedConcurrency());
-    return Math.max(1, Math.min(sliceLength, spread));
   }
 }
