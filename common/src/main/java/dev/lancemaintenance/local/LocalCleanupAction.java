@@ -50,6 +50,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -274,6 +275,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Optional<RecordedFiles> decidedFiles;
     /** The listing tasks, started with the mark. */
     private List<Future<Long>> listing;
+    /** The decided parts being ended ({@link #decideBounded}), awaited before the first delete. */
+    private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
 
     Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
         Optional<RecordedFiles> decidedFiles) {
@@ -344,6 +347,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public CleanupCounters sweepDecided(long budget) {
+      awaitRecordedDecision();
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.SWEEP)) {
         runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
@@ -403,42 +407,66 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return count;
     }
 
-    /** Decides one partition once a decide slot is free: the pool may be sized for I/O, not memory. */
+    /**
+     * Decides one partition once a decide slot is free (the pool may be sized for I/O, not memory),
+     * then ends its recorded part on the pool, outside the slot and beside everything else. A part
+     * on an object store is uploaded when it ends: a request that needs none of the memory the
+     * slot bounds (its lines were written as the partition was decided), so inside the slot a small
+     * decision's parts went to the store a few at a time, a wave of round trips each; now they go
+     * at once, and beside the run's plan, which {@link CleanupRun#decide} records once this stage
+     * returned. Exact as before: a part ends whole only once its whole partition was decided, and
+     * no file is deleted before every part ended ({@link #awaitRecordedDecision}). A run that dies
+     * between the plan and its last part leaves a plan with a part that is not whole (on S3 none at
+     * all), which a resume reads as "did not finish deciding" and starts over
+     * (docs/ledger.md, section 9).
+     */
     private UnlistedReferences decideBounded(int partition, DecisionContext context) {
+      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, partition, 0))
+          .orElseGet(RecordedFiles.Part::none);
+      UnlistedReferences unlisted;
       decideSlots.acquireUninterruptibly();
       try {
-        return decide(partition, context);
+        unlisted = decide(partition, context, record);
+      } catch (RuntimeException | Error e) {
+        record.close();
+        throw e;
       } finally {
         decideSlots.release();
       }
+      partsEnding.add(pool.submit(() -> {
+        record.finish();
+        return null;
+      }));
+      return unlisted;
+    }
+
+    /** Waits until every decided part ended: the decision is recorded before the first delete. */
+    private void awaitRecordedDecision() {
+      awaitAll(partsEnding, (a, b) -> null, null);
     }
 
     /**
-     * Co-groups one partition's marks and listed files by key: spills what goes, and reports the
-     * keys retained versions need that no listed file carries.
+     * Co-groups one partition's marks and listed files by key: spills what goes, records every
+     * listed file it decided in {@code record}, and reports the keys retained versions need that no
+     * listed file carries.
      */
-    private UnlistedReferences decide(int partition, DecisionContext context) {
+    private UnlistedReferences decide(int partition, DecisionContext context, RecordedFiles.Part record) {
       Map<String, MarkState> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
       Set<String> listedKeys = new HashSet<>();
       DecideByPath decide = new DecideByPath(context);
-      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, partition, 0))
-          .orElseGet(RecordedFiles.Part::none);
-      try (record) {
-        spills.files(partition).forEach(file -> {
-          String key = context.keyOf(file.path());
-          MarkState mark = marks.get(key);
-          if (mark != null) {
-            listedKeys.add(key);
-          }
-          decide.decideAndRecord(file, Optional.ofNullable(mark), storage::withAttributes, record::addListed)
-              .ifPresent(decided -> {
-                spills.decided(partition).append(decided);
-                progress().candidates(1);
-              });
-        });
-        record.finish();
-      }
+      spills.files(partition).forEach(file -> {
+        String key = context.keyOf(file.path());
+        MarkState mark = marks.get(key);
+        if (mark != null) {
+          listedKeys.add(key);
+        }
+        decide.decideAndRecord(file, Optional.ofNullable(mark), storage::withAttributes, record::addListed)
+            .ifPresent(decided -> {
+              spills.decided(partition).append(decided);
+              progress().candidates(1);
+            });
+      });
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
         if (!listedKeys.contains(mark.getKey())) {

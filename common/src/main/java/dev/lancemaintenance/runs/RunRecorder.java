@@ -169,8 +169,8 @@ public final class RunRecorder {
   }
 
   /**
-   * Deletes every run's recorded decision ({@link RunRecords#dropDecisions}: none is resumed once a
-   * run finished) and the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS};
+   * Deletes every run's recorded decision (none is resumed once a run finished) and the records of
+   * ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS} ({@link RunRecords#prune}),
    * while the run still holds the lease. Never fails the run.
    */
   public void pruneEndedRuns() {
@@ -178,7 +178,6 @@ public final class RunRecorder {
       return;
     }
     try {
-      records.dropDecisions();
       int pruned = records.prune(RunRecords.KEEP_ENDED_RUNS);
       if (pruned > 0) {
         LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",

@@ -7,6 +7,7 @@ import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -96,23 +97,45 @@ public final class RunRecords {
   }
 
   /**
-   * Deletes the records of ended runs older than the newest {@code keep} runs, with the files they
-   * recorded ({@link RecordedFiles}), and returns how many runs went. Runs without an end (running, or dead and unfinished) stay whatever their age: they
-   * are what a later run looks for to resume, and what an operator needs to see. Called by a
-   * finished run under the table lease, so no other run writes records meanwhile; what cannot be
-   * deleted is logged and left for the next prune.
+   * What a finished run removes, under the table lease: every run's recorded decision (its plan
+   * and decided parts, {@code <stem>.decided/}), and the records of ended runs older than the
+   * newest {@code keep} runs, with the files they recorded ({@link RecordedFiles}). Returns how
+   * many runs' records went.
+   *
+   * <p>A decision is resumed only from the newest run, and only when it died, so once a run
+   * finished none ever is, and keeping them would keep a copy of every decided path. Runs without
+   * an end (running, or dead and unfinished) stay whatever their age: they are what a later run
+   * looks for to resume, and what an operator needs to see. No other run writes records meanwhile
+   * (the lease), so one recursive listing of {@value #DIR} sees every file either rule removes, and
+   * one delete removes them: on an object store two round trips in a row, where a listing per rule
+   * made four. What cannot be deleted is logged and left for the next finished run.
    */
   public int prune(int keep) {
     if (keep < 1) {
       throw new IllegalArgumentException("the runs kept must be at least 1, not " + keep);
     }
+    List<FileEntry> records = new ArrayList<>();
     List<String> doomed = new ArrayList<>();
+    Map<String, List<String>> recordedFilesByStem = new HashMap<>();
+    for (Iterator<FileEntry> files = storage.listFiles(DIR, true); files.hasNext(); ) {
+      FileEntry file = files.next();
+      String relative = file.path().substring(DIR.length() + 1);
+      int slash = relative.indexOf('/');
+      String top = slash < 0 ? relative : relative.substring(0, slash);
+      if (slash < 0) {
+        records.add(file);
+      } else if (top.endsWith(DECIDED)) {
+        doomed.add(file.path());
+      } else if (top.endsWith(FILES)) {
+        recordedFilesByStem.computeIfAbsent(top.substring(0, top.length() - FILES.length()), stem -> new ArrayList<>())
+            .add(file.path());
+      }
+    }
     int runsPruned = 0;
-    for (Map<String, FileEntry> run : runsNewestFirst().values().stream().skip(keep).toList()) {
-      if (run.containsKey(END)) {
-        run.values().forEach(file -> doomed.add(file.path()));
-        String files = Generations.lastSegment(run.get(END).path()).replace(END, FILES);
-        storage.listFiles(DIR + "/" + files, true).forEachRemaining(file -> doomed.add(file.path()));
+    for (Map.Entry<String, Map<String, FileEntry>> run : runsNewestFirst(records.iterator()).entrySet().stream().skip(keep).toList()) {
+      if (run.getValue().containsKey(END)) {
+        run.getValue().values().forEach(file -> doomed.add(file.path()));
+        doomed.addAll(recordedFilesByStem.getOrDefault(run.getKey(), List.of()));
         runsPruned++;
       }
     }
@@ -145,25 +168,6 @@ public final class RunRecords {
     return Optional.empty();
   }
 
-  /**
-   * Deletes every run's recorded decision (its plan and decided parts, {@code <stem>.decided/}) and
-   * returns how many files went. Called by a run that finished, under the lease: a decision is
-   * resumed only from the newest run, and only when it died, so once a run finished none ever is,
-   * and keeping them would keep a copy of every decided path. What cannot be deleted is logged and
-   * left for the next finished run.
-   */
-  public int dropDecisions() {
-    List<String> doomed = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(DIR, true); files.hasNext(); ) {
-      String path = files.next().path();
-      if (path.substring(DIR.length() + 1).contains(DECIDED + "/")) {
-        doomed.add(path);
-      }
-    }
-    deleteLogged(doomed);
-    return doomed.size();
-  }
-
   private void deleteLogged(List<String> doomed) {
     for (int from = 0; from < doomed.size(); from += storage.maxDeleteBatchSize()) {
       storage.deleteBatch(doomed.subList(from, Math.min(doomed.size(), from + storage.maxDeleteBatchSize())))
@@ -174,8 +178,13 @@ public final class RunRecords {
 
   /** Every run's record files by stem, newest first, without reading them. */
   private TreeMap<String, Map<String, FileEntry>> runsNewestFirst() {
+    return runsNewestFirst(storage.listFiles(DIR, false));
+  }
+
+  /** As {@link #runsNewestFirst()}, of the files directly in {@value #DIR} that {@code files} gives. */
+  private static TreeMap<String, Map<String, FileEntry>> runsNewestFirst(Iterator<FileEntry> files) {
     TreeMap<String, Map<String, FileEntry>> runs = new TreeMap<>(Comparator.reverseOrder());
-    for (Iterator<FileEntry> files = storage.listFiles(DIR, false); files.hasNext(); ) {
+    while (files.hasNext()) {
       FileEntry file = files.next();
       String name = Generations.lastSegment(file.path());
       for (String suffix : List.of(START, END)) {

@@ -71,7 +71,8 @@ public final class HadoopTableStorage implements TableStorage {
     this.conf = conf;
     this.root = new Path(location.uri());
     try {
-      this.opened = FileSystem.newInstance(root.toUri(), conf.toConfiguration());
+      String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
+      this.opened = FileSystem.newInstance(root.toUri(), S3ExpectContinue.configure(scheme, conf.toConfiguration()));
     } catch (IOException e) {
       throw new StorageException("open file system for", location.toString(), e);
     }

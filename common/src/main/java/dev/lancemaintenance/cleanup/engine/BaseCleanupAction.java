@@ -155,10 +155,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   private CleanupResult executeHoldingLease(DatasetCleanup requested) {
     long startNanos = System.nanoTime();
-    List<DatasetCleanup> cascade;
-    try (TableStorage storage = storageFactory.open(table)) {
-      cascade = ReferencedBranches.cascadeOf(storage, requested);
-    }
+    List<DatasetCleanup> cascade = ReferencedBranches.cascadeOf(storageFactory, table, requested);
     for (DatasetCleanup branchCleanup : cascade) {
       ensureLeaseHeld();
       LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.dataset(), branchCleanup.policy());
