@@ -29,9 +29,9 @@ public final class ReferencedBranches {
   private ReferencedBranches() {}
 
   /**
-   * As {@link #cascadeOf(TableStorage, DatasetCleanup)}, opening the table's storage only when the
-   * policy cascades: opening a client costs a run CPU in a row before its plan (an s3a client, some
-   * 10 ms), for a default policy that reads nothing here.
+   * The cleanups to run before {@code cleanup}, deepest branch first; empty when it does not
+   * cascade, and then without opening the table's storage: opening a client costs a run CPU in a
+   * row before its plan (an s3a client, some 10 ms), for a default policy that reads nothing here.
    */
   public static List<DatasetCleanup> cascadeOf(TableStorageFactory stores, TableLocation table, DatasetCleanup cleanup) {
     if (!cleanup.policy().cleanReferencedBranches()) {
@@ -42,11 +42,8 @@ public final class ReferencedBranches {
     }
   }
 
-  /** The cleanups to run before {@code cleanup}, deepest branch first; empty when it does not cascade. */
-  public static List<DatasetCleanup> cascadeOf(TableStorage storage, DatasetCleanup cleanup) {
-    if (!cleanup.policy().cleanReferencedBranches()) {
-      return List.of();
-    }
+  /** The cascade of a {@code cleanup} whose policy cascades, read from the open table. */
+  private static List<DatasetCleanup> cascadeOf(TableStorage storage, DatasetCleanup cleanup) {
     String table = storage.location().toString();
     Map<Long, ManifestLocation> ownVersions = new HashMap<>();
     VersionListing.list(storage, cleanup.dataset()).forEach(location -> ownVersions.put(location.version(), location));

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code local} engine: {@link LocalCleanupAction} and {@link LocalCompactionEngine} on this
+ * The {@code local} engine: {@link LocalCleanupAction} and compaction on {@link LocalCompactionEngine}, on this
  * machine. Engine options: {@value #PARALLELISM} (of the cleanup), and {@value #SPILL_DIR} (CLI
  * {@code --spill-dir}; default the {@value LocalCleanupAction#SPILL_DIR_PROPERTY} system property,
  * else java.io.tmpdir).

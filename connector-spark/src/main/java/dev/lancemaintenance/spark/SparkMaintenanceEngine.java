@@ -8,8 +8,8 @@ import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The {@code spark} engine of the command line: a {@link SparkCleanupAction} or {@link
- * SparkCompactionEngine} in the Spark session of this JVM, so {@code optimize --engine spark} runs both
+ * The {@code spark} engine of the command line: a {@link SparkCleanupAction} or a compaction on
+ * {@link SparkCompactionEngine}, in the Spark session of this JVM, so {@code optimize --engine spark} runs both
  * halves in one session. Engine options: {@code master} (default {@code local[*]}), {@code
  * partitions} (of the decision), {@code distribute_above} (tables with at most this many versions
  * are cleaned in the driver; 0 distributes every table), and Spark settings, which are keys starting

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.flink.procedures;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.flink.maintenance.api.LanceFlinkMaintenance;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.types.Row;
 
@@ -20,6 +21,7 @@ public final class FlinkRemoveOrphanFilesProcedure extends FlinkRemoveOrphanFile
 
   @Override
   Row[] run(ProcedureContext context, ProcedureCall call) {
-    return counters(cleanupOf(context, call).orphanFilesOnly(), call);
+    return counters(
+        LanceFlinkMaintenance.removeOrphanFiles(context.getExecutionEnvironment(), call.table(), storageOptions), call);
   }
 }

@@ -32,7 +32,6 @@ final class SparkDescribeStorageProcedure extends BaseLanceProcedure {
   static final Parameter WINDOWS = Parameter.optional(
       "windows", DataTypes.StringType, "the what-if's windows, comma-separated durations (default 0s,1h,1d,7d,30d)");
 
-
   SparkDescribeStorageProcedure(Clock clock) {
     super(NAME,
         "Reports what a Lance table's files are for, what a cleanup with the given policy frees now,"

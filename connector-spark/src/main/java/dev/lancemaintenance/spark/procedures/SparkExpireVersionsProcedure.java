@@ -22,7 +22,6 @@ import org.apache.spark.sql.types.DataType;
 final class SparkExpireVersionsProcedure extends BaseLanceProcedure {
   static final String NAME = "expire_versions";
 
-
   SparkExpireVersionsProcedure(Clock clock) {
     super(NAME,
         "Removes the manifests of the versions of a Lance table that the policy expires, without reading the"

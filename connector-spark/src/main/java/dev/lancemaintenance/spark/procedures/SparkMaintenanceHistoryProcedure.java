@@ -26,7 +26,6 @@ final class SparkMaintenanceHistoryProcedure extends BaseLanceProcedure {
       "limit", DataTypes.LongType, "at most this many runs, the newest; default " + DEFAULT_LIMIT);
   static final StructType SCHEMA = schema();
 
-
   SparkMaintenanceHistoryProcedure(Clock clock) {
     super(NAME,
         "The maintenance runs of a Lance table, newest first: finished, failed, or unfinished (the run died).", SCHEMA, clock);

@@ -30,7 +30,6 @@ final class SparkOptimizeProcedure extends BaseLanceProcedure {
           "hadoop_options", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType),
           "Hadoop settings for the cleanup's store, over the session's spark.hadoop.*");
 
-
   SparkOptimizeProcedure(Clock clock) {
     super(NAME,
         "LanceDB's optimize without the index step: compaction, then cleanup, both distributed over the"

@@ -10,7 +10,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The {@code flink} engine of the command line and of {@code flink run}: a {@link
- * FlinkCleanupAction} or {@link FlinkCompactionEngine} on the environment Flink hands out, which is
+ * FlinkCleanupAction} or a compaction on {@link FlinkCompactionEngine}, on the environment Flink hands out, which is
  * the cluster's under {@code flink run} and a local MiniCluster otherwise. Engine option: {@code
  * parallelism}.
  *
