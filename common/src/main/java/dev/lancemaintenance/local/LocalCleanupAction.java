@@ -240,9 +240,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /**
    * The partitions each decide task decides, in order: a task per partition when any mark or listed
    * file went to disk; when all of them are in memory ({@code inMemory}, their count), one task per
-   * {@value #RECORDS_PER_DECIDE_TASK} of them, each deciding a run of consecutive partitions (on
-   * {@code steady}'s 12,120 records, one task and one recorded part instead of sixteen of each, and
-   * sixteen hand-offs between threads fewer).
+   * {@value #RECORDS_PER_DECIDE_TASK} of them but at least one per core ({@code cores}, so that the
+   * decision still uses the machine), each deciding a run of consecutive partitions (on {@code
+   * steady}'s 12,120 records and 2 cores, two tasks and two recorded parts instead of sixteen of
+   * each).
    *
    * <p>Exact: a file's decision depends on its partition's marks alone (marks and files are
    * partitioned by the same key), never on the task that decides it; every partition is decided by
@@ -252,10 +253,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * (its list stage partitions the recorded files again by key); a task that dies leaves no whole
    * part and the resume starts over, as for a task of one partition.
    */
-  static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory) {
+  static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory, int cores) {
     int tasks = inMemory.isEmpty()
         ? partitions
-        : (int) Math.max(1, Math.min(partitions, ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK)));
+        : (int) Math.min(partitions, Math.max(Math.max(1, cores), ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK)));
     List<List<Integer>> groups = new ArrayList<>(tasks);
     for (int task = 0; task < tasks; task++) {
       int from = (int) ((long) task * partitions / tasks);
@@ -390,7 +391,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
-      taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory());
+      taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory(),
+          Runtime.getRuntime().availableProcessors());
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
       return runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context), UnlistedReferences::plus,
           UnlistedReferences.NONE);

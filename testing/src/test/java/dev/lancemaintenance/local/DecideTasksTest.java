@@ -18,7 +18,7 @@ class DecideTasksTest {
     for (int partitions : new int[] {1, 5, 16, 17}) {
       for (OptionalLong records : List.of(OptionalLong.empty(), OptionalLong.of(0), OptionalLong.of(12_120),
           OptionalLong.of(LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1), OptionalLong.of(99_999), OptionalLong.of(10_000_000))) {
-        List<List<Integer>> tasks = LocalCleanupAction.partitionsPerDecideTask(partitions, records);
+        List<List<Integer>> tasks = LocalCleanupAction.partitionsPerDecideTask(partitions, records, 2);
         assertThat(tasks.stream().flatMap(List::stream).toList())
             .as("%d partitions, %s records in memory", partitions, records)
             .containsExactlyElementsOf(IntStream.range(0, partitions).boxed().toList());
@@ -29,12 +29,13 @@ class DecideTasksTest {
 
   @Test
   void aTaskPerPartitionOnceAnyRecordWentToDiskFewerWhileAllAreInMemory() {
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.empty())).hasSize(16);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(12_120)))
-        .as("steady: 6,060 marks and 6,060 listed files").hasSize(1);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(0))).hasSize(1);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(2 * LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1)))
-        .hasSize(3);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(2, OptionalLong.of(10_000_000))).as("never more than the partitions").hasSize(2);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.empty(), 2)).hasSize(16);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(12_120), 2))
+        .as("steady on 2 cores: 6,060 marks and 6,060 listed files").hasSize(2);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(12_120), 1)).hasSize(1);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(0), 0)).as("at least one").hasSize(1);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(3 * LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1), 2))
+        .hasSize(4);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(2, OptionalLong.of(10_000_000), 8)).as("never more than the partitions").hasSize(2);
   }
 }
