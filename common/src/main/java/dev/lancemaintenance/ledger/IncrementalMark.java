@@ -85,7 +85,15 @@ public final class IncrementalMark {
    * @param listed every manifest listed in the dataset's {@code _versions/}, in version order
    */
   public Pending begin(List<ManifestLocation> listed) {
-    LedgerRead read = ledger.read();
+    return begin(listed, LedgerReadAhead.none());
+  }
+
+  /**
+   * As {@link #begin(List)}, with the ledger {@code ahead} read beside the plan when it was started
+   * for this dataset (the identity check against {@code listed} runs here, whenever it was read).
+   */
+  public Pending begin(List<ManifestLocation> listed, LedgerReadAhead ahead) {
+    LedgerRead read = ahead.readOf(ledger);
     Optional<String> problem = read.problem().or(() -> mismatch(read.state().orElseThrow(), listed));
     problem.ifPresent(why -> LOG.info("lance cleanup {}: marking every manifest ({})", facts.describe(), why));
     return new Pending(listed, read, problem);

@@ -67,13 +67,20 @@ public final class MarkTasks {
   /** The mark tasks of one dataset cleanup; commits what the ledger learnt when {@code run} executes. */
   public static List<MarkTask> of(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder) {
+    return of(storage, plan, mode, run, clock, decoder, LedgerReadAhead.none());
+  }
+
+  /** As {@link #of(TableStorage, CleanupPlan, MarkMode, CleanupMode, Clock, Decoder)}, with the ledger read {@code ahead}. */
+  public static List<MarkTask> of(
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
+      LedgerReadAhead ahead) {
     // The expiry records are listed beside the manifests' marks, which do not need them (nor they
     // the marks): on an object store one round trip fewer in a row. The tasks are the same, in the
     // same order.
     CompletableFuture<List<MarkTask>> records = DaemonThreads.beside("lance-expiry-records", () -> fromExpiryRecords(storage, plan));
     List<MarkTask> tasks;
     try {
-      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder));
+      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead));
     } finally {
       records.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
     }
@@ -92,7 +99,8 @@ public final class MarkTasks {
   }
 
   private static List<MarkTask> fromManifests(
-      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder) {
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
+      LedgerReadAhead ahead) {
     if (mode == MarkMode.FULL) {
       return MarkTask.decode(plan.slices());
     }
@@ -100,7 +108,7 @@ public final class MarkTasks {
     List<ManifestSlice> branches = new ArrayList<>();
     plan.slices().forEach(slice -> (slice.role() == ManifestSlice.SliceRole.TABLE_VERSIONS ? own : branches).add(slice));
     List<ManifestLocation> versions = own.stream().flatMap(slice -> slice.manifests().stream()).toList();
-    IncrementalMark.Pending pending = new IncrementalMark(storage, plan.facts(), clock).begin(versions);
+    IncrementalMark.Pending pending = new IncrementalMark(storage, plan.facts(), clock).begin(versions, ahead);
     int runLength = own.stream().mapToInt(slice -> slice.manifests().size()).max().orElse(1);
     List<ManifestRun> runs = ManifestRun.cut(pending.toDecode(), runLength);
     List<RunSummary> summaries = new ArrayList<>(runs.isEmpty() ? List.of() : decoder.summarise(runs));

@@ -27,6 +27,7 @@ import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -73,7 +74,8 @@ import org.slf4j.LoggerFactory;
  * local disk above. A list task gives names alone where the store can (a
  * local directory with no subdirectory: no {@code stat} per file), and a decide task reads a file's
  * size and time only when the decision turns on them ({@link DecideByPath}). Decide and
- * sweep then run one partition per task, every decide before the first sweep, so that a retained
+ * sweep then run one task per partition (or per run of partitions, when every mark and listed file
+ * is in memory: {@link #partitionsPerDecideTask}), every decide before the first sweep, so that a retained
  * version naming a missing file refuses the run before any delete. Expired manifests are deleted
  * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
  *
@@ -95,6 +97,12 @@ import org.slf4j.LoggerFactory;
 public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
   private static final int DEFAULT_PARTITIONS = 16;
+  /**
+   * Marks and listed files one decide task takes when all of them are in memory: a few ms of hash
+   * lookups, so that spreading fewer over more tasks would cost more in hand-offs and recorded parts
+   * than it saves.
+   */
+  static final long RECORDS_PER_DECIDE_TASK = 25_000;
 
   private final TableStorageFactory storageFactory;
   /** Concurrent decide tasks: each holds one partition's reference keys, so memory grows with it. */
@@ -204,9 +212,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles,
       Function<TableStorage, SweepResume> resumeOn) {
     long startNanos = System.nanoTime();
+    Clock now = Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC);
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
-    // read and the storage they delete through go away, so no delete outlives execute().
+    // read and the storage they delete through go away, so no delete outlives execute(). The ledger
+    // is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says why that is
+    // exact), and a read still under way ends before the storage it reads through closes.
     try (TableStorage storage = storageFactory.open(table());
+        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), now);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
@@ -217,13 +229,45 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, spills, stopped.pool(), Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC), recordedFiles,
-              resume.decidedFiles()),
+          new Run(storage, ledger, spills, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
       return run.result(settings().mode(), markMode(), counters, durationMillis);
     }
+  }
+
+  /**
+   * The partitions each decide task decides, in order: a task per partition when any mark or listed
+   * file went to disk; when all of them are in memory ({@code inMemory}, their count), one task per
+   * {@value #RECORDS_PER_DECIDE_TASK} of them but at least one per core ({@code cores}, so that the
+   * decision still uses the machine), each deciding a run of consecutive partitions (on {@code
+   * steady}'s 12,120 records and 2 cores, two tasks and two recorded parts instead of sixteen of
+   * each).
+   *
+   * <p>Exact: a file's decision depends on its partition's marks alone (marks and files are
+   * partitioned by the same key), never on the task that decides it; every partition is decided by
+   * exactly one task, one partition after another, so a task holds one partition's marks at a time
+   * as before. The run's plan records the number of tasks, each of which ends one whole part with
+   * the files of all its partitions, and a resume reads every part whatever partitions it held
+   * (its list stage partitions the recorded files again by key); a task that dies leaves no whole
+   * part and the resume starts over, as for a task of one partition.
+   */
+  static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory, int cores) {
+    int tasks = inMemory.isEmpty()
+        ? partitions
+        : (int) Math.min(partitions, Math.max(Math.max(1, cores), ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK)));
+    List<List<Integer>> groups = new ArrayList<>(tasks);
+    for (int task = 0; task < tasks; task++) {
+      int from = (int) ((long) task * partitions / tasks);
+      int to = (int) ((long) (task + 1) * partitions / tasks);
+      groups.add(IntStream.range(from, to).boxed().toList());
+    }
+    return groups;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return (a + b - 1) / b;
   }
 
   private int threadsFor(TableStorage storage) {
@@ -264,6 +308,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /** One execution's stages over shared storage, spill and pool: how the local engine distributes them. */
   private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
+    private final LedgerReadAhead ledger;
     private final Spills spills;
     private final ExecutorService pool;
     private final Clock now;
@@ -275,12 +320,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Optional<RecordedFiles> decidedFiles;
     /** The listing tasks, started with the mark. */
     private List<Future<Long>> listing;
+    /** The partitions each decide task decides, in order; set by {@link #decide}. */
+    private List<List<Integer>> taskPartitions;
     /** The decided parts being ended ({@link #decideBounded}), awaited before the first delete. */
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
 
-    Run(TableStorage storage, Spills spills, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
-        Optional<RecordedFiles> decidedFiles) {
+    Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
+        Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
       this.storage = storage;
+      this.ledger = ledger;
       this.spills = spills;
       this.pool = pool;
       this.now = now;
@@ -295,7 +343,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // mark on the same pool; the decision joins the two, after both ended and the gate passed.
       DatasetRef dataset = plan.facts().dataset();
       listing = submitAll(plan.listings(), task -> list(task, dataset));
-      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan));
+      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger);
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
 
@@ -311,6 +359,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       public List<RunSummary> summarise(List<ManifestRun> runs) {
         // One summariser per task: its reference scanner caches what it decoded and is not shared.
         DatasetRef dataset = plan.facts().dataset();
+        if (runs.size() == 1) {
+          // A daily run's few new manifests: on this thread, which would only wait for them, not
+          // queued behind the listing tasks the mark started on the pool (the marks derived from
+          // the ledger wait for this summary; the listing is needed only by the decision).
+          return List.of(new VersionSummaries(storage, dataset).summarise(runs.get(0)));
+        }
         return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset).summarise(run)), Run::concat, List.of());
       }
 
@@ -337,12 +391,19 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
-      return runAll(partitionIds(), p -> decideBounded(p, context), UnlistedReferences::plus, UnlistedReferences.NONE);
+      taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory(),
+          Runtime.getRuntime().availableProcessors());
+      List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
+      return runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context), UnlistedReferences::plus,
+          UnlistedReferences.NONE);
     }
 
     @Override
     public int decideTasks() {
-      return spills.partitions();
+      if (taskPartitions == null) {
+        throw new IllegalStateException("decide tasks asked before the decision");
+      }
+      return taskPartitions.size();
     }
 
     @Override
@@ -350,7 +411,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       awaitRecordedDecision();
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
       try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.SWEEP)) {
-        runAll(partitionIds(), p -> sweepDecided(p, sweeper), (a, b) -> null, null);
+        // The decide stage's tasks, each over its partitions: a small decision is swept by as few.
+        runAll(taskPartitions, partitions -> sweepDecided(partitions, sweeper), (a, b) -> null, null);
         return sweeper.finish();
       }
     }
@@ -375,10 +437,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
       ExpiryRecords.retireUsed(settings().mode(), LocalCleanupAction.this::ensureLeaseHeld, storageFactory, table(),
           plan.facts().dataset(), records);
-    }
-
-    private List<Integer> partitionIds() {
-      return IntStream.range(0, spills.partitions()).boxed().toList();
     }
 
     /** Listeners see one file at a time, though partitions are decided on several threads. */
@@ -408,8 +466,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     /**
-     * Decides one partition once a decide slot is free (the pool may be sized for I/O, not memory),
-     * then ends its recorded part on the pool, outside the slot and beside everything else. A part
+     * Decides the task's partitions once a decide slot is free (the pool may be sized for I/O, not
+     * memory), then ends its recorded part on the pool, outside the slot and beside everything else. A part
      * on an object store is uploaded when it ends: a request that needs none of the memory the
      * slot bounds (its lines were written as the partition was decided), so inside the slot a small
      * decision's parts went to the store a few at a time, a wave of round trips each; now they go
@@ -420,13 +478,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * all), which a resume reads as "did not finish deciding" and starts over
      * (docs/ledger.md, section 9).
      */
-    private UnlistedReferences decideBounded(int partition, DecisionContext context) {
-      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, partition, 0))
+    private UnlistedReferences decideBounded(int task, List<Integer> partitions, DecisionContext context) {
+      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, task, 0))
           .orElseGet(RecordedFiles.Part::none);
-      UnlistedReferences unlisted;
+      UnlistedReferences unlisted = UnlistedReferences.NONE;
       decideSlots.acquireUninterruptibly();
       try {
-        unlisted = decide(partition, context, record);
+        // One partition after another: one partition's marks in memory at a time, as in a task of its own.
+        for (int partition : partitions) {
+          unlisted = unlisted.plus(decide(partition, context, record));
+        }
       } catch (RuntimeException | Error e) {
         record.close();
         throw e;
@@ -476,8 +537,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return unlisted;
     }
 
-    private Void sweepDecided(int partition, Sweeper sweeper) {
-      spills.decided(partition).forEach(sweeper::add);
+    private Void sweepDecided(List<Integer> partitions, Sweeper sweeper) {
+      partitions.forEach(partition -> spills.decided(partition).forEach(sweeper::add));
       return null;
     }
 

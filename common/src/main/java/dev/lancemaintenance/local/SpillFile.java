@@ -34,7 +34,10 @@ final class SpillFile<T> implements AutoCloseable {
     T read(DataInputStream in) throws IOException;
   }
 
-  private final Path path;
+  private final SpillDirectory directory;
+  private final String name;
+  /** Where the records went once they moved to disk; null before. */
+  private Path path;
   private final Codec<T> codec;
   private final SpillBudget budget;
   /** The records while they fit the budget; null once they moved to {@link #path}. */
@@ -42,8 +45,9 @@ final class SpillFile<T> implements AutoCloseable {
   private DataOutputStream out;
   private long count;
 
-  SpillFile(Path path, Codec<T> codec, SpillBudget budget) {
-    this.path = path;
+  SpillFile(SpillDirectory directory, String name, Codec<T> codec, SpillBudget budget) {
+    this.directory = directory;
+    this.name = name;
     this.codec = codec;
     this.budget = budget;
   }
@@ -71,6 +75,7 @@ final class SpillFile<T> implements AutoCloseable {
 
   /** Writes the records held so far to the file, in order, and hands their share of the budget back. */
   private void moveToDisk() throws IOException {
+    path = directory.file(name);
     out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
     for (T held : inMemory) {
       codec.write(out, held);
@@ -81,6 +86,11 @@ final class SpillFile<T> implements AutoCloseable {
 
   synchronized long count() {
     return count;
+  }
+
+  /** Whether every record appended so far is held in memory (none went to disk). */
+  synchronized boolean inMemory() {
+    return inMemory != null;
   }
 
   /** Reads every record back, in append order. Call after all appends. */
@@ -131,6 +141,9 @@ final class SpillFile<T> implements AutoCloseable {
       return;
     }
     closeWriter();
+    if (path == null) {
+      return;
+    }
     try {
       Files.deleteIfExists(path);
     } catch (IOException e) {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The local engine's shuffle: marks and listed files hash-partitioned by reference key, plus the
@@ -24,8 +25,9 @@ import java.util.List;
  * partition's spill until every partition is decided, so the run can still refuse before its first
  * delete.
  *
- * <p>The directory, {@code lance-cleanup-<random>}, holds the table's path lists, so a run that is
- * killed ({@code kill -9}) would leave it behind for good. Each run therefore marks its directory
+ * <p>The directory, {@code lance-cleanup-<random>}, made when the first record goes to disk ({@link
+ * SpillDirectory}), holds the table's path lists, so a run that is killed ({@code kill -9}) would
+ * leave it behind for good. Each run therefore marks its directory
  * with its process ({@value #OWNER_FILE}: a {@link LeaseHolder}'s pid, start time and machine), and
  * removes, before it spills, the directories of runs whose process is known to be dead on this
  * machine. Directories of live runs, of other machines (a shared temp directory) and unmarked ones
@@ -33,7 +35,7 @@ import java.util.List;
  */
 final class Spills implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Spills.class);
-  private final Path directory;
+  private final SpillDirectory directory;
   private final List<SpillFile<ReferenceMark>> marks = new ArrayList<>();
   private final List<SpillFile<FileEntry>> files = new ArrayList<>();
   private final List<SpillFile<CandidateFile>> decided = new ArrayList<>();
@@ -49,28 +51,20 @@ final class Spills implements AutoCloseable {
   }
 
   /**
-   * Spills that hold at most {@code budget}'s records in memory. The directory is made (and marked
-   * with this process) at once, whether or not a record ever reaches it, so that what a killed run
-   * leaves and the next run removes does not depend on the table's size.
+   * Spills that hold at most {@code budget}'s records in memory. Their directory is made (and marked
+   * with this process) when the first record goes to disk ({@link SpillDirectory}); the spills of
+   * dead runs are removed here, whether or not this run ever needs its own.
    */
   Spills(Path parent, int partitions, SpillBudget budget) {
     removeSpillsOfDeadRuns(parent);
-    try {
-      Files.createDirectories(parent);
-      this.directory = Files.createTempDirectory(parent, PREFIX);
-      LeaseHolder self = LeaseHolder.ofOwner("spill");
-      Files.writeString(directory.resolve(OWNER_FILE),
-          self.pid() + "\n" + self.processStartMillis() + "\n" + self.machine() + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create a spill directory under " + parent, e);
-    }
+    this.directory = new SpillDirectory(parent);
     for (int p = 0; p < partitions; p++) {
-      marks.add(new SpillFile<>(directory.resolve("marks-" + p), Codecs.MARK, budget));
-      files.add(new SpillFile<>(directory.resolve("files-" + p), Codecs.FILE, budget));
-      decided.add(new SpillFile<>(directory.resolve("decided-" + p), Codecs.CANDIDATE, budget));
-      ages.add(new SpillFile<>(directory.resolve("ages-" + p), Codecs.AGE, budget));
+      marks.add(new SpillFile<>(directory, "marks-" + p, Codecs.MARK, budget));
+      files.add(new SpillFile<>(directory, "files-" + p, Codecs.FILE, budget));
+      decided.add(new SpillFile<>(directory, "decided-" + p, Codecs.CANDIDATE, budget));
+      ages.add(new SpillFile<>(directory, "ages-" + p, Codecs.AGE, budget));
     }
-    expiredManifests = new SpillFile<>(directory.resolve("expired-manifests"), Codecs.CANDIDATE, budget);
+    expiredManifests = new SpillFile<>(directory, "expired-manifests", Codecs.CANDIDATE, budget);
   }
 
   /** Deletes the spill directories under {@code parent} whose run's process died on this machine. */
@@ -115,6 +109,21 @@ final class Spills implements AutoCloseable {
 
   int partitions() {
     return marks.size();
+  }
+
+  /**
+   * The marks and listed files spilled so far when every one of them is still in memory; empty once
+   * any went to disk (a table above the run's budget).
+   */
+  OptionalLong marksAndFilesInMemory() {
+    long records = 0;
+    for (int p = 0; p < partitions(); p++) {
+      if (!marks.get(p).inMemory() || !files.get(p).inMemory()) {
+        return OptionalLong.empty();
+      }
+      records += marks.get(p).count() + files.get(p).count();
+    }
+    return OptionalLong.of(records);
   }
 
   void addMark(ReferenceMark mark) {
@@ -162,11 +171,6 @@ final class Spills implements AutoCloseable {
     decided.forEach(SpillFile::close);
     ages.forEach(SpillFile::close);
     expiredManifests.close();
-    try {
-      Files.deleteIfExists(directory.resolve(OWNER_FILE));
-      Files.deleteIfExists(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete spill directory " + directory, e);
-    }
+    directory.delete();
   }
 }

@@ -25,6 +25,12 @@ import java.util.UUID;
  */
 public record LeaseHolder(String owner, String host, long pid, long processStartMillis, String machine) {
   private static final ProcessHandle SELF = ProcessHandle.current();
+  /**
+   * When this process started, read once: a process's start time never changes while it runs, and
+   * reading it ({@code ProcessHandle.info()}, a read of /proc on Linux) cost every run about a
+   * millisecond, twice (the lease's holder and the spill directory's owner).
+   */
+  private static final long SELF_START_MILLIS = startMillis(SELF);
   private static final String THIS_HOST = hostName();
   private static final String THIS_MACHINE = machineId();
 
@@ -35,7 +41,7 @@ public record LeaseHolder(String owner, String host, long pid, long processStart
 
   /** A holder in this process with a fixed owner id (the same across restarts of one operator). */
   public static LeaseHolder ofOwner(String owner) {
-    return new LeaseHolder(owner, THIS_HOST, SELF.pid(), startMillis(SELF), THIS_MACHINE);
+    return new LeaseHolder(owner, THIS_HOST, SELF.pid(), SELF_START_MILLIS, THIS_MACHINE);
   }
 
   /**
@@ -56,7 +62,7 @@ public record LeaseHolder(String owner, String host, long pid, long processStart
 
   /** True for a holder in this very process (another thread of it may be running the table). */
   public boolean isThisProcess() {
-    return pid == SELF.pid() && machine.equals(THIS_MACHINE) && processStartMillis == startMillis(SELF);
+    return pid == SELF.pid() && machine.equals(THIS_MACHINE) && processStartMillis == SELF_START_MILLIS;
   }
 
   /** For messages: {@code run <owner> on host <host> (pid <pid>)}. */

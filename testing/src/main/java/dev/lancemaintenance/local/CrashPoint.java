@@ -162,6 +162,10 @@ public enum CrashPoint {
           .parallelism(1)
           .partitions(5)
           .sliceSize(2)
+          // Every record to disk: the killed run leaves a marked spill directory for the rerun to
+          // remove (one whose records fit in memory makes none), and decides a task per partition,
+          // so that the rerun, deciding in one task, resumes from parts it did not group itself.
+          .inMemorySpillRecords(0)
           .spillDirectory(java.nio.file.Path.of(args[2]))
           .beforeTimestamp(java.time.Instant.ofEpochMilli(Long.parseLong(args[1])))
           .execute();

@@ -6,6 +6,8 @@ import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -16,8 +18,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -75,6 +80,57 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThat(incremental.counters()).as("what the run removed").isEqualTo(full.counters());
     assertThat(lanceFiles(table.root())).isEqualTo(lanceFiles(twin));
     assertThat(full.counters().oldVersions()).isGreaterThan(0);
+  }
+
+  @Test
+  void aLedgerReadBeforeThePlanIsCheckedAgainstThePlansListing() throws IOException {
+    // The local engine reads and folds the ledger beside the plan's listing of _versions/
+    // (LedgerReadAhead). Here every manifest is touched just before that listing, so the ledger,
+    // read before or during it, summarised files that the listing no longer shows as they were:
+    // the run must find the mismatch against the plan's own listing and mark in full.
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("read-ahead"));
+    for (int i = 0; i < 4; i++) {
+      table.append(5);
+    }
+    TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+    run(table.root(), MarkMode.INCREMENTAL, plain, new Policy(3), table.latestVersion());
+    table.append(5);
+    table.append(5);
+    Path twin = work.resolve("read-ahead-twin");
+    TableTwins.copy(table.root(), twin);
+    AtomicBoolean touched = new AtomicBoolean();
+    Path versions = table.root().resolve("_versions");
+    TableStorageFactory touching = location -> new ForwardingTableStorage(plain.open(location)) {
+      @Override
+      public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+        if (dir.equals("_versions") && touched.compareAndSet(false, true)) {
+          touchEveryManifest(versions);
+        }
+        return super.listFiles(dir, recursive);
+      }
+    };
+
+    long latest = table.latestVersion();
+    CleanupResult incremental = run(table.root(), MarkMode.INCREMENTAL, touching, new Policy(1), latest);
+    CleanupResult full = run(twin, MarkMode.FULL, plain, new Policy(1), latest);
+
+    assertThat(touched).as("the plan listed _versions/ through the wrapper").isTrue();
+    assertThat(incremental.manifestsRead()).as("every listed manifest decoded: the ledger no longer answers")
+        .isEqualTo(full.manifestsRead());
+    assertThat(incremental.counters()).as("what the run removed").isEqualTo(full.counters());
+    assertThat(lanceFiles(table.root())).isEqualTo(lanceFiles(twin));
+    assertThat(full.counters().oldVersions()).isGreaterThan(0);
+  }
+
+  private static void touchEveryManifest(Path versions) {
+    try (Stream<Path> manifests = Files.list(versions)) {
+      for (Path manifest : manifests.filter(p -> p.getFileName().toString().endsWith(".manifest")).toList()) {
+        FileTime was = Files.getLastModifiedTime(manifest);
+        Files.setLastModifiedTime(manifest, FileTime.fromMillis(was.toMillis() + 5_000));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static List<Path> ledgerFiles(Path root, String suffix) {

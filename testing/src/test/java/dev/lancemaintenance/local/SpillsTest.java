@@ -69,6 +69,30 @@ class SpillsTest {
   }
 
   @Test
+  void aRunWhoseRecordsFitInMemoryMakesNoDirectoryAndOneThatSpillsMakesAMarkedOne() throws Exception {
+    Path inMemory = Files.createDirectories(temp.resolve("in-memory"));
+    try (Spills spills = new Spills(inMemory, 2)) {
+      spills.addFile(new FileEntry("data/a.lance", 10, 1_000), DatasetRef.MAIN);
+      spills.addMark(new ReferenceMark("data/a.lance", FileKind.DATA, MarkState.KEPT));
+      try (Stream<Path> made = Files.list(inMemory)) {
+        assertThat(made.toList()).as("nothing on disk while every record is in memory").isEmpty();
+      }
+    }
+    Path onDisk = Files.createDirectories(temp.resolve("on-disk"));
+    try (Spills spills = new Spills(onDisk, 2, new SpillBudget(0))) {
+      spills.addFile(new FileEntry("data/a.lance", 10, 1_000), DatasetRef.MAIN);
+      try (Stream<Path> made = Files.list(onDisk)) {
+        List<Path> dirs = made.toList();
+        assertThat(dirs).as("one spill directory once a record went to disk").hasSize(1);
+        assertThat(dirs.get(0).resolve(Spills.OWNER_FILE)).as("marked with this process before its first file").exists();
+      }
+    }
+    try (Stream<Path> left = Files.list(onDisk)) {
+      assertThat(left.toList()).as("the spill is gone at close").isEmpty();
+    }
+  }
+
+  @Test
   void aFileAndTheMarkOfItsReferenceKeyMeetInOnePartitionAndComeBackWhole() throws Exception {
     // The decision reads one partition's marks against the same partition's files: a listed index
     // file or blob sidecar that landed apart from its key's mark would look unreferenced.
@@ -201,7 +225,8 @@ class SpillsTest {
   /** A run that spills and then waits to be killed. */
   static final class SpillingChild {
     public static void main(String[] args) throws Exception {
-      Spills spills = new Spills(Path.of(args[0]), 1);
+      // Every record to disk: a run whose records fit in memory makes no directory to leave behind.
+      Spills spills = new Spills(Path.of(args[0]), 1, new SpillBudget(0));
       spills.addExpiredManifest(new dev.lancemaintenance.cleanup.CandidateFile(
           "_versions/1.manifest", dev.lancemaintenance.format.FileKind.MANIFEST, 10,
           dev.lancemaintenance.cleanup.RemovalReason.values()[0]));

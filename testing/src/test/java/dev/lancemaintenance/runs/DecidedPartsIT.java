@@ -51,7 +51,9 @@ class DecidedPartsIT {
         new HadoopTableStorage(location, StorageConf.defaults()), events, allInFlight, waitedInVain);
 
     new LocalCleanupAction(TableLocation.of(table.uri()), stores, Clock.systemUTC())
-        .partitions(PARTITIONS).parallelism(2 * PARTITIONS).beforeTimestamp(Instant.now()).execute();
+        // Every record to disk: a decide task, and a part, per partition (with everything in memory
+        // this small table would be decided by one task, recording one part).
+        .partitions(PARTITIONS).inMemorySpillRecords(0).parallelism(2 * PARTITIONS).beforeTimestamp(Instant.now()).execute();
 
     assertThat(waitedInVain).as("writes of parts and plan that waited in vain for the others").hasValue(0);
     int firstDelete = events.indexOf("delete");

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
@@ -64,6 +66,11 @@ public final class SweepResume {
   private final Optional<DeadRun> dead;
   private final Consumer<String> notes;
   private volatile String resumedFrom = "";
+  /** This run's plan facts, worked out beside the mark by {@link #resumable}; recorded by {@link #recordPlan}. */
+  private volatile PlannedFacts planned;
+
+  /** The facts of {@code plan} (as {@link #planOf} gives them), done or under way. */
+  private record PlannedFacts(CleanupPlan plan, CompletableFuture<RunPlan> facts) {}
 
   /**
    * @param storage the table's storage, open for the run of the dataset
@@ -100,6 +107,11 @@ public final class SweepResume {
    */
   public Optional<CleanupPlan> resumable(CleanupPlan plan) {
     if (dead.isEmpty()) {
+      if (own.isPresent()) {
+        // The digest of every listed manifest (2,020 on steady) is a pure function of the plan, so
+        // it is worked out beside the mark instead of between the decision and the first delete.
+        planned = new PlannedFacts(plan, DaemonThreads.beside("lance-run-plan", () -> planOf(plan, 1)));
+      }
       return Optional.empty();
     }
     DeadRun run = dead.get();
@@ -112,6 +124,7 @@ public final class SweepResume {
       return startOver(plan, run.runId() + " left no readable plan (" + e.getMessage() + ")");
     }
     RunPlan current = planOf(plan, recorded.decideTasks());
+    planned = new PlannedFacts(plan, CompletableFuture.completedFuture(current));
     Optional<String> changed = recorded.without(CUT_OFF_FACTS).differenceFrom(current.without(CUT_OFF_FACTS));
     if (changed.isPresent()) {
       return startOver(plan, "the table changed since " + run.runId() + ": " + changed.get());
@@ -186,7 +199,16 @@ public final class SweepResume {
    * next run starts over.
    */
   public void recordPlan(CleanupPlan plan, MarkSummary marks, IntSupplier decideTasks) {
-    own.ifPresent(decided -> decided.writePlan(storage, withMarks(planOf(plan, decideTasks.getAsInt()), marks)));
+    own.ifPresent(decided -> decided.writePlan(storage, withMarks(planned(plan, decideTasks.getAsInt()), marks)));
+  }
+
+  /** {@link #planOf}, from the facts {@link #resumable} worked out for the same plan when it did. */
+  private RunPlan planned(CleanupPlan plan, int decideTasks) {
+    PlannedFacts facts = planned;
+    if (facts == null || facts.plan() != plan) {
+      return planOf(plan, decideTasks);
+    }
+    return new RunPlan(DaemonThreads.join(facts.facts()).facts(), decideTasks);
   }
 
   /**
