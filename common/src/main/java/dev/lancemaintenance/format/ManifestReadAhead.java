@@ -53,11 +53,23 @@ public final class ManifestReadAhead implements AutoCloseable {
   }
 
   /**
-   * Reads {@code manifests} (the order they are scanned in) ahead with as many requests in flight as
-   * the store suggests ({@link TableStorage#suggestedConcurrency}: 64 on an object store).
+   * Reads {@code manifests} (the order they are scanned in) ahead with a {@code 1/shares} share of
+   * the requests in flight the store suggests ({@link TableStorage#suggestedConcurrency}: 64 on an
+   * object store, a few on local disk) and of {@link #BYTES_AHEAD}: {@code shares} read-aheads at
+   * once keep about what one alone would, at least one read each (then without threads of its own,
+   * each manifest read at its turn).
    */
-  public static ManifestReadAhead of(TableStorage storage, List<ManifestLocation> manifests) {
-    return new ManifestReadAhead(storage, manifests, storage.suggestedConcurrency(), BYTES_AHEAD);
+  public static ManifestReadAhead share(TableStorage storage, List<ManifestLocation> manifests, int shares) {
+    if (shares < 1) {
+      throw new IllegalArgumentException("shares must be > 0: " + shares);
+    }
+    return new ManifestReadAhead(storage, manifests,
+        Math.max(1, storage.suggestedConcurrency() / shares), Math.max(1, BYTES_AHEAD / shares));
+  }
+
+  /** How many manifests the sequence holds. */
+  public int size() {
+    return manifests.size();
   }
 
   /**

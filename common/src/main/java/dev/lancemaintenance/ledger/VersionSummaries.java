@@ -38,13 +38,16 @@ public final class VersionSummaries {
   /**
    * Decodes the run's base and manifests; the first manifest of a run without base opens all it
    * references. The manifests are read ahead ({@link ManifestReadAhead}) and decoded in order: on an
-   * object store a run of new manifests costs about one round trip in a row, not one each. Memory:
-   * the references of two manifests and at most {@link ManifestReadAhead}'s bytes read ahead.
+   * object store a run of new manifests (the daily run's one run) costs about one round trip in a
+   * row, not one each. Each run of the cut reads ahead its share, so that the runs summarised at
+   * once (a first or rebuilt ledger's many) keep about as many reads in flight together as one
+   * would alone. Memory: the references of two manifests and the run's share of {@link
+   * ManifestReadAhead}'s bytes read ahead.
    */
   public RunSummary summarise(ManifestRun run) {
     List<ManifestLocation> inOrder = new ArrayList<>(run.base());
     inOrder.addAll(run.manifests());
-    try (ManifestReadAhead reads = ManifestReadAhead.of(storage, inOrder)) {
+    try (ManifestReadAhead reads = ManifestReadAhead.share(storage, inOrder, run.runsInCut())) {
       return summarise(run, reads);
     }
   }

@@ -88,6 +88,16 @@ class ManifestReadAheadIT {
       scanAll(bounded, VersionListing.list(bounded, DatasetRef.MAIN), 8, twoLargest);
       assertThat(bounded.mostBytesInFlight.get()).as("bytes in flight").isBetween(1L, twoLargest);
 
+      SlowStorage halves = new SlowStorage(storage.delegate());
+      int suggested = halves.suggestedConcurrency();
+      assertThat(suggested).isGreaterThanOrEqualTo(4);
+      scanAll(halves, ManifestReadAhead.share(halves, manifests, 2));
+      assertThat(halves.mostInFlight.get()).as("reads in flight with half the store's share").isBetween(2, suggested / 2);
+
+      SlowStorage manyRuns = new SlowStorage(storage.delegate());
+      scanAll(manyRuns, ManifestReadAhead.share(manyRuns, manifests, suggested + 1));
+      assertThat(manyRuns.mostInFlight.get()).as("one read at a time when the runs outnumber the store's share").isEqualTo(1);
+
       SlowStorage oneByte = new SlowStorage(storage.delegate());
       scanAll(oneByte, VersionListing.list(oneByte, DatasetRef.MAIN), 8, 1);
       assertThat(oneByte.mostInFlight.get()).as("one read at a time when no second fits").isEqualTo(1);
@@ -132,7 +142,9 @@ class ManifestReadAheadIT {
   void theLedgersSummariesAreTheSameReadAheadOrOneByOne() {
     try (TableStorage storage = open(); TableStorage oneByOne = new OneRequestAtATime(open())) {
       List<ManifestLocation> manifests = VersionListing.list(storage, DatasetRef.MAIN);
-      for (ManifestRun run : ManifestRun.cut(manifests, 7)) {
+      for (ManifestRun cut : ManifestRun.cut(manifests, 7)) {
+        // As the one run of a cut: the run reads ahead all the store suggests.
+        ManifestRun run = new ManifestRun(cut.base(), cut.manifests(), 1);
         RunSummary readAhead = new VersionSummaries(storage, DatasetRef.MAIN).summarise(run);
         assertThat(readAhead).isEqualTo(new VersionSummaries(oneByOne, DatasetRef.MAIN).summarise(run));
         assertThat(readAhead.versions()).hasSize(run.manifests().size());
@@ -141,9 +153,15 @@ class ManifestReadAheadIT {
   }
 
   private static void scanAll(TableStorage storage, List<ManifestLocation> manifests, int inFlight, long bytesAhead) {
+    scanAll(storage, new ManifestReadAhead(storage, manifests, inFlight, bytesAhead));
+  }
+
+  private static void scanAll(TableStorage storage, ManifestReadAhead readAhead) {
     ReferenceScanner scanner = new ReferenceScanner(storage.location(), DatasetRef.MAIN);
-    try (ManifestReadAhead reads = new ManifestReadAhead(storage, manifests, inFlight, bytesAhead)) {
-      manifests.forEach(location -> reads.scanNext(scanner));
+    try (ManifestReadAhead reads = readAhead) {
+      for (int i = 0; i < reads.size(); i++) {
+        reads.scanNext(scanner);
+      }
     }
   }
 
