@@ -50,7 +50,11 @@ public final class ManifestReader {
    * {@link #read} refuses.
    */
   public static ScannedManifest scan(TableStorage storage, ManifestLocation location, ReferenceScanner scanner) {
-    ManifestFile file = ManifestFile.open(storage, location);
+    return scan(storage, ManifestFile.open(storage, location), scanner);
+  }
+
+  /** {@link #scan} of a manifest whose opening read is done ({@link ManifestReadAhead}). */
+  static ScannedManifest scan(TableStorage storage, ManifestFile file, ReferenceScanner scanner) {
     SplitManifest manifest = SplitManifest.split(file, file.manifestBytes());
     CleanupViewProtos.ManifestFilesView view = manifest.view();
     FeatureFlags.checkReadable(storage.location().toString(), file.path(), view.getReaderFeatureFlags());

@@ -81,13 +81,26 @@ public final class CleanupPlanner {
     // The refs are read beside the hint and the listing, which do not need them: on an object store
     // the plan's requests then wait for one another two deep, not eight.
     CompletableFuture<RefReader.Refs> readingRefs = DaemonThreads.beside("lance-plan-refs", () -> RefReader.readAll(storage));
-    // Read before the listing: a commit the hint records then precedes the listing, so a listing
-    // that ends below the hint has lost manifests (or the store lists too little), not raced a writer.
+    // The hint is read beside the listing: on an object store one round trip fewer in a row. A
+    // listing that reaches the hint passes the check below whichever of the two the store answered
+    // first. One that ends below it may have been answered before a commit the hint records, so both
+    // are read again in order, the hint first: a commit it records then precedes the listing, and a
+    // listing below it has lost manifests (or the store lists too little), not raced a writer.
+    CompletableFuture<OptionalLong> readingHint =
+        DaemonThreads.beside("lance-plan-hint", () -> VersionListing.readLatestVersionHint(storage, dataset));
     OptionalLong hinted;
     List<ManifestLocation> versions;
     try {
-      hinted = VersionListing.readLatestVersionHint(storage, dataset);
-      versions = sorted(VersionListing.list(storage, dataset));
+      try {
+        versions = sorted(VersionListing.list(storage, dataset));
+      } finally {
+        readingHint.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
+      }
+      hinted = DaemonThreads.join(readingHint);
+      if (endsBelow(versions, hinted)) {
+        hinted = VersionListing.readLatestVersionHint(storage, dataset);
+        versions = sorted(VersionListing.list(storage, dataset));
+      }
     } finally {
       readingRefs.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
     }
@@ -102,7 +115,7 @@ public final class CleanupPlanner {
           + dataset.resolve(ManagedLayout.VERSIONS) + "/ (not a Lance table?)");
     }
     long latest = versions.get(versions.size() - 1).version();
-    if (hinted.isPresent() && Long.compareUnsigned(hinted.getAsLong(), latest) > 0) {
+    if (endsBelow(versions, hinted)) {
       throw new MaintenanceException("Cannot clean up " + dataset.describe(table) + ": "
           + VersionListing.latestVersionHintPath(dataset) + " records version "
           + Long.toUnsignedString(hinted.getAsLong()) + " but the newest manifest listed is version "
@@ -196,6 +209,12 @@ public final class CleanupPlanner {
       slices.add(new ManifestSlice(role, dataset, manifests.subList(start, Math.min(manifests.size(), start + sliceSize))));
     }
     return slices;
+  }
+
+  /** Whether the hint records a version the listing does not reach (an empty listing reaches none). */
+  private static boolean endsBelow(List<ManifestLocation> versions, OptionalLong hinted) {
+    return hinted.isPresent() && (versions.isEmpty()
+        || Long.compareUnsigned(hinted.getAsLong(), versions.get(versions.size() - 1).version()) > 0);
   }
 
   private static List<ManifestLocation> sorted(List<ManifestLocation> manifests) {

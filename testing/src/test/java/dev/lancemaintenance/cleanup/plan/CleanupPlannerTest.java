@@ -8,6 +8,9 @@ import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice.SliceRole;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.format.ManifestNaming;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -15,6 +18,8 @@ import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -153,6 +158,54 @@ class CleanupPlannerTest {
           .hasMessageContaining("_versions/latest_version_hint.json records version 3")
           .hasMessageContaining("newest manifest listed is version 2")
           .hasMessageContaining("nothing was deleted");
+    }
+  }
+
+  @Test
+  void aListingAnsweredBeforeACommitTheHintRecordsIsReadAgainAfterTheHint() {
+    // The hint is read beside the listing: the store may answer the listing first, then a writer
+    // commits version 3 and its hint, then the store answers the hint. Not a lost manifest: read in
+    // order, hint first, the listing reaches it.
+    LanceTableFixture table = appends(3);
+    try (ListingBeforeACommit storage = new ListingBeforeACommit(storage(table), 1)) {
+      CleanupPlan plan = new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW);
+
+      assertThat(plan.facts().latestVersion()).isEqualTo(3);
+      assertThat(storage.versionListings).as("listings of _versions/").isEqualTo(2);
+    }
+    try (ListingBeforeACommit storage = new ListingBeforeACommit(storage(table), 0)) {
+      assertThat(new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW).facts().latestVersion()).isEqualTo(3);
+      assertThat(storage.versionListings).as("listings of _versions/ when the first reaches the hint").isEqualTo(1);
+    }
+    try (ListingBeforeACommit storage = new ListingBeforeACommit(storage(table), Integer.MAX_VALUE)) {
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW))
+          .as("a store that never lists the newest manifest").isInstanceOf(MaintenanceException.class)
+          .hasMessageContaining("newest manifest listed is version 2");
+      assertThat(storage.versionListings).isEqualTo(2);
+    }
+  }
+
+  /** Hides the newest manifest from the first {@code hidden} listings of {@code _versions/}. */
+  private static final class ListingBeforeACommit extends ForwardingTableStorage {
+    private final int hidden;
+    private int versionListings;
+
+    ListingBeforeACommit(TableStorage delegate, int hidden) {
+      super(delegate);
+      this.hidden = hidden;
+    }
+
+    @Override
+    public synchronized Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+      Iterator<FileEntry> listed = super.listFiles(dir, recursive);
+      if (!dir.equals("_versions") || versionListings++ >= hidden) {
+        return listed;
+      }
+      List<FileEntry> entries = new ArrayList<>();
+      listed.forEachRemaining(entries::add);
+      // Version 3's manifest (V2 naming: u64::MAX - 3), the newest.
+      entries.removeIf(entry -> entry.path().endsWith(ManifestNaming.V2.fileName(3)));
+      return entries.iterator();
     }
   }
 
