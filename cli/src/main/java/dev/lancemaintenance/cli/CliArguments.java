@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cli;
 
+import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * Parsed {@code --flag}, {@code --option value} (or {@code --option=value}) and positional
@@ -122,11 +122,13 @@ final class CliArguments {
    * docs write S3 tables with). Core-site's mapping, as on EMR, also wins: the key is only added
    * when Hadoop's own configuration has none. A run that can reach no {@code s3://} location does
    * not ask: Hadoop's configuration loads and parses its XML defaults, a cost a command on a local
-   * table would pay for nothing on every start (docs/benchmarks.md, Cold CLI).
+   * table would pay for nothing on every start (docs/benchmarks.md, Cold CLI). One that can asks
+   * {@link StorageConf}'s parsed defaults, which the run's storage then copies instead of parsing
+   * them a second time.
    */
   Map<String, String> hadoopConf() {
     Map<String, String> conf = keyValues("conf");
-    if (!conf.containsKey(S3_IMPL) && mayReachS3() && new Configuration().get(S3_IMPL) == null) {
+    if (!conf.containsKey(S3_IMPL) && mayReachS3() && StorageConf.defaults().toConfiguration().get(S3_IMPL) == null) {
       conf.put(S3_IMPL, "org.apache.hadoop.fs.s3a.S3AFileSystem");
     }
     return conf;
