@@ -40,12 +40,14 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -188,37 +190,42 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
    */
   public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
-    return clean(cleanup, plannedElsewhere, Optional.empty(), storage -> SweepResume.none());
+    return clean(cleanup, plannedElsewhere, Optional.empty(), storage -> SweepResume.none(), LedgerReadAhead.none());
   }
 
   /**
    * As {@link #clean(DatasetCleanup, CleanupPlan)}, recording the files it deletes where the other
-   * engine's run records them ({@code record_files}), and its decision and any resume as that run's
-   * {@code resume} gives them for the storage this run opens.
+   * engine's run records them ({@code record_files}), its decision and any resume as that run's
+   * {@code resume} gives them for the storage this run opens, and with the ledger that run started
+   * reading before its plan ({@code ledger}, which the caller closes; {@link LedgerReadAhead#none()}
+   * to read it here, after the plan).
    */
   public CleanupResult clean(
       DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles,
-      Function<TableStorage, SweepResume> resume) {
-    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume);
+      Function<TableStorage, SweepResume> resume, LedgerReadAhead ledger) {
+    Objects.requireNonNull(ledger, "ledger");
+    // Closing it here as well only waits for the read once more.
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume, storage -> ledger);
   }
 
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
-        storage -> sweepResume(storage, cleanup.dataset()));
+        storage -> sweepResume(storage, cleanup.dataset()),
+        storage -> LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
   }
 
   private CleanupResult cleanDataset(
       DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles,
-      Function<TableStorage, SweepResume> resumeOn) {
+      Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn) {
     long startNanos = System.nanoTime();
-    Clock now = Clock.fixed(cleanup.now(), java.time.ZoneOffset.UTC);
+    Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
     // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
     // read and the storage they delete through go away, so no delete outlives execute(). The ledger
     // is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says why that is
     // exact), and a read still under way ends before the storage it reads through closes.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), now);
+        LedgerReadAhead ledger = ledgerOn.apply(storage);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()

@@ -20,6 +20,7 @@ import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -173,18 +174,29 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
-    // One listing of _versions/ both decides where the run goes and plans it.
-    CleanupPlan plan = plan(cleanup);
-    long versions = plan.tableManifestCount();
-    if (distributeAbove > 0 && versions <= distributeAbove && fileListView == null) {
-      LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
-          table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
-      return inDriver(cleanup, plan);
-    }
+    // The ledger is read and folded on the driver beside the plan's listing of _versions/, as the
+    // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
+    // before the storage it reads through closes.
     try (TableStorage storage = storageFactory.open(table());
-        JobGroup group = newJobGroup()) {
+        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
+      // One listing of _versions/ both decides where the run goes and plans it.
+      CleanupPlan plan = plan(storage, cleanup);
+      long versions = plan.tableManifestCount();
+      if (distributeAbove > 0 && versions <= distributeAbove && fileListView == null) {
+        LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
+            table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
+        return inDriver(cleanup, plan, ledger);
+      }
+      return distributed(cleanup, plan, storage, ledger, startNanos);
+    }
+  }
+
+  private CleanupResult distributed(
+      DatasetCleanup cleanup, CleanupPlan plan, TableStorage storage, LedgerReadAhead ledger, long startNanos) {
+    try (JobGroup group = newJobGroup()) {
       SweepResume resume = sweepResume(storage, cleanup.dataset());
-      try (SparkRun run = new SparkRun(group, recordedFiles(cleanup.dataset()).orElse(null), resume.decidedFiles().orElse(null))) {
+      try (SparkRun run = new SparkRun(
+          group, ledger, recordedFiles(cleanup.dataset()).orElse(null), resume.decidedFiles().orElse(null))) {
         CleanupRun stages = new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress(), resume);
         CleanupCounters counters = stages.execute();
         long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -210,7 +222,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         : new MaintenanceException("Cannot clean up " + table() + ": the Spark job failed (" + failure + ")", failure);
   }
 
-  private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan) {
+  private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan, LedgerReadAhead ledger) {
     LocalCleanupAction local = new LocalCleanupAction(table(), storageFactory, clock());
     local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
         .markMode(markMode())
@@ -219,7 +231,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         .maxDeletes(settings().maxDeletes())
         .onRemovedFile(removedFileListener())
         .onProgress(progress());
-    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()));
+    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()),
+        ledger);
   }
 
   /**
@@ -242,8 +255,11 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
    */
   public JavaRDD<CandidateFile> filesToRemove() {
     try (JobGroup group = newJobGroup()) {
-      CleanupPlan plan = plan(requestedCleanup());
-      SparkRun run = new SparkRun(group, null, null);
+      CleanupPlan plan;
+      try (TableStorage storage = storageFactory.open(table())) {
+        plan = plan(storage, requestedCleanup());
+      }
+      SparkRun run = new SparkRun(group, LedgerReadAhead.none(), null, null);
       try {
         new CleanupRun(table().toString(), plan, run, settings().maxDeletes(), progress()).decide();
       } catch (RuntimeException e) {
@@ -257,13 +273,11 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   }
 
   /** Stage {@code plan}, on the driver; it starts no Spark job but the view's newest time when listing from one. */
-  private CleanupPlan plan(DatasetCleanup cleanup) {
-    try (TableStorage storage = storageFactory.open(table())) {
-      CleanupPlanner planner = new CleanupPlanner(sliceSize);
-      return fileListView == null
-          ? CleanupRun.plan(storage, planner, cleanup)
-          : fileListView.plan(storage, planner, cleanup);
-    }
+  private CleanupPlan plan(TableStorage storage, DatasetCleanup cleanup) {
+    CleanupPlanner planner = new CleanupPlanner(sliceSize);
+    return fileListView == null
+        ? CleanupRun.plan(storage, planner, cleanup)
+        : fileListView.plan(storage, planner, cleanup);
   }
 
   private JobGroup newJobGroup() {
@@ -278,6 +292,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
    */
   private final class SparkRun implements CleanupRun.Distribution, AutoCloseable {
     private final JobGroup group;
+    /** The ledger the driver started reading before the plan, or {@link LedgerReadAhead#none()}. */
+    private final LedgerReadAhead ledger;
     private final JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     private final Broadcast<TableStorageFactory> factory = jsc.broadcast(storageFactory);
     private JavaRDD<SliceMarks> marked;
@@ -292,8 +308,9 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     /** Where the decide tasks record what they decide; null when the run does not record its decision. */
     private final RecordedFiles decidedFiles;
 
-    SparkRun(JobGroup group, RecordedFiles recordedFiles, RecordedFiles decidedFiles) {
+    SparkRun(JobGroup group, LedgerReadAhead ledger, RecordedFiles recordedFiles, RecordedFiles decidedFiles) {
       this.group = group;
+      this.ledger = ledger;
       this.recordedFiles = recordedFiles;
       this.decidedFiles = decidedFiles;
     }
@@ -302,7 +319,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     public MarkSummary mark(CleanupPlan plan) {
       List<MarkTask> tasks;
       try (TableStorage storage = storageFactory.open(table())) {
-        tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new ExecutorDecoder(plan));
+        tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new ExecutorDecoder(plan), ledger);
       }
       long manifests = tasks.stream().mapToLong(MarkTask::manifestsToDecode).sum();
       group.stage(CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d tasks", manifests, tasks.size()));

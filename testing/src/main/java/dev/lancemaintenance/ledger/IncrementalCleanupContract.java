@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LedgerReadProbe;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.KeptManifests;
@@ -94,13 +95,7 @@ public abstract class IncrementalCleanupContract {
    */
   @Test
   public void aFullRunReadsEveryManifestAndASteadyIncrementalRunOnlyTheNewOne() {
-    LanceTableFixture table = LanceTableFixture.create(work.resolve("steady"));
-    for (int i = 0; i < 8; i++) {
-      table.append(5);
-    }
-    run(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(6), table.latestVersion());
-    table.append(5);
-    table.append(5);
+    LanceTableFixture table = steadyTable("steady");
     long newest = table.latestVersion();
     List<String> listed = manifestsOf(table.root());
 
@@ -116,6 +111,38 @@ public abstract class IncrementalCleanupContract {
     assertThat(manifestsRead(CountingTableStorage.sharedLog(incrementalLog))).as("manifests a steady incremental run decodes")
         .containsExactlyInAnyOrder(manifestName(newest - 1), manifestName(newest));
     assertThat(steady.counters().oldVersions()).as("versions the steady run removed without reading them").isEqualTo(2);
+  }
+
+  /**
+   * The ledger is read beside the plan's listing of {@code _versions/}, not after it: on an object
+   * store the ledger's requests then leave the run's row of round trips, and on a large ledger its
+   * fold overlaps the listing. Every engine reads it ahead ({@code LedgerReadAhead}); the probe holds
+   * the plan's listing until the ledger's directory is listed, which a read in line, after the
+   * plan, never does in time. What the run removes is checked by the thirty days above.
+   */
+  @Test
+  public void theLedgerIsReadBesideThePlansListing() {
+    LanceTableFixture table = steadyTable("read-ahead");
+
+    String probe = getClass().getSimpleName() + "-read-ahead-" + System.nanoTime();
+    CleanupResult steady = run(table.root(), MarkMode.INCREMENTAL, new LedgerReadProbe(probe), new Policy(6), table.latestVersion());
+
+    LedgerReadProbe.Outcome outcome = LedgerReadProbe.outcome(probe);
+    assertThat(outcome.answered()).as("the plan's listings of _versions/ during which the ledger was read").isPositive();
+    assertThat(outcome.unanswered()).as("the plan's listings of _versions/ that the ledger's read did not overlap").isZero();
+    assertThat(steady.counters().oldVersions()).as("versions the steady run removed").isEqualTo(2);
+  }
+
+  /** Eight appends, an incremental run keeping six (it builds the ledger), then two more appends. */
+  private LanceTableFixture steadyTable(String name) {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
+    for (int i = 0; i < 8; i++) {
+      table.append(5);
+    }
+    run(table.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(6), table.latestVersion());
+    table.append(5);
+    table.append(5);
+    return table;
   }
 
   private static List<String> manifestsRead(CountingTableStorage.Log log) {

@@ -18,8 +18,8 @@ import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
 import dev.lancemaintenance.flink.maintenance.operator.RecordPlan;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.MarkTasks;
-import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -99,26 +99,27 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     long startMillis = System.currentTimeMillis();
     CleanupPlan plan;
     Optional<CleanupPlan> resumed;
-    Optional<RecordedFiles> decided;
     String resumedFrom;
-    try (TableStorage storage = storageFactory.open(table())) {
+    CleanupJobSpec spec;
+    List<MarkTask> markTasks;
+    // The ledger is read and folded on the client beside the plan's listing of _versions/, as the
+    // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
+    // before the storage it reads through closes.
+    try (TableStorage storage = storageFactory.open(table());
+        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
       // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
       SweepResume resume = sweepResume(storage, cleanup.dataset());
       resumed = resume.resumable(plan);
-      decided = resume.decidedFiles();
       resumedFrom = resume.resumedFrom();
-    }
-    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    RecordPlan.DecisionRecord decisionRecord = decided
-        .map(files -> new RecordPlan.DecisionRecord(files, SweepResume.planOf(plan, env.getParallelism())))
-        .orElse(null);
-    CleanupJobSpec spec = new CleanupJobSpec(
-        table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null),
-        decisionRecord, resumed.isPresent());
-    List<MarkTask> markTasks;
-    try (TableStorage storage = storageFactory.open(table())) {
-      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan));
+      env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+      RecordPlan.DecisionRecord decisionRecord = resume.decidedFiles()
+          .map(files -> new RecordPlan.DecisionRecord(files, SweepResume.planOf(plan, env.getParallelism())))
+          .orElse(null);
+      spec = new CleanupJobSpec(
+          table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null),
+          decisionRecord, resumed.isPresent());
+      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan), ledger);
     } catch (LedgerJobs.LedgerJobException e) {
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
