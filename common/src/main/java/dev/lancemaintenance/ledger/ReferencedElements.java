@@ -22,9 +22,8 @@ import java.util.function.Consumer;
  * manifests split, by identity, into those both hold, those only the older holds (gone) and those
  * only the newer holds (new). An element may sit in more than one group (a delete rewrites a
  * fragment, and so its group, but keeps its data file; the manifest's own group names indices that
- * fragments do not), so each element carries a count: the groups of the current manifest that name
- * it, each naming counted once per reference. The element is referenced exactly while its count is
- * above zero. Moving to the next manifest adds the new groups' counts first, then takes off the gone
+ * fragments do not), so each element carries a count: how many references to it the current
+ * manifest's groups hold. The element is referenced exactly while its count is above zero. Moving to the next manifest adds the new groups' counts first, then takes off the gone
  * groups'; an element whose count leaves zero is opened, one whose count reaches zero is closed.
  *
  * <p>Why that is the set difference of the two manifests' elements, exactly: after the move every
