@@ -1,8 +1,6 @@
 package dev.lancemaintenance.ledger;
 
-import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.format.FileReference;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReadAhead;
 import dev.lancemaintenance.format.ReferenceScanner;
@@ -20,8 +18,11 @@ import java.util.Set;
  * summarised exactly, one that brings old files back (a Restore) included.
  *
  * <p>Runs of manifests are summarised in parallel tasks ({@link #summarise}, on an executor or a
- * thread); the driver joins them into one segment ({@link #join}). Memory per task: the references
- * of two manifests and the bytes a run reads ahead. Not thread-safe (its scanner caches decoded
+ * thread); the driver joins them into one segment ({@link #join}). A version's differences are
+ * found from the reference groups that changed since the manifest before ({@link
+ * ReferencedElements}), so summarising it costs what it changed, not what the table holds. Memory
+ * per task: the references of the current manifest (one count per element) and the bytes a run
+ * reads ahead. Not thread-safe (its scanner caches decoded
  * fragments): one per task.
  */
 public final class VersionSummaries {
@@ -41,7 +42,7 @@ public final class VersionSummaries {
    * object store a run of new manifests (the daily run's one run) costs about one round trip in a
    * row, not one each. Each run of the cut reads ahead its share, so that the runs summarised at
    * once (a first or rebuilt ledger's many) keep about as many reads in flight together as one
-   * would alone. Memory: the references of two manifests and the run's share of {@link
+   * would alone. Memory: the references of one manifest and the run's share of {@link
    * ManifestReadAhead}'s bytes read ahead.
    */
   public RunSummary summarise(ManifestRun run) {
@@ -53,9 +54,9 @@ public final class VersionSummaries {
   }
 
   private RunSummary summarise(ManifestRun run, ManifestReadAhead reads) {
-    Set<LedgerElement> previous = new HashSet<>();
+    ReferencedElements referenced = new ReferencedElements(dataset);
     if (!run.base().isEmpty()) {
-      previous = elementsOf(reads.scanNext(scanner));
+      referenced.moveTo(reads.scanNext(scanner), opened -> {}, closed -> {});
     }
     List<LedgerVersion> versions = new ArrayList<>();
     List<LedgerSegment.Open> opens = new ArrayList<>();
@@ -69,18 +70,9 @@ public final class VersionSummaries {
       long version = location.version();
       versions.add(new LedgerVersion(version, location.path(), location.size(), location.modificationTimeMillis(),
           manifest.timestampNanos()));
-      Set<LedgerElement> current = elementsOf(manifest);
-      for (LedgerElement element : previous) {
-        if (!current.contains(element)) {
-          closes.add(new LedgerSegment.Close(element, version));
-        }
-      }
-      for (LedgerElement element : current) {
-        if (!previous.contains(element)) {
-          opens.add(new LedgerSegment.Open(element, version));
-        }
-      }
-      previous = current;
+      referenced.moveTo(manifest,
+          element -> opens.add(new LedgerSegment.Open(element, version)),
+          element -> closes.add(new LedgerSegment.Close(element, version)));
     }
     return new RunSummary(versions, opens, closes, misnumbered);
   }
@@ -116,18 +108,6 @@ public final class VersionSummaries {
           .forEach(element -> closes.add(new LedgerSegment.Close(element, first)));
     }
     return ledger.segment(versions, opens, closes);
-  }
-
-  /** What the mark stage marks of a manifest: references inside the dataset's managed directories. */
-  private Set<LedgerElement> elementsOf(ScannedManifest manifest) {
-    Set<LedgerElement> elements = new HashSet<>();
-    for (FileReference reference : manifest.references()) {
-      // The same filter as MarkManifests: a reference outside the dataset is never listed, never deleted.
-      if (!reference.external() && ReferenceKeys.isInDataset(dataset, reference.path())) {
-        elements.add(new LedgerElement(reference.path(), reference.kind(), reference.certain()));
-      }
-    }
-    return elements;
   }
 
   /** A dataset the ledger cannot describe; its runs mark every manifest. */
