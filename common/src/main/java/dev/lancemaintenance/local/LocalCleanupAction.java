@@ -43,7 +43,6 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -519,29 +518,41 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * listed file carries.
      */
     private UnlistedReferences decide(int partition, DecisionContext context, RecordedFiles.Part record) {
-      Map<String, MarkState> marks = new HashMap<>();
-      spills.marks(partition).forEach(mark -> marks.merge(mark.key(), mark.state(), MarkState::merge));
-      Set<String> listedKeys = new HashSet<>();
+      // One entry per key, carrying whether a listed file had it: one lookup per mark and per
+      // listed file (a partition of a large table holds tens of thousands of each).
+      Map<String, KeyMark> marks = new HashMap<>();
+      spills.marks(partition).forEach(mark -> marks.computeIfAbsent(mark.key(), any -> new KeyMark()).merge(mark.state()));
       DecideByPath decide = new DecideByPath(context);
       spills.files(partition).forEach(file -> {
-        String key = context.keyOf(file.path());
-        MarkState mark = marks.get(key);
+        KeyMark mark = marks.get(context.keyOf(file.path()));
+        Optional<MarkState> state = Optional.empty();
         if (mark != null) {
-          listedKeys.add(key);
+          mark.listed = true;
+          state = Optional.of(mark.state);
         }
-        decide.decideAndRecord(file, Optional.ofNullable(mark), storage::withAttributes, record::addListed)
+        decide.decideAndRecord(file, state, storage::withAttributes, record::addListed)
             .ifPresent(decided -> {
               spills.decided(partition).append(decided);
               progress().candidates(1);
             });
       });
       UnlistedReferences unlisted = UnlistedReferences.NONE;
-      for (Map.Entry<String, MarkState> mark : marks.entrySet()) {
-        if (!listedKeys.contains(mark.getKey())) {
-          unlisted = unlisted.plus(decide.unlisted(mark.getKey(), mark.getValue()));
+      for (Map.Entry<String, KeyMark> mark : marks.entrySet()) {
+        if (!mark.getValue().listed) {
+          unlisted = unlisted.plus(decide.unlisted(mark.getKey(), mark.getValue().state));
         }
       }
       return unlisted;
+    }
+
+    /** A key's marks merged ("kept wins", {@link MarkState#merge}), and whether a listed file had the key. */
+    private static final class KeyMark {
+      private MarkState state;
+      private boolean listed;
+
+      void merge(MarkState other) {
+        state = state == null ? other : state.merge(other);
+      }
     }
 
     private Void sweepDecided(List<Integer> partitions, Sweeper sweeper) {
