@@ -97,7 +97,7 @@ public final class RunRecords {
   }
 
   /**
-   * What a finished run removes, under the table lease: every run's recorded decision (its plan
+   * What a finished run removes (chosen under the table lease, see {@link #pruning}): every run's recorded decision (its plan
    * and decided parts, {@code <stem>.decided/}), and the records of ended runs older than the
    * newest {@code keep} runs, with the files they recorded ({@link RecordedFiles}). Returns how
    * many runs' records went.
