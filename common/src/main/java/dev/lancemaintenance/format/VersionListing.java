@@ -35,12 +35,53 @@ public final class VersionListing {
     String dir = versionsDir(storage, dataset);
     List<ManifestLocation> locations = new ArrayList<>();
     for (Iterator<FileEntry> it = storage.listFiles(dir, false); it.hasNext(); ) {
+      addIfCommitted(storage, it.next(), locations);
+    }
+    return sortedByVersion(locations);
+  }
+
+  /**
+   * Every file at or below {@code dataset}'s {@code _versions/}, as a walk of the directory gives
+   * them, with its committed versions among them (the files directly in it that {@link #list}
+   * keeps): one listing for a caller that needs both, the planner, whose list stage would otherwise
+   * walk {@code _versions/} again for its candidates (docs/cleanup-semantics.md, "The plan's
+   * listing of {@code _versions/} is the list stage's").
+   */
+  public static Directory listDirectory(TableStorage storage, DatasetRef dataset) {
+    String dir = versionsDir(storage, dataset);
+    List<ManifestLocation> locations = new ArrayList<>();
+    List<FileEntry> files = new ArrayList<>();
+    for (Iterator<FileEntry> it = storage.listFiles(dir, true); it.hasNext(); ) {
       FileEntry entry = it.next();
-      String name = TablePaths.fileName(entry.path());
-      if (isCommittedManifestName(name)) {
-        locations.add(locate(storage, entry, name));
+      files.add(entry);
+      if (TablePaths.parent(entry.path()).equals(dir)) {
+        addIfCommitted(storage, entry, locations);
       }
     }
+    return new Directory(sortedByVersion(locations), files);
+  }
+
+  /**
+   * A dataset's {@code _versions/} as one listing saw it.
+   *
+   * @param manifests its committed versions, as {@link #list} gives them
+   * @param files every file at or below it, in the store's order
+   */
+  public record Directory(List<ManifestLocation> manifests, List<FileEntry> files) {
+    public Directory {
+      manifests = List.copyOf(manifests);
+      files = List.copyOf(files);
+    }
+  }
+
+  private static void addIfCommitted(TableStorage storage, FileEntry entry, List<ManifestLocation> locations) {
+    String name = TablePaths.fileName(entry.path());
+    if (isCommittedManifestName(name)) {
+      locations.add(locate(storage, entry, name));
+    }
+  }
+
+  private static List<ManifestLocation> sortedByVersion(List<ManifestLocation> locations) {
     locations.sort(Comparator.comparing(ManifestLocation::version, Long::compareUnsigned)
         .thenComparing(ManifestLocation::path));
     return locations;

@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ProgressSnapshot;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.Locale;
@@ -153,38 +154,41 @@ public final class RunRecorder {
   }
 
   /**
-   * {@link #finished} and {@link #pruneEndedRuns} side by side, while the run still holds the lease:
-   * neither needs the other (on an object store the end record and the prune's listing then wait
-   * one round trip, not two in a row). Should the run die before its end lands, its own decision may
-   * be gone already: the next run finds it unfinished with no readable plan and starts over, as for
-   * any dead run whose plan it cannot read.
+   * {@link #finished} and the prune of ended runs' records ({@link RunRecords#prune}) side by side,
+   * its listing taken while the run still holds the lease and its delete beside the lease's release
+   * ({@link TableLease#besideRelease}): on an object store the end record and the listing wait one
+   * round trip, then the delete and the release one more, not two in a row. Should the run die
+   * before its end lands, its own decision may be gone already: the next run finds it unfinished
+   * with no readable plan and starts over, as for any dead run whose plan it cannot read. Why the
+   * delete may go beside the release: docs/ledger.md, section 9 ("Pruning").
    */
   public void finishedAndPruned(CleanupResult result, ProgressSnapshot progress) {
-    CompletableFuture<Boolean> pruning = DaemonThreads.beside("lance-run-record", () -> {
-      pruneEndedRuns();
-      return true;
-    });
+    CompletableFuture<Optional<RunRecords.Pruning>> listing =
+        DaemonThreads.beside("lance-run-record", this::endedRunsToPrune);
     finished(result, progress);
-    pruning.join();
+    listing.join().ifPresent(pruning -> TableLease.besideRelease(records.storage(), "lance-run-prune", storage -> {
+      new RunRecords(storage).delete(pruning);
+      if (pruning.runs() > 0) {
+        LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",
+            start.table(), pruning.runs(), RunRecords.KEEP_ENDED_RUNS);
+      }
+    }));
   }
 
   /**
-   * Deletes every run's recorded decision (none is resumed once a run finished) and the records of
-   * ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS} ({@link RunRecords#prune}),
-   * while the run still holds the lease. Never fails the run.
+   * What the prune removes: every run's recorded decision (none is resumed once a run finished) and
+   * the records of ended runs beyond the newest {@link RunRecords#KEEP_ENDED_RUNS}; empty when the
+   * run recorded no start, or the listing failed (logged: the prune never fails the run).
    */
-  public void pruneEndedRuns() {
+  private Optional<RunRecords.Pruning> endedRunsToPrune() {
     if (!started) {
-      return;
+      return Optional.empty();
     }
     try {
-      int pruned = records.prune(RunRecords.KEEP_ENDED_RUNS);
-      if (pruned > 0) {
-        LOG.info("lance maintenance {}: pruned the records of {} ended runs (keeping the newest {} and every unfinished one)",
-            start.table(), pruned, RunRecords.KEEP_ENDED_RUNS);
-      }
+      return Optional.of(records.pruning(RunRecords.KEEP_ENDED_RUNS));
     } catch (RuntimeException e) {
       LOG.warn("lance maintenance {}: could not prune run records (the run goes on): {}", start.table(), e.getMessage());
+      return Optional.empty();
     }
   }
 

@@ -97,7 +97,7 @@ public final class RunRecords {
   }
 
   /**
-   * What a finished run removes, under the table lease: every run's recorded decision (its plan
+   * What a finished run removes (chosen under the table lease, see {@link #pruning}): every run's recorded decision (its plan
    * and decided parts, {@code <stem>.decided/}), and the records of ended runs older than the
    * newest {@code keep} runs, with the files they recorded ({@link RecordedFiles}). Returns how
    * many runs' records went.
@@ -111,6 +111,32 @@ public final class RunRecords {
    * made four. What cannot be deleted is logged and left for the next finished run.
    */
   public int prune(int keep) {
+    Pruning pruning = pruning(keep);
+    delete(pruning);
+    return pruning.runs();
+  }
+
+  /**
+   * What {@link #prune} removes, from its one listing, not yet deleted ({@link #delete}): so that a
+   * run takes the listing under its lease and deletes beside the lease's release
+   * ({@link RunRecorder#finishedAndPruned}).
+   *
+   * @param files every file to delete
+   * @param runs how many ended runs' records are among them
+   */
+  public record Pruning(List<String> files, int runs) {
+    public Pruning {
+      files = List.copyOf(files);
+    }
+  }
+
+  /** Deletes what {@code pruning} lists; a file that cannot be deleted is logged and left for the next prune. */
+  public void delete(Pruning pruning) {
+    deleteLogged(pruning.files());
+  }
+
+  /** {@link #prune}'s listing and choice, without its delete. */
+  public Pruning pruning(int keep) {
     if (keep < 1) {
       throw new IllegalArgumentException("the runs kept must be at least 1, not " + keep);
     }
@@ -139,8 +165,7 @@ public final class RunRecords {
         runsPruned++;
       }
     }
-    deleteLogged(doomed);
-    return runsPruned;
+    return new Pruning(doomed, runsPruned);
   }
 
   /**

@@ -124,7 +124,7 @@ public final class HadoopTableStorage implements TableStorage {
     }
     RemoteIterator<? extends FileStatus> files;
     try {
-      files = fs.listFiles(pathOf(dir), recursive);
+      files = recursive ? fs.listFiles(pathOf(dir), true) : filesOnly(fs.listStatusIterator(pathOf(dir)));
     } catch (FileNotFoundException e) {
       return java.util.Collections.emptyIterator();
     } catch (IOException e) {
@@ -154,6 +154,45 @@ public final class HadoopTableStorage implements TableStorage {
         } catch (IOException e) {
           throw new StorageException("list", location.resolveRedacted(dir), e);
         }
+      }
+    };
+  }
+
+  /**
+   * The files of a directory's own listing, its subdirectories left out (and, as by {@code
+   * FileSystem.listFiles}, anything that is not a plain file): what {@code listFiles(dir, false)}
+   * gives, without the status probe s3a adds to it. s3a lists a directory
+   * and, when the listing shows nothing, asks whether the path is a file or an empty directory
+   * (a HEAD of the key, then a 2-key LIST), two round trips in a row. Its {@code listFiles}
+   * counts only files, so a directory that holds only subdirectories ({@code _maintenance/} of a
+   * table the ledger was written to, before its first lease) sends both; {@code
+   * listStatusIterator} makes the same one-level listing and counts the subdirectories too, so
+   * such a directory is known to exist at once (HADOOP-17023: s3a lists first and probes only
+   * after an empty listing, Hadoop 3.3.1 on). The answers are the same: the same files, a missing
+   * directory still fails with {@code FileNotFoundException}, and a path that is a file lists as
+   * that file, in both calls.
+   */
+  private static RemoteIterator<FileStatus> filesOnly(RemoteIterator<FileStatus> statuses) {
+    return new RemoteIterator<>() {
+      private FileStatus next;
+
+      @Override
+      public boolean hasNext() throws IOException {
+        while (next == null && statuses.hasNext()) {
+          FileStatus status = statuses.next();
+          next = status.isFile() ? status : null;
+        }
+        return next != null;
+      }
+
+      @Override
+      public FileStatus next() throws IOException {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        FileStatus file = next;
+        next = null;
+        return file;
       }
     };
   }

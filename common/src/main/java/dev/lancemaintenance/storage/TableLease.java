@@ -84,6 +84,8 @@ public final class TableLease implements AutoCloseable {
   private boolean closed;
   /** Work of the holder's that must end before the lease is released ({@link #beforeRelease}). */
   private final List<CompletableFuture<Void>> beforeRelease = new CopyOnWriteArrayList<>();
+  /** Work of the holder's that goes on beside the release and ends before {@link #close} returns ({@link #besideRelease}). */
+  private final List<CompletableFuture<Void>> besideRelease = new CopyOnWriteArrayList<>();
   private volatile String lostTo;
   private ScheduledExecutorService heartbeat;
 
@@ -213,12 +215,35 @@ public final class TableLease implements AutoCloseable {
    *     throws for the store: it logs what it could not do
    */
   public static void beforeRelease(TableStorage here, String name, Consumer<TableStorage> work) {
+    holdersWork(here, name, work, lease -> lease.beforeRelease);
+  }
+
+  /**
+   * Runs {@code work} beside the calling thread's next steps when that thread holds the table's
+   * lease, the lease's release among them: {@link #close} sends the release without waiting for the
+   * work, and returns only once the work is done too, so that it never outlives the run. For work
+   * that must not be lost but need not be done under the lease, because everything it touches was
+   * chosen under the lease and no later holder writes it: the prune of ended runs' records, whose
+   * listing the run took while it held the lease (docs/ledger.md, section 9, "Pruning"). Without
+   * the lease (a caller outside a run), runs it here and now.
+   *
+   * @param here the storage the caller works through, for work done here and now
+   * @param work given the lease's own storage (open until the work is done) or {@code here}; never
+   *     throws for the store: it logs what it could not do
+   */
+  public static void besideRelease(TableStorage here, String name, Consumer<TableStorage> work) {
+    holdersWork(here, name, work, lease -> lease.besideRelease);
+  }
+
+  /** Starts {@code work} on a thread of its own, in the held lease's {@code queue}; here and now without the lease. */
+  private static void holdersWork(TableStorage here, String name, Consumer<TableStorage> work,
+      java.util.function.Function<TableLease, List<CompletableFuture<Void>>> queue) {
     TableLease held = HELD_BY_THIS_THREAD.get().get(here.location());
     if (held == null || held.closed) {
       work.accept(here);
       return;
     }
-    held.beforeRelease.add(DaemonThreads.beside(name, () -> {
+    queue.apply(held).add(DaemonThreads.beside(name, () -> {
       work.accept(held.storage);
       return null;
     }));
@@ -296,13 +321,7 @@ public final class TableLease implements AutoCloseable {
     if (outer != null) {
       return;
     }
-    for (CompletableFuture<Void> work : beforeRelease) {
-      try {
-        work.join();
-      } catch (RuntimeException e) {
-        LOG.warn("lance maintenance {}: work under the table's lease failed: {}", storage.location(), e.getMessage());
-      }
-    }
+    awaitLogged(beforeRelease, "work under the table's lease");
     if (heartbeat != null) {
       // No more renewals; a prune under way (or not yet begun, in a run shorter than one request)
       // finishes first, so that the generations below this run's do not pile up.
@@ -316,6 +335,26 @@ public final class TableLease implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+    try {
+      release();
+    } finally {
+      awaitLogged(besideRelease, "work beside the release of the table's lease");
+    }
+  }
+
+  /** Waits for each piece of work; one that failed is logged (it logged what it could not do itself). */
+  private void awaitLogged(List<CompletableFuture<Void>> works, String what) {
+    for (CompletableFuture<Void> work : works) {
+      try {
+        work.join();
+      } catch (RuntimeException e) {
+        LOG.warn("lance maintenance {}: {} failed: {}", storage.location(), what, e.getMessage());
+      }
+    }
+  }
+
+  /** Creates the released generation, once; nothing when the lease was lost. */
+  private void release() {
     synchronized (this) {
       if (closed) {
         return;

@@ -8,8 +8,11 @@ import dev.lancemaintenance.cleanup.engine.CleanupStage;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FaultyTableStorage;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -20,7 +23,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,6 +157,67 @@ class RunRecordsIT {
     assertThat(kept.get(kept.size() - 1).start().runId()).as("the oldest run stays: it never ended").isEqualTo("run-dead");
     assertThat(kept.get(kept.size() - 1).state()).isEqualTo(RunState.UNFINISHED);
     assertThat(kept).extracting(run -> run.start().runId()).doesNotContain("run-old-0", "run-old-5").contains("run-old-6");
+  }
+
+  @Test
+  void thePrunesListingIsTakenUnderTheLeaseAndItsDeleteGoesBesideTheRelease() {
+    LanceTableFixture table = table();
+    List<String> events = new CopyOnWriteArrayList<>();
+    CountDownLatch released = new CountDownLatch(1);
+    AtomicBoolean deleteSawTheRelease = new AtomicBoolean();
+    TableStorageFactory watched = location -> new ForwardingTableStorage(stores().open(location)) {
+      @Override
+      public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+        if (dir.equals(RunRecords.DIR) && recursive) {
+          events.add("prune's listing");
+        }
+        return super.listFiles(dir, recursive);
+      }
+
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        boolean created = super.createIfAbsent(path, content);
+        if (path.startsWith(TableLease.DIR + "/cleanup.lease.") && new String(content, StandardCharsets.UTF_8).contains("released=true")) {
+          events.add("release");
+          released.countDown();
+        }
+        return created;
+      }
+
+      @Override
+      public List<DeleteFailure> deleteBatch(List<String> paths) {
+        if (!paths.isEmpty() && paths.stream().allMatch(path -> path.startsWith(RunRecords.DIR + "/"))) {
+          // Held until the release was sent: a release that waited for this delete never comes.
+          deleteSawTheRelease.set(awaitQuietly(released));
+          events.add("prune's delete");
+        }
+        return super.deleteBatch(paths);
+      }
+    };
+
+    cleanup(table, watched).execute();
+
+    assertThat(events).as("the prune's listing under the lease, its delete (a batch or more) beside the release")
+        .startsWith("prune's listing", "release", "prune's delete")
+        .containsOnly("prune's listing", "release", "prune's delete")
+        .containsOnlyOnce("prune's listing", "release");
+    assertThat(deleteSawTheRelease).as("the release went while the delete waited").isTrue();
+    assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
+    try (Stream<Path> decided = Files.walk(table.root().resolve(RunRecords.DIR))) {
+      assertThat(decided.map(Path::toString).filter(name -> name.contains(".decided/")))
+          .as("the run's recorded decision, deleted before the run returned").isEmpty();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static boolean awaitQuietly(CountDownLatch latch) {
+    try {
+      return latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static RunStart planted(String runId, Instant startedAt) {

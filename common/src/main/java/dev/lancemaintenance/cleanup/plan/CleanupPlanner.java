@@ -89,17 +89,20 @@ public final class CleanupPlanner {
     CompletableFuture<OptionalLong> readingHint =
         DaemonThreads.beside("lance-plan-hint", () -> VersionListing.readLatestVersionHint(storage, dataset));
     OptionalLong hinted;
+    VersionListing.Directory listed;
     List<ManifestLocation> versions;
     try {
       try {
-        versions = sorted(VersionListing.list(storage, dataset));
+        listed = VersionListing.listDirectory(storage, dataset);
+        versions = sorted(listed.manifests());
       } finally {
         readingHint.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
       }
       hinted = DaemonThreads.join(readingHint);
       if (endsBelow(versions, hinted)) {
         hinted = VersionListing.readLatestVersionHint(storage, dataset);
-        versions = sorted(VersionListing.list(storage, dataset));
+        listed = VersionListing.listDirectory(storage, dataset);
+        versions = sorted(listed.manifests());
       }
     } finally {
       readingRefs.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
@@ -145,9 +148,7 @@ public final class CleanupPlanner {
     if (inventory == null) {
       RetentionFacts facts =
           new RetentionFacts(table, dataset, resolved, latest, tagsByVersion, forkPoints, nowMillis);
-      List<ListingTask> listings =
-          ManagedLayout.DIRECTORIES.stream().map(dir -> new ListingTask(dataset.resolve(dir), true)).toList();
-      return new CleanupPlan(facts, slices, listings);
+      return new CleanupPlan(facts, slices, walkedListings(dataset, listed));
     }
     InventorySnapshot snapshot = new InventorySnapshot(
         "S3 Inventory " + inventory.manifestUri(), inventory.manifest().creationTime().toEpochMilli());
@@ -209,6 +210,23 @@ public final class CleanupPlanner {
       slices.add(new ManifestSlice(role, dataset, manifests.subList(start, Math.min(manifests.size(), start + sliceSize))));
     }
     return slices;
+  }
+
+  /**
+   * One listing task per managed directory, {@code _versions/} as the plan listed it: its candidates
+   * ({@code .tmp*} staging files) are found in the plan's own listing, not in a second walk of the
+   * same directory (on an object store, its pages again, 1,000 keys each). Exact as a walk taken
+   * later: the listing was taken under the lease like the walk, only earlier, so it can lack only
+   * files written since, which a walk taken after it may show or not; a file it lacks is never a
+   * candidate, so it stays, as a file written after Lance's own listing stays (docs/cleanup-semantics.md,
+   * "The plan's listing of {@code _versions/} is the list stage's").
+   */
+  private static List<ListingTask> walkedListings(DatasetRef dataset, VersionListing.Directory versions) {
+    return ManagedLayout.DIRECTORIES.stream()
+        .map(dir -> dir.equals(ManagedLayout.VERSIONS)
+            ? ListingTask.listedByPlan(dataset.resolve(dir), versions.files())
+            : new ListingTask(dataset.resolve(dir), true))
+        .toList();
   }
 
   /** Whether the hint records a version the listing does not reach (an empty listing reaches none). */

@@ -25,12 +25,16 @@ import java.util.function.Function;
  * is ever listed, so a file the report does not show is never a candidate. A task of a run that
  * resumes a dead run's sweep reads one part of what that run decided ({@link
  * dev.lancemaintenance.cleanup.plan.RecordedListing}): the files it listed and decided, as listed.
+ * A task of a directory the plan walked already ({@code _versions/}) passes on that walk's files.
  */
 public final class ListManagedFiles {
   private ListManagedFiles() {}
 
   /** The files under the task's directory, through {@code storage}, which the caller closes. */
   public static Iterator<FileEntry> files(TableStorage storage, ListingTask task) {
+    if (task.listed() != null) {
+      return task.listed().iterator();
+    }
     if (task.recorded() != null) {
       return task.recorded().files(storage);
     }
@@ -46,7 +50,7 @@ public final class ListManagedFiles {
    * give names whose attributes it left unread ({@link TableStorage#listFilesDeferringAttributes}).
    */
   public static Iterator<FileEntry> filesDeferringAttributes(TableStorage storage, ListingTask task) {
-    if (task.inventoryPart() == null && task.recorded() == null) {
+    if (task.inventoryPart() == null && task.recorded() == null && task.listed() == null) {
       return storage.listFilesDeferringAttributes(task.dir(), task.recursive());
     }
     return files(storage, task);

@@ -72,9 +72,60 @@ class CleanupPlannerTest {
     table.createBranch("b", 1).append(10);
 
     assertThat(plan(new CleanupPlanner(), table, DatasetRef.MAIN).listings())
-        .containsExactlyInAnyOrder(listing("_versions"), listing("_transactions"), listing("_deletions"), listing("_indices"), listing("data"));
+        .filteredOn(task -> task.listed() == null)
+        .containsExactlyInAnyOrder(listing("_transactions"), listing("_deletions"), listing("_indices"), listing("data"));
     assertThat(plan(new CleanupPlanner(), table, DatasetRef.branch("b")).listings()).extracting(ListingTask::dir)
         .containsExactlyInAnyOrder("tree/b/_versions", "tree/b/_transactions", "tree/b/_deletions", "tree/b/_indices", "tree/b/data");
+  }
+
+  @Test
+  void theVersionsListingIsThePlansOwnWalkOfEveryFileAtAnyDepthAndIsNotWalkedAgain() {
+    LanceTableFixture table = appends(3);
+    java.time.Instant old = java.time.Instant.now().minus(java.time.Duration.ofDays(30));
+    byte[] staged = "staged".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    // Candidates of the list stage (ManagedLayout: _versions/.tmp* at any depth), which the plan's
+    // own listing of the directly held manifests must still show the list stage.
+    table.plant("_versions/.tmp_staged.manifest", staged, old);
+    table.plant("_versions/nested/.tmp_deeper", staged, old);
+    List<String> walked = new ArrayList<>();
+
+    CleanupPlan plan;
+    List<String> handedOver = new ArrayList<>();
+    try (TableStorage storage = new ListingRecorder(storage(table), walked)) {
+      plan = new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW);
+      walked.clear();
+      ListingTask versions = plan.listings().stream().filter(task -> task.dir().equals("_versions")).findFirst().orElseThrow();
+      dev.lancemaintenance.cleanup.stage.ListManagedFiles.files(storage, versions)
+          .forEachRemaining(file -> handedOver.add(file.path()));
+    }
+
+    assertThat(handedOver).as("the list stage's files of _versions/: the plan's walk, every file at any depth")
+        .contains("_versions/.tmp_staged.manifest", "_versions/nested/.tmp_deeper")
+        .containsAll(plan.slices().stream().flatMap(s -> s.manifests().stream()).map(ManifestLocation::path).toList());
+    assertThat(walked).as("listings the list stage made to find them").isEmpty();
+    assertThat(plan.tableManifestCount()).as("only the manifests directly in _versions/ are versions").isEqualTo(3);
+  }
+
+  /** Records the directories listed through it. */
+  private static final class ListingRecorder extends ForwardingTableStorage {
+    private final List<String> listed;
+
+    ListingRecorder(TableStorage delegate, List<String> listed) {
+      super(delegate);
+      this.listed = listed;
+    }
+
+    @Override
+    public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+      listed.add(dir);
+      return super.listFiles(dir, recursive);
+    }
+
+    @Override
+    public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+      listed.add(dir);
+      return super.listFilesDeferringAttributes(dir, recursive);
+    }
   }
 
   @Test

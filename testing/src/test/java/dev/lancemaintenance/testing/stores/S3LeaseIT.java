@@ -2,6 +2,7 @@ package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
@@ -82,6 +83,33 @@ class S3LeaseIT extends LeaseOnStoreContract {
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(emptyRoot("unconditional")), StorageConf.of(settings))) {
       assertThat(storage.createIfAbsent(TableLease.DIR + "/once", new byte[] {1})).as("first create").isTrue();
       assertThat(storage.createIfAbsent(TableLease.DIR + "/once", new byte[] {2})).as("second create, seen by the check").isFalse();
+    }
+  }
+
+  /**
+   * The lease lists {@code _maintenance/} first thing in every run. On a table the ledger was
+   * written to before its first lease, it holds only subdirectories: s3a's {@code listFiles} saw
+   * no file there and probed the path (a HEAD, then a 2-key LIST), three requests in a row where
+   * one answers.
+   */
+  @Test
+  void aDirectoryHoldingOnlySubdirectoriesListsInOneRequestAndItsOwnFilesOnly() {
+    Map<String, String> settings = new HashMap<>(S3.hadoopSettings());
+    try (ThrottlingProxy counting = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE)) {
+      settings.put("fs.s3a.endpoint", counting.endpoint().toString());
+      try (TableStorage storage = new HadoopTableStorage(TableLocation.of(emptyRoot("subdirectories")), StorageConf.of(settings))) {
+        storage.write(TableLease.DIR + "/ledger/commit.0000000000000000001", new byte[] {1});
+        storage.write(TableLease.DIR + "/runs/nested/record", new byte[] {1});
+
+        long before = counting.requests();
+        assertThat(storage.listFiles(TableLease.DIR, false)).toIterable().as("files directly in it").isEmpty();
+        assertThat(counting.requests() - before).as("requests to list it").isEqualTo(1);
+
+        storage.write(TableLease.DIR + "/cleanup.lease.0000000000000000001", new byte[] {1});
+        assertThat(storage.listFiles(TableLease.DIR, false)).toIterable().extracting(FileEntry::path)
+            .as("its own file, none of its subdirectories'").containsExactly(TableLease.DIR + "/cleanup.lease.0000000000000000001");
+        assertThat(storage.listFiles("absent", false)).toIterable().as("a missing directory").isEmpty();
+      }
     }
   }
 }

@@ -20,7 +20,8 @@ public final class CleanupTypes {
   public static final TypeInformation<ManifestRun> MANIFEST_RUN = new JavaSerializedType<>(ManifestRun.class);
   public static final TypeInformation<RunSummary> RUN_SUMMARY = new JavaSerializedType<>(RunSummary.class);
   public static final TypeInformation<MarkSummary> SUMMARY = new JavaSerializedType<>(MarkSummary.class);
-  public static final TypeInformation<ListingTask> LISTING = TypeInformation.of(ListingTask.class);
+  /** Java-serialized: the {@code _versions/} task carries the plan's walk of it as a {@code List.copyOf}. */
+  public static final TypeInformation<ListingTask> LISTING = new JavaSerializedType<>(ListingTask.class);
   public static final TypeInformation<ReferenceMark> MARK = TypeInformation.of(ReferenceMark.class);
   public static final TypeInformation<FileEntry> FILE = TypeInformation.of(FileEntry.class);
   public static final TypeInformation<DecideInput> DECIDE_INPUT = TypeInformation.of(DecideInput.class);

@@ -9,7 +9,8 @@ import org.apache.flink.runtime.state.JavaSerializer;
 
 /**
  * Flink type information for the few low-volume records whose fields are immutable JDK collections
- * ({@code ManifestSlice}, {@code MarkSummary}) or an {@code Optional} ({@code OptimizeResult}):
+ * ({@code ManifestSlice}, {@code MarkSummary}, the plan's files of a {@code ListingTask}) or an
+ * {@code Optional} ({@code OptimizeResult}):
  * Flink's POJO analysis would hand those fields to Kryo, which cannot rebuild {@code List.copyOf} or
  * {@code Map.copyOf} values, nor (Flink 1.20's Kryo) write a record. One record per slice or per
  * run, so Java serialization costs nothing that matters; per-file records stay POJOs.
