@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Tells whether a run reads its ledger beside the plan's listing of {@code _versions/}: every
- * listing of {@code _versions/} alone (the plan's; the candidates' listing walks it recursively)
- * waits until something lists the ledger's directory, or {@link #WAIT} has passed. A run that reads
+ * listing of {@code _versions/} (the plan's walk, which the list stage reuses) waits until
+ * something lists the ledger's directory, or {@link #WAIT} has passed. A run that reads
  * the ledger on its own thread lets the listing go at once; one that reads it in line, after the
  * plan, makes every such listing wait the whole time and be counted as {@link Outcome#unanswered}.
  *
@@ -37,7 +37,7 @@ public record LedgerReadProbe(String name) implements TableStorageFactory {
       public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
         if (dir.startsWith(Ledger.DIR)) {
           outcome.ledgerListed.countDown();
-        } else if (dir.equals("_versions") && !recursive) {
+        } else if (dir.equals("_versions")) {
           outcome.awaitLedger();
         }
         return super.listFiles(dir, recursive);
