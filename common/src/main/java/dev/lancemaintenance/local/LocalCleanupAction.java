@@ -186,18 +186,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   /**
    * Cleans one dataset as another engine's action resolved and planned it (dataset, policy, "now"
    * and the listing of its versions fixed), with this action's settings and its own slices: how a
-   * distributed engine cleans a small table in its driver, listing {@code _versions/} once.
-   */
-  public CleanupResult clean(DatasetCleanup cleanup, CleanupPlan plannedElsewhere) {
-    return clean(cleanup, plannedElsewhere, Optional.empty(), storage -> SweepResume.none(), LedgerReadAhead.none());
-  }
-
-  /**
-   * As {@link #clean(DatasetCleanup, CleanupPlan)}, recording the files it deletes where the other
-   * engine's run records them ({@code record_files}), its decision and any resume as that run's
-   * {@code resume} gives them for the storage this run opens, and with the ledger that run started
-   * reading before its plan ({@code ledger}, which the caller closes; {@link LedgerReadAhead#none()}
-   * to read it here, after the plan).
+   * distributed engine cleans a small table in its driver, listing {@code _versions/} once. It
+   * records the files it deletes where the other engine's run records them ({@code record_files}),
+   * its decision and any resume as that run's {@code resume} gives them for the storage this run
+   * opens, and uses the ledger that run started reading before its plan ({@code ledger}, which the
+   * caller closes; {@link LedgerReadAhead#none()} to read it here, after the plan).
    */
   public CleanupResult clean(
       DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles,

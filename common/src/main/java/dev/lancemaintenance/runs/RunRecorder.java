@@ -154,7 +154,7 @@ public final class RunRecorder {
   }
 
   /**
-   * {@link #finished} and the prune of ended runs' records ({@link RunRecords#prune}) side by side,
+   * {@link #finished} and the prune of ended runs' records ({@link RunRecords#pruning}) side by side,
    * its listing taken while the run still holds the lease and its delete beside the lease's release
    * ({@link TableLease#besideRelease}): on an object store the end record and the listing wait one
    * round trip, then the delete and the release one more, not two in a row. Should the run die

@@ -39,7 +39,7 @@ public final class RunRecords {
   static final String DECIDED = ".decided";
 
   /**
-   * Ended runs kept by {@link #prune}: a constant, not an option, because a record is two files of
+   * Ended runs kept by {@link #pruning}: a constant, not an option, because a record is two files of
    * about a kilobyte, so a hundred runs (three months of daily runs) cost nothing to keep or to list,
    * and one more option would be one more argument on every entry point for little gain.
    */
@@ -97,45 +97,20 @@ public final class RunRecords {
   }
 
   /**
-   * What a finished run removes (chosen under the table lease, see {@link #pruning}): every run's recorded decision (its plan
-   * and decided parts, {@code <stem>.decided/}), and the records of ended runs older than the
-   * newest {@code keep} runs, with the files they recorded ({@link RecordedFiles}). Returns how
-   * many runs' records went.
+   * What a finished run removes, chosen under the table lease from one listing and deleted later
+   * ({@link #delete}; {@link RunRecorder#finishedAndPruned} sends that beside the lease's release):
+   * every run's recorded decision (its plan and decided parts, {@code <stem>.decided/}), and the
+   * records of ended runs older than the newest {@code keep} runs, with the files they recorded
+   * ({@link RecordedFiles}).
    *
    * <p>A decision is resumed only from the newest run, and only when it died, so once a run
    * finished none ever is, and keeping them would keep a copy of every decided path. Runs without
    * an end (running, or dead and unfinished) stay whatever their age: they are what a later run
    * looks for to resume, and what an operator needs to see. No other run writes records meanwhile
    * (the lease), so one recursive listing of {@value #DIR} sees every file either rule removes, and
-   * one delete removes them: on an object store two round trips in a row, where a listing per rule
-   * made four. What cannot be deleted is logged and left for the next finished run.
+   * one delete removes them: on an object store two round trips, where a listing per rule made
+   * four. What cannot be deleted is logged and left for the next finished run.
    */
-  public int prune(int keep) {
-    Pruning pruning = pruning(keep);
-    delete(pruning);
-    return pruning.runs();
-  }
-
-  /**
-   * What {@link #prune} removes, from its one listing, not yet deleted ({@link #delete}): so that a
-   * run takes the listing under its lease and deletes beside the lease's release
-   * ({@link RunRecorder#finishedAndPruned}).
-   *
-   * @param files every file to delete
-   * @param runs how many ended runs' records are among them
-   */
-  public record Pruning(List<String> files, int runs) {
-    public Pruning {
-      files = List.copyOf(files);
-    }
-  }
-
-  /** Deletes what {@code pruning} lists; a file that cannot be deleted is logged and left for the next prune. */
-  public void delete(Pruning pruning) {
-    deleteLogged(pruning.files());
-  }
-
-  /** {@link #prune}'s listing and choice, without its delete. */
   public Pruning pruning(int keep) {
     if (keep < 1) {
       throw new IllegalArgumentException("the runs kept must be at least 1, not " + keep);
@@ -166,6 +141,23 @@ public final class RunRecords {
       }
     }
     return new Pruning(doomed, runsPruned);
+  }
+
+  /**
+   * What {@link #pruning} chose, not yet deleted.
+   *
+   * @param files every file to delete
+   * @param runs how many ended runs' records are among them
+   */
+  public record Pruning(List<String> files, int runs) {
+    public Pruning {
+      files = List.copyOf(files);
+    }
+  }
+
+  /** Deletes what {@code pruning} lists; a file that cannot be deleted is logged and left for the next prune. */
+  public void delete(Pruning pruning) {
+    deleteLogged(pruning.files());
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -237,7 +238,7 @@ public final class TableLease implements AutoCloseable {
 
   /** Starts {@code work} on a thread of its own, in the held lease's {@code queue}; here and now without the lease. */
   private static void holdersWork(TableStorage here, String name, Consumer<TableStorage> work,
-      java.util.function.Function<TableLease, List<CompletableFuture<Void>>> queue) {
+      Function<TableLease, List<CompletableFuture<Void>>> queue) {
     TableLease held = HELD_BY_THIS_THREAD.get().get(here.location());
     if (held == null || held.closed) {
       work.accept(here);
