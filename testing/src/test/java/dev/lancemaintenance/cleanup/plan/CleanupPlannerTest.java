@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice.SliceRole;
+import dev.lancemaintenance.format.CorruptTableException;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestNaming;
@@ -19,6 +20,7 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -233,6 +235,44 @@ class CleanupPlannerTest {
           .as("a store that never lists the newest manifest").isInstanceOf(MaintenanceException.class)
           .hasMessageContaining("newest manifest listed is version 2");
       assertThat(storage.versionListings).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aHintReadWhileAWriterRewritesItIsReadAgain() {
+    // A writer committing beside the run rewrites the hint; a read can see it cut off (seen with the
+    // SDK on a local disk). Read again, it is whole; one that stays cut off is corrupt.
+    LanceTableFixture table = appends(3);
+    try (HintCutOff storage = new HintCutOff(storage(table), 2)) {
+      assertThat(new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW).facts().latestVersion()).isEqualTo(3);
+      assertThat(storage.hintReads).as("reads of the hint").isEqualTo(3);
+    }
+    try (HintCutOff storage = new HintCutOff(storage(table), Integer.MAX_VALUE)) {
+      assertThatThrownBy(() -> new CleanupPlanner().plan(storage, POLICY, DatasetRef.MAIN, NOW))
+          .isInstanceOf(CorruptTableException.class)
+          .hasMessageContaining("_versions/latest_version_hint.json")
+          .hasMessageContaining("t.lance");
+      assertThat(storage.hintReads).as("reads of a hint that stays cut off").isEqualTo(5);
+    }
+  }
+
+  /** Cuts the hint's bytes in half on its first {@code cutOff} reads. */
+  private static final class HintCutOff extends ForwardingTableStorage {
+    private final int cutOff;
+    private int hintReads;
+
+    HintCutOff(TableStorage delegate, int cutOff) {
+      super(delegate);
+      this.cutOff = cutOff;
+    }
+
+    @Override
+    public synchronized byte[] readFully(String path) {
+      byte[] bytes = super.readFully(path);
+      if (!path.endsWith("latest_version_hint.json") || hintReads++ >= cutOff) {
+        return bytes;
+      }
+      return Arrays.copyOf(bytes, bytes.length / 2);
     }
   }
 
