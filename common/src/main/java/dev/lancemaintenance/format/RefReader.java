@@ -121,7 +121,12 @@ public final class RefReader {
 
   /** One parsed ref file, with accessors that fail naming the file and the key. */
   private record Ref(String table, String path, JsonNode root) {
+    /** A ref a writer is moving is read again until whole ({@link RewrittenFile}). */
     static Ref read(TableStorage storage, String path) {
+      return RewrittenFile.read(path, () -> parse(storage, path));
+    }
+
+    private static Ref parse(TableStorage storage, String path) {
       String table = storage.location().toString();
       JsonNode root;
       try {

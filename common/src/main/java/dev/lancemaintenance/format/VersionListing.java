@@ -96,29 +96,12 @@ public final class VersionListing {
   /**
    * The version recorded in {@code _versions/latest_version_hint.json}; empty when the file is
    * absent. Lance writes the hint best-effort after a commit and checks it by probing, so it may lag
-   * behind the listing: use it to start a search, never to decide what to keep.
-   *
-   * <p>A writer committing beside us rewrites the hint, and a read can see it half written (seen
-   * with the SDK on a local disk: an empty or cut-off file). So a hint that does not parse is read
-   * again, a few times over {@link #TORN_HINT_PAUSES_MILLIS}; only one that still does not parse is
-   * corrupt. A cut-off hint never parses as a smaller version: its JSON object is not closed.
+   * behind the listing: use it to start a search, never to decide what to keep. A hint a writer is rewriting is read again until whole ({@link RewrittenFile}).
    */
   public static OptionalLong readLatestVersionHint(TableStorage storage, DatasetRef dataset) {
     String path = TablePaths.join(versionsDir(storage, dataset), HINT_FILE);
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return parseHint(storage, path);
-      } catch (CorruptTableException e) {
-        if (attempt == TORN_HINT_PAUSES_MILLIS.length) {
-          throw e;
-        }
-        pause(TORN_HINT_PAUSES_MILLIS[attempt], path);
-      }
-    }
+    return RewrittenFile.read(path, () -> parseHint(storage, path));
   }
-
-  /** How long to wait before each new read of a hint that did not parse: about a third of a second in all. */
-  static final long[] TORN_HINT_PAUSES_MILLIS = {10, 30, 90, 200};
 
   private static OptionalLong parseHint(TableStorage storage, String path) {
     byte[] content;
@@ -139,15 +122,6 @@ public final class VersionListing {
       return OptionalLong.of(version.asLong());
     } catch (IOException e) {
       throw new CorruptTableException(table, path, "version hint is not JSON", e);
-    }
-  }
-
-  private static void pause(long millis, String path) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StorageException("read again", path, e);
     }
   }
 
