@@ -82,10 +82,17 @@ public final class VersionListing {
   }
 
   private static List<ManifestLocation> sortedByVersion(List<ManifestLocation> locations) {
-    locations.sort(Comparator.comparing(ManifestLocation::version, Long::compareUnsigned)
-        .thenComparing(ManifestLocation::path));
+    // Compared as primitives: comparing(version, Long::compareUnsigned) boxed both versions of every
+    // comparison (a directory lists in no order, so 2,020 manifests take ~20,000 comparisons).
+    locations.sort(BY_VERSION_THEN_PATH);
     return locations;
   }
+
+  /** Unsigned version order, then path: the same order as comparing the boxed versions unsigned. */
+  private static final Comparator<ManifestLocation> BY_VERSION_THEN_PATH = (a, b) -> {
+    int byVersion = Long.compareUnsigned(a.version(), b.version());
+    return byVersion != 0 ? byVersion : a.path().compareTo(b.path());
+  };
 
   /** The newest committed version of {@code dataset}; empty when it has none. */
   public static Optional<ManifestLocation> latest(TableStorage storage, DatasetRef dataset) {

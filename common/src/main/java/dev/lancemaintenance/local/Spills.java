@@ -1,5 +1,6 @@
 package dev.lancemaintenance.local;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
 import dev.lancemaintenance.cleanup.stage.ReferenceMark;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The local engine's shuffle: marks and listed files hash-partitioned by reference key, plus the
@@ -42,6 +44,8 @@ final class Spills implements AutoCloseable {
   /** The storage report's marks (its mark stage records ages, not states); empty in a cleanup. */
   private final List<SpillFile<ReferenceAge>> ages = new ArrayList<>();
   private final SpillFile<CandidateFile> expiredManifests;
+  /** The removal of dead runs' spills, under way beside the run; awaited by {@link #close}. */
+  private final CompletableFuture<Void> deadRunsRemoved;
 
   static final String PREFIX = "lance-cleanup-";
   static final String OWNER_FILE = "owner";
@@ -53,10 +57,26 @@ final class Spills implements AutoCloseable {
   /**
    * Spills that hold at most {@code budget}'s records in memory. Their directory is made (and marked
    * with this process) when the first record goes to disk ({@link SpillDirectory}); the spills of
-   * dead runs are removed here, whether or not this run ever needs its own.
+   * dead runs are removed beside the run, whether or not this run ever needs its own, and before
+   * {@link #close} returns.
+   *
+   * <p>Beside, not before: finding them lists the whole spill parent ({@code java.io.tmpdir} by
+   * default; a millisecond in a row at the start of every run where it holds a thousand entries),
+   * and nothing the run does depends on it. It touches only directories marked by a process that
+   * died on this machine: this run's own directory is marked by this live process, and until its
+   * mark is written it is unmarked, which the removal leaves alone too (so does a directory a
+   * concurrent run is making).
    */
   Spills(Path parent, int partitions, SpillBudget budget) {
-    removeSpillsOfDeadRuns(parent);
+    this.deadRunsRemoved = DaemonThreads.beside("lance-spill-sweep", () -> {
+      try {
+        removeSpillsOfDeadRuns(parent);
+      } catch (RuntimeException e) {
+        // Housekeeping of other runs' leftovers: it decides nothing in this run, so it never fails it.
+        LOG.warn("lance cleanup: cannot remove the spills of dead runs in {}: {}", parent, e.toString());
+      }
+      return null;
+    });
     this.directory = new SpillDirectory(parent);
     for (int p = 0; p < partitions; p++) {
       marks.add(new SpillFile<>(directory, "marks-" + p, Codecs.MARK, budget));
@@ -171,6 +191,11 @@ final class Spills implements AutoCloseable {
     decided.forEach(SpillFile::close);
     ages.forEach(SpillFile::close);
     expiredManifests.close();
-    directory.delete();
+    try {
+      directory.delete();
+    } finally {
+      // It logs what it could not remove and never throws for it; awaited so that no removal outlives the run.
+      deadRunsRemoved.join();
+    }
   }
 }

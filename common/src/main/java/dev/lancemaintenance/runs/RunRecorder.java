@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records one run that deletes, from its driver: its start before it reads the table, its end when
- * it returns or fails. Never fails the run: a record the store refuses is logged and the run goes
- * on (its history then lacks it, which misleads nobody into deleting anything).
+ * Records one run that deletes, from its driver: its start beside its plan and before it writes or
+ * deletes anything in the table, its end when it returns or fails. Never fails the run: a record
+ * the store refuses is logged and the run goes on (its history then lacks it, which misleads nobody
+ * into deleting anything).
  */
 public final class RunRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
@@ -28,28 +29,37 @@ public final class RunRecorder {
   private final RunRecords records;
   private final RunStart start;
   private final Clock clock;
-  private final boolean started;
-  /** The dead run before this one, looked up beside the run's planning. */
+  /**
+   * Whether the start record was written, once it was: it is written beside the run's plan ({@link
+   * #start}), and everything that needs it waits for it ({@link #started()}).
+   */
+  private final CompletableFuture<Boolean> startWritten;
+  /** The dead run before this one, looked up after the start record, beside the run's planning. */
   private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
   /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
   private final java.util.List<String> resumeNotes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private RunRecorder(
-      RunRecords records, RunStart start, Clock clock, boolean started,
+      RunRecords records, RunStart start, Clock clock, CompletableFuture<Boolean> startWritten,
       CompletableFuture<Optional<RunStart>> deadRunStart) {
     this.records = records;
     this.start = start;
     this.clock = clock;
-    this.started = started;
+    this.startWritten = startWritten;
     this.deadRunStart = deadRunStart;
   }
 
   /**
-   * Records that a run begins now, holding the lease of {@code leaseOwner}, before it reads the
-   * table (a run killed at any point after is visible as unfinished), and starts looking for a dead
-   * run to resume beside the caller's next steps: on an object store a listing of the records that
-   * the run's planning need not wait for; {@link #deadRun} waits for it.
+   * Records that a run begins now, holding the lease of {@code leaseOwner}, and then looks for a
+   * dead run to resume, both beside the caller's next steps (its plan, which only reads the table):
+   * on local disk the record is a file created and linked, on an object store a PUT, and neither
+   * need hold up the plan's listing. The record is still written before the run writes or deletes
+   * anything in the table: its decision is recorded beside the start ({@link #decidedFiles}), its
+   * deleted files too ({@link #recordFiles}), and both wait for the start record, as does {@link
+   * #deadRun}, which the run asks before its first delete. So a run killed once it wrote or deleted
+   * anything leaves a start without an end, as before; one killed while it was still planning may
+   * leave no record, and had changed nothing (docs/ledger.md, section 9, "Who writes").
    *
    * @param policy the policy and settings as the run logs them; never storage options
    */
@@ -58,11 +68,25 @@ public final class RunRecorder {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    boolean written = writeStart(records, start);
-    CompletableFuture<Optional<RunStart>> dead = written
-        ? DaemonThreads.beside("lance-run-record", () -> deadRunBefore(records, start))
-        : CompletableFuture.completedFuture(Optional.empty());
+    // One thread for both, in order: the dead-run lookup lists the records after this run's own start landed.
+    CompletableFuture<Boolean> written = new CompletableFuture<>();
+    CompletableFuture<Optional<RunStart>> dead = DaemonThreads.beside("lance-run-record", () -> {
+      boolean recorded = writeStart(records, start);
+      written.complete(recorded);
+      return recorded ? deadRunBefore(records, start) : Optional.empty();
+    });
+    // Never left waiting: writeStart does not throw for the store, but an Error would end the thread.
+    dead.whenComplete((found, error) -> {
+      if (error != null) {
+        written.completeExceptionally(error);
+      }
+    });
     return new RunRecorder(records, start, clock, written, dead);
+  }
+
+  /** Whether the start record was written, waiting for it if it is still being written. */
+  private boolean started() {
+    return DaemonThreads.join(startWritten);
   }
 
   private static boolean writeStart(RunRecords records, RunStart start) {
@@ -96,7 +120,7 @@ public final class RunRecorder {
    * record); empty when its start could not be recorded, so that no file list is orphaned of its run.
    */
   public Optional<RecordedFiles> recordFiles() {
-    recordsFiles = started;
+    recordsFiles = started();
     return recordsFiles ? Optional.of(new RecordedFiles(RunRecords.filesDir(start))) : Optional.empty();
   }
 
@@ -106,7 +130,7 @@ public final class RunRecorder {
    * could not be recorded (a plan nobody can find resumes nothing).
    */
   public Optional<RecordedFiles> decidedFiles() {
-    return started ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
+    return started() ? Optional.of(new RecordedFiles(RunRecords.decidedDir(start))) : Optional.empty();
   }
 
   /**
@@ -115,7 +139,7 @@ public final class RunRecorder {
    * store refuses means a full run.
    */
   public Optional<DeadRun> deadRun() {
-    if (!started) {
+    if (!started()) {
       return Optional.empty();
     }
     return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
@@ -181,7 +205,7 @@ public final class RunRecorder {
    * run recorded no start, or the listing failed (logged: the prune never fails the run).
    */
   private Optional<RunRecords.Pruning> endedRunsToPrune() {
-    if (!started) {
+    if (!started()) {
       return Optional.empty();
     }
     try {
@@ -209,7 +233,7 @@ public final class RunRecorder {
 
   private void end(
       RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
-    if (!started) {
+    if (!started()) {
       return;
     }
     RunEnd end = new RunEnd(

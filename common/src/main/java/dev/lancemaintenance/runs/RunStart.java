@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The record a run writes before it reads the table: who it is and what it was asked to do.
+ * The record a run writes beside its plan, before it writes or deletes anything in the table: who it
+ * is and what it was asked to do.
  *
  * @param runId the run's id, unique
  * @param leaseOwner the owner of the table lease the run holds, by which {@code history} tells a

@@ -23,6 +23,20 @@ class VersionListingTest extends PlantedFilesTest {
   }
 
   @Test
+  void ordersVersionsUnsignedAndOneVersionUnderBothNamingsByPath() {
+    plant("_versions/9223372036854775808.manifest");
+    plant("_versions/7.manifest");
+    plant("_versions/5.manifest");
+    plant("_versions/" + ManifestNaming.V2.fileName(5));
+
+    List<ManifestLocation> versions = VersionListing.list(storage, DatasetRef.MAIN);
+
+    assertThat(versions).extracting(ManifestLocation::path).as("2^63 after 7 (unsigned); version 5 by path")
+        .containsExactly("_versions/18446744073709551610.manifest", "_versions/5.manifest", "_versions/7.manifest",
+            "_versions/9223372036854775808.manifest");
+  }
+
+  @Test
   void skipsHintDetachedStagingAndTemporaryFiles() {
     plant("_versions/1.manifest");
     plant("_versions/latest_version_hint.json");

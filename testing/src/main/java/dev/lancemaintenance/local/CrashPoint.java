@@ -14,7 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * test kills the process.
  */
 public enum CrashPoint {
-  AFTER_TAKING_THE_LEASE("after taking the lease, before the plan reads anything"),
+  /**
+   * The run's start record goes beside its plan (RunRecorder.start), so the point is the first read
+   * of the table once the start landed: the plan's, unless the start came after the plan's reads.
+   * A run killed before its start landed had written and deleted nothing, and leaves no record.
+   */
+  AFTER_TAKING_THE_LEASE("after taking the lease and recording its start, at its next read of the table"),
   WHILE_READING_MANIFESTS("while reading manifests, at the third one"),
   BEFORE_LISTING("after marking, at the first listing of the list stage"),
   BEFORE_THE_FIRST_DELETE("after deciding, before the first delete"),
@@ -72,6 +77,7 @@ public enum CrashPoint {
     public static final String FROZEN = "frozen";
     private static final AtomicInteger MANIFEST_READS = new AtomicInteger();
     private static final AtomicInteger DELETED = new AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicBoolean START_RECORDED = new java.util.concurrent.atomic.AtomicBoolean();
     private final CrashPoint point;
 
     public FreezingStorage(TableStorage delegate, CrashPoint point) {
@@ -82,7 +88,7 @@ public enum CrashPoint {
     @Override
     public Iterator<dev.lancemaintenance.storage.FileEntry> listFiles(String dir, boolean recursive) {
       if (!TableLease.isLeaseFile(dir)) {
-        freezeAt(CrashPoint.AFTER_TAKING_THE_LEASE);
+        freezeAfterTheStartRecord();
         if (dir.equals("_transactions")) {
           freezeAt(CrashPoint.BEFORE_LISTING);
         }
@@ -98,7 +104,7 @@ public enum CrashPoint {
     @Override
     public byte[] read(String path, long offset, int length) {
       if (!TableLease.isLeaseFile(path)) {
-        freezeAt(CrashPoint.AFTER_TAKING_THE_LEASE);
+        freezeAfterTheStartRecord();
         if (path.endsWith(".manifest") && MANIFEST_READS.incrementAndGet() == 3) {
           freezeAt(CrashPoint.WHILE_READING_MANIFESTS);
         }
@@ -125,10 +131,21 @@ public enum CrashPoint {
 
     @Override
     public boolean createIfAbsent(String path, byte[] content) {
+      if (path.startsWith(dev.lancemaintenance.runs.RunRecords.DIR + "/") && path.endsWith(".start")) {
+        boolean created = super.createIfAbsent(path, content);
+        START_RECORDED.set(true);
+        return created;
+      }
       if (DELETED.get() > 0 && new String(content, java.nio.charset.StandardCharsets.UTF_8).contains("released=true")) {
         freezeAt(CrashPoint.BEFORE_RELEASING_THE_LEASE);
       }
       return super.createIfAbsent(path, content);
+    }
+
+    private void freezeAfterTheStartRecord() {
+      if (START_RECORDED.get()) {
+        freezeAt(CrashPoint.AFTER_TAKING_THE_LEASE);
+      }
     }
 
     private void freezeAt(CrashPoint reached) {

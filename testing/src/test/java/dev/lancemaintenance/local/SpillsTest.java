@@ -33,16 +33,37 @@ class SpillsTest {
     Path unmarked = Files.createDirectory(temp.resolve("lance-cleanup-unmarked"));
     Files.writeString(dead.resolve("files-0"), "data/secret-path.lance");
 
-    try (Spills run = new Spills(temp, 2)) {
-      assertThat(dead).as("the dead run's spill, with the table's paths").doesNotExist();
-      assertThat(live).as("a live run's spill").exists();
-      assertThat(foreign).as("a spill of another machine: its pid says nothing here").exists();
-      assertThat(unmarked).as("an unmarked directory").exists();
-    }
+    new Spills(temp, 2).close();
+
+    // Removed beside the run, and before it ends.
+    assertThat(dead).as("the dead run's spill, with the table's paths").doesNotExist();
+    assertThat(live).as("a live run's spill").exists();
+    assertThat(foreign).as("a spill of another machine: its pid says nothing here").exists();
+    assertThat(unmarked).as("an unmarked directory").exists();
     try (Stream<Path> left = Files.list(temp)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("this run's own spill went at its end")
           .containsExactlyInAnyOrder("lance-cleanup-live", "lance-cleanup-foreign", "lance-cleanup-unmarked");
+    }
+  }
+
+  @Test
+  void aRunSpillingToDiskWhileTheDeadRunsSpillsAreRemovedBesideItKeepsEveryRecord() throws Exception {
+    // The removal runs beside the run, which may be making and marking its own directory meanwhile:
+    // that directory is this live process's, or not yet marked, and is never taken for a dead one.
+    LeaseHolder self = LeaseHolder.ofOwner("spill");
+    List<Path> dead = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      dead.add(spill("lance-cleanup-dead-" + i, deadPid() + "\n" + self.processStartMillis() + "\n" + self.machine() + "\n"));
+    }
+    try (Spills spills = new Spills(temp, 2, new SpillBudget(0))) {
+      List<ReferenceMark> added = addKeptMarks(spills, 1_000);
+      assertThat(marksOfBothPartitions(spills)).as("every record this run spilled to disk")
+          .containsExactlyInAnyOrderElementsOf(added);
+    }
+    assertThat(dead).as("the dead runs' spills, gone by the end of the run").allMatch(Files::notExists);
+    try (Stream<Path> left = Files.list(temp)) {
+      assertThat(left.toList()).as("this run's own spill went at its end").isEmpty();
     }
   }
 
@@ -160,17 +181,9 @@ class SpillsTest {
   void filesThatOutgrowTheRunsBudgetMoveToDiskAndTheBudgetIsWholeAgainAtClose() throws Exception {
     // One budget for every file of the run: 20 marks in two partitions cannot all stay within 4.
     SpillBudget budget = new SpillBudget(4);
-    List<ReferenceMark> added = new ArrayList<>();
     try (Spills spills = new Spills(temp, 2, budget)) {
-      for (int i = 0; i < 20; i++) {
-        ReferenceMark mark = new ReferenceMark("data/f" + i + ".lance", FileKind.DATA, MarkState.KEPT);
-        spills.addMark(mark);
-        added.add(mark);
-      }
-      List<ReferenceMark> read = new ArrayList<>();
-      spills.marks(0).forEach(read::add);
-      spills.marks(1).forEach(read::add);
-      assertThat(read).containsExactlyInAnyOrderElementsOf(added);
+      List<ReferenceMark> added = addKeptMarks(spills, 20);
+      assertThat(marksOfBothPartitions(spills)).containsExactlyInAnyOrderElementsOf(added);
       try (Stream<Path> written = Files.list(temp).flatMap(SpillsTest::filesIn)) {
         assertThat(written.map(p -> p.getFileName().toString()).toList()).as("spill files on disk")
             .anyMatch(name -> name.startsWith("marks-"));
@@ -198,6 +211,25 @@ class SpillsTest {
         assertThat(read).as("budget " + budget).containsExactly(first, second);
       }
     }
+  }
+
+  /** Adds {@code count} kept marks of distinct data files and returns them. */
+  private static List<ReferenceMark> addKeptMarks(Spills spills, int count) {
+    List<ReferenceMark> added = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ReferenceMark mark = new ReferenceMark("data/f" + i + ".lance", FileKind.DATA, MarkState.KEPT);
+      spills.addMark(mark);
+      added.add(mark);
+    }
+    return added;
+  }
+
+  /** The marks of a two-partition spill, partition 0 first. */
+  private static List<ReferenceMark> marksOfBothPartitions(Spills spills) {
+    List<ReferenceMark> read = new ArrayList<>();
+    spills.marks(0).forEach(read::add);
+    spills.marks(1).forEach(read::add);
+    return read;
   }
 
   private static Stream<Path> filesIn(Path dir) {

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Run records on the local engine: a run that deletes records its start and its result, a failed
  * one its one-line error, a dry run nothing; a record file cut short or garbled is skipped and never
  * blocks a cleanup; a finished run prunes the records of ended runs beyond the newest hundred and
- * keeps unfinished ones. (A run killed mid-sweep: {@code CrashMatrixContract}, on every engine.)
+ * keeps unfinished ones; the start record goes beside the plan and lands before the run writes or
+ * deletes anything. (A run killed mid-sweep: {@code CrashMatrixContract}, on every engine.)
  */
 class RunRecordsIT {
   @TempDir Path dir;
@@ -209,6 +210,72 @@ class RunRecordsIT {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void theStartRecordGoesBesideThePlanAndLandsBeforeTheRunWritesOrDeletesAnything() {
+    LanceTableFixture table = table();
+    List<String> events = new CopyOnWriteArrayList<>();
+    CountDownLatch planListed = new CountDownLatch(1);
+    AtomicBoolean startSawThePlan = new AtomicBoolean();
+    TableStorageFactory watched = location -> new ForwardingTableStorage(stores().open(location)) {
+      @Override
+      public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+        if (dir.equals("_versions")) {
+          events.add("plan's listing");
+          planListed.countDown();
+        }
+        return super.listFiles(dir, recursive);
+      }
+
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        if (path.startsWith(RunRecords.DIR + "/") && path.endsWith(RunRecords.START)) {
+          // Held until the plan listed _versions/: a start written before the plan never sees it.
+          startSawThePlan.set(awaitQuietly(planListed));
+          boolean created = super.createIfAbsent(path, content);
+          events.add("start record");
+          return created;
+        }
+        written(path);
+        return super.createIfAbsent(path, content);
+      }
+
+      @Override
+      public java.io.OutputStream create(String path) {
+        written(path);
+        return super.create(path);
+      }
+
+      @Override
+      public void write(String path, byte[] content) {
+        written(path);
+        super.write(path, content);
+      }
+
+      @Override
+      public List<DeleteFailure> deleteBatch(List<String> paths) {
+        paths.forEach(this::written);
+        return super.deleteBatch(paths);
+      }
+
+      /** Every write or delete but the lease's own generations (taken before the run, pruned beside it). */
+      private void written(String path) {
+        if (!path.startsWith(TableLease.DIR + "/cleanup.lease.")) {
+          events.add("write or delete");
+        }
+      }
+    };
+
+    cleanup(table, watched).execute();
+
+    assertThat(startSawThePlan).as("the start record was written while the plan listed _versions/").isTrue();
+    assertThat(events).as("the start record beside the plan, before the run's first write or delete")
+        .contains("plan's listing", "start record", "write or delete")
+        .containsOnlyOnce("start record");
+    assertThat(events.subList(0, events.indexOf("start record"))).as("before the start record")
+        .doesNotContain("write or delete");
+    assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
   }
 
   private static boolean awaitQuietly(CountDownLatch latch) {
