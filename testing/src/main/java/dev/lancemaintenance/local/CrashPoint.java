@@ -1,10 +1,12 @@
 package dev.lancemaintenance.local;
 
+import dev.lancemaintenance.runs.RunRecords;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -77,7 +79,7 @@ public enum CrashPoint {
     public static final String FROZEN = "frozen";
     private static final AtomicInteger MANIFEST_READS = new AtomicInteger();
     private static final AtomicInteger DELETED = new AtomicInteger();
-    private static final java.util.concurrent.atomic.AtomicBoolean START_RECORDED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean START_RECORDED = new AtomicBoolean();
     private final CrashPoint point;
 
     public FreezingStorage(TableStorage delegate, CrashPoint point) {
@@ -131,7 +133,7 @@ public enum CrashPoint {
 
     @Override
     public boolean createIfAbsent(String path, byte[] content) {
-      if (path.startsWith(dev.lancemaintenance.runs.RunRecords.DIR + "/") && path.endsWith(".start")) {
+      if (path.startsWith(RunRecords.DIR + "/") && path.endsWith(".start")) {
         boolean created = super.createIfAbsent(path, content);
         START_RECORDED.set(true);
         return created;
