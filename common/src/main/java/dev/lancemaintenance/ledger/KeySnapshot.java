@@ -1,0 +1,544 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.cleanup.stage.MarkState;
+import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.format.ManifestLocation;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What the versions a run kept with their files reference, per reference key: the newest of them
+ * that references it ({@link #OPEN} when the newest version does), so that the next run can answer
+ * each listed key from it and the versions new since, without the whole ledger (docs/ledger.md,
+ * section 12; why it is exact: docs/cleanup-semantics.md, section 21).
+ *
+ * <p>A snapshot is a fact about manifests, not about a run: for its versions {@code S} (each with
+ * the identity of its manifest and its commit time), every key a version of {@code S} references
+ * has an entry. It stays true as long as those manifests are the ones listed ({@link #mismatch}).
+ * Only certain references are entries: a snapshot is made only when no version of {@code S} holds
+ * an uncertain one ({@link #fromLedger}), and a continuation through new versions that hold one
+ * fails ({@link NotContinuable}).
+ *
+ * <p>Memory: 25 bytes per entry in {@link KeyHash#PARTITIONS} sorted partitions, plus one object
+ * per key the new versions changed.
+ */
+public final class KeySnapshot {
+  /** The {@code newest} of a key the snapshot's newest version references. */
+  public static final long OPEN = LedgerState.OPEN;
+
+  private final String fingerprint;
+  private final DatasetRef dataset;
+  private final List<LedgerVersion> versions;
+  private final List<Partition> partitions;
+
+  KeySnapshot(String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, List<Partition> partitions) {
+    this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
+    this.dataset = Objects.requireNonNull(dataset, "dataset");
+    this.versions = List.copyOf(versions);
+    this.partitions = List.copyOf(partitions);
+    if (this.versions.isEmpty()) {
+      throw new IllegalArgumentException("a key snapshot describes at least the newest version");
+    }
+    for (int i = 1; i < this.versions.size(); i++) {
+      if (this.versions.get(i).version() <= this.versions.get(i - 1).version()) {
+        throw new IllegalArgumentException("versions must increase: " + this.versions.get(i).version());
+      }
+    }
+    if (this.partitions.size() != KeyHash.PARTITIONS) {
+      throw new IllegalArgumentException("a key snapshot has " + KeyHash.PARTITIONS + " partitions: " + partitions.size());
+    }
+  }
+
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  public DatasetRef dataset() {
+    return dataset;
+  }
+
+  /** The versions it describes ({@code S}), in order, with their manifests' identities and commit times. */
+  public List<LedgerVersion> versions() {
+    return versions;
+  }
+
+  /** The newest version it describes ({@code L}): what {@link #OPEN} stands for. */
+  public long endVersion() {
+    return versions.get(versions.size() - 1).version();
+  }
+
+  List<Partition> partitions() {
+    return partitions;
+  }
+
+  /** Its entries, all partitions. */
+  public long entries() {
+    return partitions.stream().mapToLong(Partition::size).sum();
+  }
+
+  /**
+   * The snapshot of the versions {@code kept} from a folded ledger, or empty when one of them
+   * holds an uncertain reference (its mark could be {@code KEPT_IF_PRESENT}, which an entry does
+   * not express): the next run then takes today's path. Each element's range {@code [from, to)}
+   * holds exactly the listed versions that reference it (cleanup-semantics.md, section 13, step
+   * 3), so the newest kept version inside its ranges is the newest kept version referencing it.
+   *
+   * @param kept the versions the run keeps with their files: summarised, including the ledger's end
+   */
+  public static Optional<KeySnapshot> fromLedger(LedgerState state, Set<Long> kept) {
+    long end = state.endVersion();
+    if (!kept.contains(end)) {
+      throw new IllegalArgumentException("the ledger's end version " + end + " is always kept");
+    }
+    List<LedgerVersion> versions = new ArrayList<>();
+    for (long version : new TreeSet<>(kept)) {
+      LedgerVersion summarised = state.versions().get(version);
+      if (summarised == null) {
+        throw new IllegalArgumentException("version " + version + " is not in the ledger");
+      }
+      versions.add(summarised);
+    }
+    long[] sortedKept = versions.stream().mapToLong(LedgerVersion::version).toArray();
+    Map<KeyHash, Entry> entries = new HashMap<>();
+    for (LedgerState.Range range : state.ranges()) {
+      long newest = range.to() == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, range.to());
+      if (newest != OPEN && newest < range.from()) {
+        continue; // no kept version references it in this range
+      }
+      if (!range.element().certain()) {
+        return Optional.empty();
+      }
+      Entry entry = entries.computeIfAbsent(KeyHash.of(state.fingerprint(), range.element().key()), any -> new Entry(-1, 0));
+      entry.newest = Math.max(entry.newest, newest);
+      if (newest == OPEN) {
+        entry.openElements++;
+      }
+    }
+    return Optional.of(new KeySnapshot(state.fingerprint(), state.dataset(), versions, Partition.of(entries)));
+  }
+
+  /** The largest of {@code sorted} below {@code bound}, or -1. */
+  private static long newestBelow(long[] sorted, long bound) {
+    int at = Arrays.binarySearch(sorted, bound);
+    int below = (at >= 0 ? at : -at - 1) - 1;
+    return below >= 0 ? sorted[below] : -1;
+  }
+
+  /**
+   * Why this snapshot cannot answer for a run whose dataset lists {@code listed} (in version
+   * order): the listed versions at or below its end must be exactly its versions, each the very
+   * manifest recorded (name, length, modification time). Anything else (a version of {@code S}
+   * removed by any cleanup, one the previous run expired still there, one new under an old number,
+   * a manifest replaced) means its versions are not the ones listed, and the run takes today's path.
+   */
+  public Optional<String> mismatch(List<ManifestLocation> listed) {
+    List<ManifestLocation> old = listed.stream().filter(location -> location.version() <= endVersion()).toList();
+    if (old.size() != versions.size()) {
+      return Optional.of(old.size() + " versions are listed at or below " + endVersion() + ", the snapshot describes "
+          + versions.size());
+    }
+    for (int i = 0; i < old.size(); i++) {
+      LedgerVersion recorded = versions.get(i);
+      if (old.get(i).version() != recorded.version() || !recorded.summarises(old.get(i))) {
+        return Optional.of(old.get(i).path() + " is not the manifest the snapshot recorded for version " + recorded.version());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A continuation the snapshot cannot make: the run takes today's path. */
+  public static final class NotContinuable extends Exception {
+    NotContinuable(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The snapshot carried through the versions new since its end: {@code changes} summarises them
+   * against its newest version's manifest ({@link VersionSummaries}, joined), in version order.
+   * Afterwards each key's {@code newest} is the newest of the snapshot's versions and the new ones
+   * that references it, {@link #OPEN} when the newest new version does.
+   *
+   * @throws NotContinuable when a new version references a key through an uncertain place, or the
+   *     changes do not continue the snapshot (a close of a key that is not open)
+   */
+  public Continued continueWith(LedgerSegment changes) throws NotContinuable {
+    if (!changes.fingerprint().equals(fingerprint) || !changes.dataset().equals(dataset)) {
+      throw new NotContinuable("the summary describes another table or dataset");
+    }
+    TreeMap<Long, LedgerVersion> listed = new TreeMap<>();
+    versions.forEach(version -> listed.put(version.version(), version));
+    long previous = endVersion();
+    for (LedgerVersion version : changes.versions()) {
+      if (version.version() <= previous) {
+        throw new NotContinuable("version " + version.version() + " does not follow " + previous);
+      }
+      previous = version.version();
+      listed.put(version.version(), version);
+    }
+    List<Change> inOrder = new ArrayList<>();
+    changes.closes().forEach(close -> inOrder.add(new Change(close.element(), close.atVersion(), false)));
+    changes.opens().forEach(open -> inOrder.add(new Change(open.element(), open.fromVersion(), true)));
+    // Closes before opens at one version, as the fold applies them (a key left and taken back).
+    inOrder.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
+    Map<KeyHash, Entry> changed = new HashMap<>();
+    for (Change change : inOrder) {
+      if (!change.element().certain()) {
+        throw new NotContinuable("version " + change.version() + " references " + change.element().key()
+            + " through a place that may be another table's");
+      }
+      if (change.version() <= endVersion() || !listed.containsKey(change.version())) {
+        throw new NotContinuable("a change at version " + change.version() + ", which is not a new version");
+      }
+      KeyHash key = KeyHash.of(fingerprint, change.element().key());
+      Entry entry = changed.computeIfAbsent(key, any -> find(key).orElseGet(() -> new Entry(-1, 0)));
+      if (change.opens()) {
+        entry.openElements++;
+        entry.newest = OPEN;
+        continue;
+      }
+      if (entry.openElements == 0) {
+        throw new NotContinuable("version " + change.version() + " closes " + change.element().key() + ", which is not open");
+      }
+      entry.openElements--;
+      if (entry.openElements == 0) {
+        // The summaries diff consecutive listed versions: the one before the close referenced it.
+        entry.newest = listed.lowerKey(change.version());
+      }
+    }
+    return new Continued(listed, changed);
+  }
+
+  private record Change(LedgerElement element, long version, boolean opens) {}
+
+  /** A copy of the entry of {@code key}, if it has one. */
+  private Optional<Entry> find(KeyHash key) {
+    return partitions.get(key.partition()).find(key).map(Entry::copy);
+  }
+
+  /**
+   * A snapshot carried through the new versions: which listed versions keep their files decides
+   * each key's answer ({@link #answers}).
+   */
+  public final class Continued {
+    private final TreeMap<Long, LedgerVersion> listed;
+    private final Map<KeyHash, Entry> changed;
+
+    private Continued(TreeMap<Long, LedgerVersion> listed, Map<KeyHash, Entry> changed) {
+      this.listed = listed;
+      this.changed = changed;
+    }
+
+    /** Every version the continued snapshot speaks for: the snapshot's and the new ones. */
+    public NavigableSet<Long> listedVersions() {
+      return listed.navigableKeySet();
+    }
+
+    /**
+     * The listed versions that keep their files yet lie below the first version from which every
+     * listed version keeps its files: tags, out-of-order timestamps. Their manifests must be decoded
+     * for {@link #answers}; the rest is answered by the entries.
+     *
+     * @param keepFiles the listed versions that keep their files under this run's policy
+     */
+    public NavigableSet<Long> islands(Set<Long> keepFiles) {
+      long first = firstOfKeptTail(keepFiles);
+      NavigableSet<Long> islands = new TreeSet<>();
+      keepFiles.stream().filter(version -> version < first).forEach(islands::add);
+      return islands;
+    }
+
+    private long firstOfKeptTail(Set<Long> keepFiles) {
+      if (!listed.keySet().containsAll(keepFiles)) {
+        throw new IllegalArgumentException("a version that keeps its files is not listed: " + keepFiles);
+      }
+      long first = OPEN;
+      for (long version : listed.descendingKeySet()) {
+        if (!keepFiles.contains(version)) {
+          break;
+        }
+        first = version;
+      }
+      if (first == OPEN) {
+        throw new IllegalArgumentException("the newest listed version always keeps its files");
+      }
+      return first;
+    }
+
+    /**
+     * Every key's answer under this run's retention.
+     *
+     * @param keepFiles the listed versions that keep their files
+     * @param islandReferences per {@link #islands island}, the keys its manifest references
+     */
+    public Answers answers(Set<Long> keepFiles, Map<Long, ? extends Collection<String>> islandReferences) {
+      long first = firstOfKeptTail(keepFiles);
+      if (!islandReferences.keySet().equals(islands(keepFiles))) {
+        throw new IllegalArgumentException("island references for " + islandReferences.keySet() + ", islands "
+            + islands(keepFiles));
+      }
+      Map<KeyHash, Long> newestIsland = new HashMap<>();
+      islandReferences.forEach((island, keys) -> keys.forEach(key ->
+          newestIsland.merge(KeyHash.of(fingerprint, key), island, Math::max)));
+      List<LedgerVersion> kept = listed.values().stream().filter(version -> keepFiles.contains(version.version())).toList();
+      return new Answers(first, newestIsland, changed, kept);
+    }
+  }
+
+  /**
+   * Each key's mark, as the full mark stage would give it for this run, and the referenced-files
+   * gate as a count: every entry answered {@code KEPT} must be met by a listed key
+   * ({@link #markOfListed}) before {@link #everyKeptKeyListed} holds. Safe for concurrent decide
+   * tasks.
+   */
+  public final class Answers {
+    private final long firstOfKeptTail;
+    private final Map<KeyHash, Long> newestIsland;
+    private final Map<KeyHash, Entry> changed;
+    private final List<LedgerVersion> kept;
+    private final BitSet[] listedEntries = new BitSet[KeyHash.PARTITIONS];
+
+    private Answers(long firstOfKeptTail, Map<KeyHash, Long> newestIsland, Map<KeyHash, Entry> changed, List<LedgerVersion> kept) {
+      this.firstOfKeptTail = firstOfKeptTail;
+      this.newestIsland = newestIsland;
+      this.changed = changed;
+      this.kept = kept;
+      for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
+        listedEntries[partition] = new BitSet();
+      }
+    }
+
+    /** The mark of a key no listing need meet (for tests and {@code verify}). */
+    public Optional<MarkState> markOf(String key) {
+      return markOf(KeyHash.of(fingerprint, key));
+    }
+
+    /** The mark of a listed file's reference key; records that the listing holds it. */
+    public Optional<MarkState> markOfListed(String key) {
+      KeyHash hash = KeyHash.of(fingerprint, key);
+      Entry entry = changed.get(hash);
+      if (entry != null) {
+        synchronized (entry) {
+          entry.listed = true;
+        }
+      } else {
+        Partition partition = partitions.get(hash.partition());
+        int at = partition.indexOf(hash);
+        if (at >= 0) {
+          BitSet listed = listedEntries[hash.partition()];
+          synchronized (listed) {
+            listed.set(at);
+          }
+        }
+      }
+      return markOf(hash);
+    }
+
+    private Optional<MarkState> markOf(KeyHash hash) {
+      Entry changedEntry = changed.get(hash);
+      Optional<Long> newest = changedEntry != null
+          ? Optional.of(changedEntry.newest).filter(value -> value >= 0)
+          : partitions.get(hash.partition()).find(hash).map(entry -> entry.newest);
+      if (newest.isEmpty()) {
+        return Optional.empty(); // no listed version references it
+      }
+      return Optional.of(keeps(hash, newest.get()) ? MarkState.KEPT : MarkState.EXPIRED);
+    }
+
+    /**
+     * Whether a version that keeps its files references a key whose newest listed reference is
+     * {@code newest}: every listed version from {@link #firstOfKeptTail} on keeps its files, and
+     * below it only the islands do.
+     */
+    private boolean keeps(KeyHash hash, long newest) {
+      return newest == OPEN || newest >= firstOfKeptTail || newestIsland.containsKey(hash);
+    }
+
+    /** The entries answered {@code KEPT}: the keys the listing must hold. */
+    public long keptEntries() {
+      long count = 0;
+      for (Partition partition : partitions) {
+        for (int at = 0; at < partition.size(); at++) {
+          KeyHash hash = partition.hashAt(at);
+          if (!changed.containsKey(hash) && keeps(hash, partition.newest[at])) {
+            count++;
+          }
+        }
+      }
+      for (Map.Entry<KeyHash, Entry> entry : changed.entrySet()) {
+        if (entry.getValue().newest >= 0 && keeps(entry.getKey(), entry.getValue().newest)) {
+          count++;
+        }
+      }
+      return count;
+    }
+
+    /** The entries answered {@code KEPT} that a listed key met. */
+    public long keptEntriesListed() {
+      long count = 0;
+      for (int index = 0; index < KeyHash.PARTITIONS; index++) {
+        Partition partition = partitions.get(index);
+        BitSet listed = listedEntries[index];
+        synchronized (listed) {
+          for (int at = listed.nextSetBit(0); at >= 0; at = listed.nextSetBit(at + 1)) {
+            KeyHash hash = partition.hashAt(at);
+            if (!changed.containsKey(hash) && keeps(hash, partition.newest[at])) {
+              count++;
+            }
+          }
+        }
+      }
+      for (Map.Entry<KeyHash, Entry> entry : changed.entrySet()) {
+        Entry value = entry.getValue();
+        synchronized (value) {
+          if (value.listed && value.newest >= 0 && keeps(entry.getKey(), value.newest)) {
+            count++;
+          }
+        }
+      }
+      return count;
+    }
+
+    /**
+     * The referenced-files gate as a count: every entry answered {@code KEPT} was met by a listed
+     * key. A listing has each name once, and an entry is counted once however many names share its
+     * key (an index directory), so the two counts are equal exactly when none is missing.
+     */
+    public boolean everyKeptKeyListed() {
+      return keptEntriesListed() == keptEntries();
+    }
+
+    /**
+     * The snapshot this run leaves: its versions those that keep their files; its entries the keys
+     * answered {@code KEPT}, each with the newest kept version referencing it (its newest listed
+     * one when that keeps its files, else the newest island referencing it). Keys answered {@code
+     * EXPIRED} have no kept version referencing them and no entry.
+     */
+    public KeySnapshot next() {
+      Map<KeyHash, Entry> entries = new HashMap<>();
+      for (Partition partition : partitions) {
+        for (int at = 0; at < partition.size(); at++) {
+          KeyHash hash = partition.hashAt(at);
+          if (!changed.containsKey(hash)) {
+            keptEntry(hash, partition.newest[at], partition.openElements[at]).ifPresent(entry -> entries.put(hash, entry));
+          }
+        }
+      }
+      changed.forEach((hash, entry) -> {
+        if (entry.newest >= 0) {
+          keptEntry(hash, entry.newest, entry.openElements).ifPresent(kept -> entries.put(hash, kept));
+        }
+      });
+      return new KeySnapshot(fingerprint, dataset, kept, Partition.of(entries));
+    }
+
+    private Optional<Entry> keptEntry(KeyHash hash, long newest, int openElements) {
+      if (newest == OPEN || newest >= firstOfKeptTail) {
+        return Optional.of(new Entry(newest, openElements));
+      }
+      Long island = newestIsland.get(hash);
+      return island == null ? Optional.empty() : Optional.of(new Entry(island, 0));
+    }
+  }
+
+  /** One key's state while a snapshot is built or continued. */
+  static final class Entry {
+    /** The newest version referencing the key, {@link #OPEN}, or -1 for none yet. */
+    long newest;
+    int openElements;
+    boolean listed;
+
+    Entry(long newest, int openElements) {
+      this.newest = newest;
+      this.openElements = openElements;
+    }
+
+    Entry copy() {
+      return new Entry(newest, openElements);
+    }
+  }
+
+  /** One partition's entries, sorted by hash: 25 bytes each. */
+  static final class Partition {
+    final long[] high;
+    final long[] low;
+    final long[] newest;
+    final byte[] openElements;
+
+    Partition(long[] high, long[] low, long[] newest, byte[] openElements) {
+      this.high = high;
+      this.low = low;
+      this.newest = newest;
+      this.openElements = openElements;
+    }
+
+    static List<Partition> of(Map<KeyHash, Entry> entries) {
+      List<List<Map.Entry<KeyHash, Entry>>> byPartition = new ArrayList<>();
+      for (int i = 0; i < KeyHash.PARTITIONS; i++) {
+        byPartition.add(new ArrayList<>());
+      }
+      entries.entrySet().forEach(entry -> byPartition.get(entry.getKey().partition()).add(entry));
+      List<Partition> partitions = new ArrayList<>();
+      for (List<Map.Entry<KeyHash, Entry>> part : byPartition) {
+        part.sort(Map.Entry.comparingByKey());
+        int size = part.size();
+        Partition partition = new Partition(new long[size], new long[size], new long[size], new byte[size]);
+        for (int at = 0; at < size; at++) {
+          Map.Entry<KeyHash, Entry> entry = part.get(at);
+          if (entry.getValue().openElements > Byte.MAX_VALUE) {
+            throw new IllegalStateException("more than " + Byte.MAX_VALUE + " open elements under one key");
+          }
+          partition.high[at] = entry.getKey().high();
+          partition.low[at] = entry.getKey().low();
+          partition.newest[at] = entry.getValue().newest;
+          partition.openElements[at] = (byte) entry.getValue().openElements;
+        }
+        partitions.add(partition);
+      }
+      return partitions;
+    }
+
+    int size() {
+      return high.length;
+    }
+
+    KeyHash hashAt(int at) {
+      return new KeyHash(high[at], low[at]);
+    }
+
+    /** The index of {@code hash}, or a negative number when it has no entry. */
+    int indexOf(KeyHash hash) {
+      int from = 0;
+      int to = size() - 1;
+      while (from <= to) {
+        int middle = (from + to) >>> 1;
+        int order = hashAt(middle).compareTo(hash);
+        if (order < 0) {
+          from = middle + 1;
+        } else if (order > 0) {
+          to = middle - 1;
+        } else {
+          return middle;
+        }
+      }
+      return -1;
+    }
+
+    Optional<Entry> find(KeyHash hash) {
+      int at = indexOf(hash);
+      return at < 0 ? Optional.empty() : Optional.of(new Entry(newest[at], openElements[at]));
+    }
+  }
+}
