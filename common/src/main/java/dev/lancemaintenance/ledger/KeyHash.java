@@ -20,10 +20,12 @@ public record KeyHash(long high, long low) implements Comparable<KeyHash> {
   public static final int PARTITION_BITS = 4;
   /** Partitions of a snapshot: a reader holds one at a time. */
   public static final int PARTITIONS = 1 << PARTITION_BITS;
+  /** One digest per thread: a decide task hashes every listed key, and a digest is not shared. */
+  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(KeyHash::sha256);
 
   /** The hash of {@code key} in the table whose ledger fingerprint is {@code fingerprint}. */
   public static KeyHash of(String fingerprint, String key) {
-    MessageDigest sha = sha256();
+    MessageDigest sha = SHA_256.get();
     sha.update(fingerprint.getBytes(StandardCharsets.UTF_8));
     sha.update((byte) '\n');
     ByteBuffer digest = ByteBuffer.wrap(sha.digest(key.getBytes(StandardCharsets.UTF_8)));

@@ -166,13 +166,17 @@ public final class KeySnapshot {
   }
 
   /**
-   * The snapshot carried through the versions new since its end: {@code changes} summarises them
-   * against its newest version's manifest ({@link VersionSummaries}, joined), in version order.
-   * Afterwards each key's {@code newest} is the newest of the snapshot's versions and the new ones
-   * that references it, {@link #OPEN} when the newest new version does.
+   * The snapshot carried through the versions new since its end. {@code changes} summarises them as
+   * the ledger's first run does ({@link VersionSummaries}, joined, no base): the first new version
+   * opens everything it references, each later one what it opens and closes against the one before.
+   * The first is compared with the snapshot's newest version by key (its open entries), which is all
+   * a mark needs, so no older manifest is decoded. Afterwards each key's {@code newest} is the
+   * newest of the snapshot's versions and the new ones that references it, {@link #OPEN} when the
+   * newest new version does.
    *
    * @throws NotContinuable when a new version references a key through an uncertain place, or the
-   *     changes do not continue the snapshot (a close of a key that is not open)
+   *     changes do not continue the snapshot (a version not newer than its end, a close of a key
+   *     that is not open)
    */
   public Continued continueWith(LedgerSegment changes) throws NotContinuable {
     if (!changes.fingerprint().equals(fingerprint) || !changes.dataset().equals(dataset)) {
@@ -188,19 +192,32 @@ public final class KeySnapshot {
       previous = version.version();
       listed.put(version.version(), version);
     }
+    Map<KeyHash, Entry> changed = new HashMap<>();
+    if (changes.versions().isEmpty()) {
+      if (!changes.opens().isEmpty() || !changes.closes().isEmpty()) {
+        throw new NotContinuable("changes without a new version");
+      }
+      return new Continued(listed, changed);
+    }
+    long first = changes.versions().get(0).version();
     List<Change> inOrder = new ArrayList<>();
     changes.closes().forEach(close -> inOrder.add(new Change(close.element(), close.atVersion(), false)));
     changes.opens().forEach(open -> inOrder.add(new Change(open.element(), open.fromVersion(), true)));
-    // Closes before opens at one version, as the fold applies them (a key left and taken back).
-    inOrder.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
-    Map<KeyHash, Entry> changed = new HashMap<>();
     for (Change change : inOrder) {
       if (!change.element().certain()) {
         throw new NotContinuable("version " + change.version() + " references " + change.element().key()
             + " through a place that may be another table's");
       }
-      if (change.version() <= endVersion() || !listed.containsKey(change.version())) {
-        throw new NotContinuable("a change at version " + change.version() + ", which is not a new version");
+      if (!listed.containsKey(change.version()) || change.version() < first || (change.version() == first && !change.opens())) {
+        throw new NotContinuable("a change at version " + change.version() + ", which the new versions do not summarise");
+      }
+    }
+    continueToFirst(first, inOrder, changed);
+    // Closes before opens at one version, as the fold applies them (a key left and taken back).
+    inOrder.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
+    for (Change change : inOrder) {
+      if (change.version() == first) {
+        continue;
       }
       KeyHash key = KeyHash.of(fingerprint, change.element().key());
       Entry entry = changed.computeIfAbsent(key, any -> find(key).orElseGet(() -> new Entry(-1, 0)));
@@ -219,6 +236,28 @@ public final class KeySnapshot {
       }
     }
     return new Continued(listed, changed);
+  }
+
+  /**
+   * The first new version against the snapshot's newest, key by key: a key it references is open
+   * (with its elements there); an open entry whose key it does not reference closes, its newest
+   * reference the snapshot's end.
+   */
+  private void continueToFirst(long first, List<Change> changes, Map<KeyHash, Entry> changed) {
+    Map<KeyHash, Integer> referenced = new HashMap<>();
+    for (Change change : changes) {
+      if (change.version() == first) {
+        referenced.merge(KeyHash.of(fingerprint, change.element().key()), 1, Integer::sum);
+      }
+    }
+    for (Partition partition : partitions) {
+      for (int at = 0; at < partition.size(); at++) {
+        if (partition.newest[at] == OPEN && !referenced.containsKey(partition.hashAt(at))) {
+          changed.put(partition.hashAt(at), new Entry(endVersion(), 0));
+        }
+      }
+    }
+    referenced.forEach((key, elements) -> changed.put(key, new Entry(OPEN, elements)));
   }
 
   private record Change(LedgerElement element, long version, boolean opens) {}

@@ -67,8 +67,9 @@ class KeySnapshotTest {
     History history = new History();
     history.add(1, Set.of(element(1, FileKind.DATA)));
     KeySnapshot snapshot = KeySnapshot.fromLedger(history.fold(), Set.of(1L)).orElseThrow();
-    LedgerSegment closesWhatIsNotOpen = new LedgerSegment(FINGERPRINT, DatasetRef.MAIN, List.of(History.version(2)),
-        List.of(), List.of(new LedgerSegment.Close(element(2, FileKind.DATA), 2)));
+    LedgerSegment closesWhatIsNotOpen = new LedgerSegment(FINGERPRINT, DatasetRef.MAIN,
+        List.of(History.version(2), History.version(3)), List.of(new LedgerSegment.Open(element(1, FileKind.DATA), 2)),
+        List.of(new LedgerSegment.Close(element(2, FileKind.DATA), 3)));
     assertThatThrownBy(() -> snapshot.continueWith(closesWhatIsNotOpen)).isInstanceOf(KeySnapshot.NotContinuable.class);
     LedgerSegment old = new LedgerSegment(FINGERPRINT, DatasetRef.MAIN, List.of(History.version(1)), List.of(), List.of());
     assertThatThrownBy(() -> snapshot.continueWith(old)).isInstanceOf(KeySnapshot.NotContinuable.class);
@@ -157,13 +158,13 @@ class KeySnapshotTest {
       return state;
     }
 
-    /** The versions after {@code after}, summarised against its references. */
+    /** The versions after {@code after}, summarised as the ledger's first run: the first opens all it references. */
     LedgerSegment changesAfter(long after) {
       return segment(after);
     }
 
     private LedgerSegment segment(long after) {
-      Set<LedgerElement> before = references.getOrDefault(after, Set.of());
+      Set<LedgerElement> before = Set.of();
       List<LedgerVersion> versions = new ArrayList<>();
       List<LedgerSegment.Open> opens = new ArrayList<>();
       List<LedgerSegment.Close> closes = new ArrayList<>();
