@@ -407,17 +407,26 @@ public final class KeySnapshot {
 
     /** The entries answered {@code KEPT}: the keys the listing must hold. */
     public long keptEntries() {
+      return entriesAnswered(true);
+    }
+
+    /** The entries answered {@code EXPIRED}; with {@link #keptEntries}, every key some listed version references. */
+    public long expiredEntries() {
+      return entriesAnswered(false);
+    }
+
+    private long entriesAnswered(boolean kept) {
       long count = 0;
       for (Partition partition : partitions) {
         for (int at = 0; at < partition.size(); at++) {
           KeyHash hash = partition.hashAt(at);
-          if (!changed.containsKey(hash) && keeps(hash, partition.newest[at])) {
+          if (!changed.containsKey(hash) && keeps(hash, partition.newest[at]) == kept) {
             count++;
           }
         }
       }
       for (Map.Entry<KeyHash, Entry> entry : changed.entrySet()) {
-        if (entry.getValue().newest >= 0 && keeps(entry.getKey(), entry.getValue().newest)) {
+        if (entry.getValue().newest >= 0 && keeps(entry.getKey(), entry.getValue().newest) == kept) {
           count++;
         }
       }

@@ -59,16 +59,13 @@ public final class KeySnapshotMark {
   }
 
   /**
-   * Why the plan's run cannot take this path whatever the snapshot says, or empty: only an
-   * incremental run without verify, of the main table, with no branch reading it and no fork point,
+   * Why the plan's run cannot take this path whatever the snapshot says, or empty: only a run of
+   * the main table, with no branch reading it and no fork point,
    * no inventory (its listing may not have to show every kept file) and a listing of every managed
    * directory (a resumed run lists only what a dead run decided).
    */
-  static Optional<String> excluded(CleanupPlan plan, MarkMode mode) {
+  static Optional<String> excluded(CleanupPlan plan) {
     RetentionFacts facts = plan.facts();
-    if (mode != MarkMode.INCREMENTAL) {
-      return Optional.of("mode " + mode.name().toLowerCase(java.util.Locale.ROOT));
-    }
     if (!facts.dataset().isMain() || !facts.forkPoints().isEmpty()
         || plan.slices().stream().anyMatch(slice -> slice.role() != ManifestSlice.SliceRole.TABLE_VERSIONS)) {
       return Optional.of("branches");
@@ -80,12 +77,18 @@ public final class KeySnapshotMark {
   }
 
   /**
-   * The marks from the newest key snapshot, or empty (the reason logged) when this run must take
-   * today's path.
+   * The marks from the newest key snapshot for an incremental run without verify, or empty (the
+   * reason logged) when this run must take today's path.
    */
   public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder) {
+    // Verify takes today's path and compares this one's answers with its marks (MarkTasks).
+    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder) : Optional.empty();
+  }
+
+  /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */
+  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder) {
     RetentionFacts facts = plan.facts();
-    Optional<String> excluded = excluded(plan, mode)
+    Optional<String> excluded = excluded(plan)
         .or(() -> new ExpiryRecords(storage, facts.dataset()).markTasks().isEmpty() ? Optional.empty() : Optional.of("expiry records"));
     if (excluded.isPresent()) {
       return Optional.empty();
@@ -185,7 +188,7 @@ public final class KeySnapshotMark {
    * @param state the ledger after this run's summaries
    */
   static void leaveFromLedger(TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, LedgerState state) {
-    if (run != CleanupMode.EXECUTE || excluded(plan, mode == MarkMode.VERIFY ? MarkMode.INCREMENTAL : mode).isPresent()) {
+    if (run != CleanupMode.EXECUTE || excluded(plan).isPresent()) {
       return;
     }
     RetentionFacts facts = plan.facts();

@@ -136,6 +136,11 @@ public final class MarkTasks {
         outcome.get().ledgerProblem().map(why -> " (ledger rebuilt: " + why + ")").orElse(""));
     if (mode == MarkMode.VERIFY) {
       MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
+      if (leaveKeySnapshot) {
+        // The key snapshot's path too, where the engine takes it: its answers must be the marks.
+        KeySnapshotMark.fromSnapshot(storage, plan, decoder)
+            .ifPresent(snapshot -> MarkVerification.requireSameAsSnapshot(plan.facts().describe(), fromLedger, snapshot));
+      }
     }
     if (run == CleanupMode.EXECUTE) {
       // Beside the rest of the run, still under its lease: the marks are what the ledger now says
