@@ -366,34 +366,41 @@ public final class KeySnapshot {
 
     /** The mark of a listed file's reference key; records that the listing holds it. */
     public Optional<MarkState> markOfListed(String key) {
-      KeyHash hash = KeyHash.of(fingerprint, key);
-      Entry entry = changed.get(hash);
-      if (entry != null) {
-        synchronized (entry) {
-          entry.listed = true;
-        }
-      } else {
-        Partition partition = partitions.get(hash.partition());
-        int at = partition.indexOf(hash);
-        if (at >= 0) {
-          BitSet listed = listedEntries[hash.partition()];
-          synchronized (listed) {
-            listed.set(at);
-          }
-        }
-      }
-      return markOf(hash);
+      return markOf(KeyHash.of(fingerprint, key), true);
     }
 
     private Optional<MarkState> markOf(KeyHash hash) {
-      Entry changedEntry = changed.get(hash);
-      Optional<Long> newest = changedEntry != null
-          ? Optional.of(changedEntry.newest).filter(value -> value >= 0)
-          : partitions.get(hash.partition()).find(hash).map(entry -> entry.newest);
-      if (newest.isEmpty()) {
-        return Optional.empty(); // no listed version references it
+      return markOf(hash, false);
+    }
+
+    private Optional<MarkState> markOf(KeyHash hash, boolean listed) {
+      long newest;
+      Entry entry = changed.get(hash);
+      if (entry != null) {
+        if (listed) {
+          synchronized (entry) {
+            entry.listed = true;
+          }
+        }
+        newest = entry.newest;
+      } else {
+        Partition partition = partitions.get(hash.partition());
+        int at = partition.indexOf(hash);
+        if (at < 0) {
+          return Optional.empty(); // no listed version references it
+        }
+        if (listed) {
+          BitSet listedHere = listedEntries[hash.partition()];
+          synchronized (listedHere) {
+            listedHere.set(at);
+          }
+        }
+        newest = partition.newest[at];
       }
-      return Optional.of(keeps(hash, newest.get()) ? MarkState.KEPT : MarkState.EXPIRED);
+      if (newest < 0) {
+        return Optional.empty();
+      }
+      return Optional.of(keeps(hash, newest) ? MarkState.KEPT : MarkState.EXPIRED);
     }
 
     /**
@@ -572,7 +579,7 @@ public final class KeySnapshot {
       int to = size() - 1;
       while (from <= to) {
         int middle = (from + to) >>> 1;
-        int order = hashAt(middle).compareTo(hash);
+        int order = KeyHash.compare(high[middle], low[middle], hash.high(), hash.low());
         if (order < 0) {
           from = middle + 1;
         } else if (order > 0) {

@@ -208,7 +208,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
         storage -> sweepResume(storage, cleanup.dataset()),
-        storage -> KeySnapshotFile.exists(storage, cleanup.dataset()) && markMode() == MarkMode.INCREMENTAL
+        storage -> markMode() == MarkMode.INCREMENTAL && KeySnapshotFile.exists(storage, cleanup.dataset())
             // The daily run decides from the key snapshot and never reads the ledger; a run that
             // cannot reads it in line, after the plan, which is as exact (LedgerReadAhead).
             ? LedgerReadAhead.none()
