@@ -5,7 +5,6 @@ import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * What the versions a run kept with their files reference, per reference key: the newest of them
@@ -347,7 +347,11 @@ public final class KeySnapshot {
     private final Map<KeyHash, Long> newestIsland;
     private final Map<KeyHash, Entry> changed;
     private final List<LedgerVersion> kept;
-    private final BitSet[] listedEntries = new BitSet[KeyHash.PARTITIONS];
+    /**
+     * Per partition, a bit per entry a listed key met: set without a lock (decide tasks on several
+     * threads meet entries of every partition), read once every task ended.
+     */
+    private final AtomicLongArray[] listedEntries = new AtomicLongArray[KeyHash.PARTITIONS];
 
     private Answers(long firstOfKeptTail, Map<KeyHash, Long> newestIsland, Map<KeyHash, Entry> changed, List<LedgerVersion> kept) {
       this.firstOfKeptTail = firstOfKeptTail;
@@ -355,7 +359,7 @@ public final class KeySnapshot {
       this.changed = changed;
       this.kept = kept;
       for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
-        listedEntries[partition] = new BitSet();
+        listedEntries[partition] = new AtomicLongArray((partitions.get(partition).size() + Long.SIZE - 1) / Long.SIZE);
       }
     }
 
@@ -390,10 +394,8 @@ public final class KeySnapshot {
           return Optional.empty(); // no listed version references it
         }
         if (listed) {
-          BitSet listedHere = listedEntries[hash.partition()];
-          synchronized (listedHere) {
-            listedHere.set(at);
-          }
+          long bit = 1L << at;
+          listedEntries[hash.partition()].getAndAccumulate(at / Long.SIZE, bit, (word, mask) -> word | mask);
         }
         newest = partition.newest[at];
       }
@@ -445,13 +447,14 @@ public final class KeySnapshot {
       long count = 0;
       for (int index = 0; index < KeyHash.PARTITIONS; index++) {
         Partition partition = partitions.get(index);
-        BitSet listed = listedEntries[index];
-        synchronized (listed) {
-          for (int at = listed.nextSetBit(0); at >= 0; at = listed.nextSetBit(at + 1)) {
-            KeyHash hash = partition.hashAt(at);
-            if (!changed.containsKey(hash) && keeps(hash, partition.newest[at])) {
-              count++;
-            }
+        AtomicLongArray listed = listedEntries[index];
+        for (int at = 0; at < partition.size(); at++) {
+          if ((listed.get(at / Long.SIZE) & (1L << at)) == 0) {
+            continue;
+          }
+          KeyHash hash = partition.hashAt(at);
+          if (!changed.containsKey(hash) && keeps(hash, partition.newest[at])) {
+            count++;
           }
         }
       }
