@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
+import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.MarkTasks;
@@ -60,8 +61,9 @@ final class LocalEngineCleanup implements Contender {
               slice.manifests().stream().filter(m -> m.version() <= lastSummarised).toList()))
           .filter(slice -> !slice.manifests().isEmpty())
           .toList();
+      // As the local engine's run of the day before: it also leaves the key snapshot of the versions it kept.
       MarkTasks.of(opened, new CleanupPlan(plan.facts(), yesterday, plan.listings()), MarkMode.INCREMENTAL,
-          CleanupMode.EXECUTE, Clock.systemUTC(), new InThisThread(opened, plan.facts().dataset()));
+          CleanupMode.EXECUTE, Clock.systemUTC(), new InThisThread(opened, plan.facts().dataset()), LedgerReadAhead.none(), true);
     }
   }
 

@@ -31,8 +31,10 @@ public class MissingFilesException extends MaintenanceException {
 
   private static String message(String table, long count, List<String> examples) {
     String more = count > examples.size() ? ", and " + (count - examples.size()) + " more" : "";
+    // A run that decided from the key snapshot knows missing keys by their hashes only.
+    String named = examples.isEmpty() ? "a run with mode => 'full' names them" : String.join(", ", examples) + more;
     return "Cannot clean up " + table + ": " + count + " file(s) that retained versions reference are not in"
-        + " the table's listing (" + String.join(", ", examples) + more + "). The table is damaged or"
+        + " the table's listing (" + named + "). The table is damaged or"
         + " the store's listing is incomplete, so nothing was deleted; restore the files, or restore a"
         + " version that does not need them, before cleaning up.";
   }

@@ -65,8 +65,9 @@ public final class IncrementalMark {
    * @param result the marks, expired manifests and summary, as the full mark stage gives them
    *     ({@link MarkSummary#manifestsRead} counts the manifests actually decoded)
    * @param ledgerProblem why the ledger was not used, when it was not
+   * @param state the ledger folded and continued by this run's summaries: every listed version
    */
-  public record Outcome(MarkResult result, Optional<String> ledgerProblem, Consumer<TableStorage> commitLedger) {
+  public record Outcome(MarkResult result, Optional<String> ledgerProblem, Consumer<TableStorage> commitLedger, LedgerState state) {
     /**
      * Commits what this run learnt to the ledger, through {@code storage} (the table's, open until
      * the commit returns). Best effort: a lost race or a store error is logged and only costs the
@@ -153,7 +154,7 @@ public final class IncrementalMark {
               facts.describe(), e.getMessage());
         }
       };
-      return Optional.of(new Outcome(result, problem, commit));
+      return Optional.of(new Outcome(result, problem, commit, state));
     }
   }
 

@@ -74,13 +74,25 @@ public final class MarkTasks {
   public static List<MarkTask> of(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
       LedgerReadAhead ahead) {
+    return of(storage, plan, mode, run, clock, decoder, ahead, false);
+  }
+
+  /**
+   * As {@link #of(TableStorage, CleanupPlan, MarkMode, CleanupMode, Clock, Decoder, LedgerReadAhead)};
+   * with {@code leaveKeySnapshot}, an executing incremental run also leaves the key snapshot of the
+   * versions it keeps, from the ledger it folded, for the next run to decide from ({@link
+   * KeySnapshotMark}; the local engine's daily run).
+   */
+  public static List<MarkTask> of(
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
+      LedgerReadAhead ahead, boolean leaveKeySnapshot) {
     // The expiry records are listed beside the manifests' marks, which do not need them (nor they
     // the marks): on an object store one round trip fewer in a row. The tasks are the same, in the
     // same order.
     CompletableFuture<List<MarkTask>> records = DaemonThreads.beside("lance-expiry-records", () -> fromExpiryRecords(storage, plan));
     List<MarkTask> tasks;
     try {
-      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead));
+      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead, leaveKeySnapshot));
     } finally {
       records.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
     }
@@ -100,7 +112,7 @@ public final class MarkTasks {
 
   private static List<MarkTask> fromManifests(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
-      LedgerReadAhead ahead) {
+      LedgerReadAhead ahead, boolean leaveKeySnapshot) {
     if (mode == MarkMode.FULL) {
       return MarkTask.decode(plan.slices());
     }
@@ -124,11 +136,19 @@ public final class MarkTasks {
         outcome.get().ledgerProblem().map(why -> " (ledger rebuilt: " + why + ")").orElse(""));
     if (mode == MarkMode.VERIFY) {
       MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
+      if (leaveKeySnapshot) {
+        // The key snapshot's path too, where the engine takes it: its answers must be the marks.
+        KeySnapshotMark.fromSnapshot(storage, plan, decoder)
+            .ifPresent(snapshot -> MarkVerification.requireSameAsSnapshot(plan.facts().describe(), fromLedger, snapshot));
+      }
     }
     if (run == CleanupMode.EXECUTE) {
       // Beside the rest of the run, still under its lease: the marks are what the ledger now says
       // already, and the run's list, decide and sweep never read the ledger.
       TableLease.beforeRelease(storage, "lance-ledger-commit", outcome.get()::commit);
+    }
+    if (leaveKeySnapshot) {
+      KeySnapshotMark.leaveFromLedger(storage, plan, mode, run, outcome.get().state());
     }
     List<MarkTask> tasks = new ArrayList<>(MarkTask.derived(fromLedger, MARKS_PER_TASK));
     tasks.addAll(MarkTask.decode(branches));

@@ -26,7 +26,11 @@ import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.KeySnapshot;
+import dev.lancemaintenance.ledger.KeySnapshotFile;
+import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
@@ -204,7 +208,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
         storage -> sweepResume(storage, cleanup.dataset()),
-        storage -> LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
+        storage -> markMode() == MarkMode.INCREMENTAL && KeySnapshotFile.exists(storage, cleanup.dataset())
+            // The daily run decides from the key snapshot and never reads the ledger; a run that
+            // cannot reads it in line, after the plan, which is as exact (LedgerReadAhead).
+            ? LedgerReadAhead.none()
+            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
   }
 
   private CleanupResult cleanDataset(
@@ -323,6 +331,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private List<List<Integer>> taskPartitions;
     /** The decided parts being ended ({@link #decideBounded}), awaited before the first delete. */
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
+    /** Each listed key's mark when the mark stage decided from the key snapshot; null when it marked. */
+    private volatile KeySnapshot.Answers answers;
 
     Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
         Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
@@ -342,7 +352,17 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // mark on the same pool; the decision joins the two, after both ended and the gate passed.
       DatasetRef dataset = plan.facts().dataset();
       listing = submitAll(plan.listings(), task -> list(task, dataset));
-      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger);
+      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan));
+      if (fromSnapshot.isPresent()) {
+        // No marks: the decision asks the snapshot's answers for each listed key instead.
+        answers = fromSnapshot.get().answers();
+        fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
+        fromSnapshot.get().leaveNext(storage, settings().mode());
+        progress().manifestsRead(fromSnapshot.get().summary().manifestsRead());
+        return fromSnapshot.get().summary();
+      }
+      List<MarkTask> tasks =
+          MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger, true);
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
 
@@ -393,8 +413,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory(),
           Runtime.getRuntime().availableProcessors());
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
-      return runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context), UnlistedReferences::plus,
-          UnlistedReferences.NONE);
+      UnlistedReferences unlisted = runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
+          UnlistedReferences::plus, UnlistedReferences.NONE);
+      if (answers != null) {
+        // The referenced-files gate as a count: the snapshot knows the keys it misses by hash only.
+        long missing = answers.keptEntries() - answers.keptEntriesListed();
+        unlisted = unlisted.plus(missing == 0 ? UnlistedReferences.NONE : new UnlistedReferences(missing, List.of()));
+      }
+      return unlisted;
     }
 
     @Override
@@ -516,12 +542,17 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Map<String, KeyMark> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.computeIfAbsent(mark.key(), any -> new KeyMark()).merge(mark.state()));
       DecideByPath decide = new DecideByPath(context);
+      KeySnapshot.Answers fromSnapshot = answers;
       spills.files(partition).forEach(file -> {
-        KeyMark mark = marks.get(context.keyOf(file.path()));
         Optional<MarkState> state = Optional.empty();
-        if (mark != null) {
-          mark.listed = true;
-          state = Optional.of(mark.state);
+        if (fromSnapshot != null) {
+          state = fromSnapshot.markOfListed(context.keyOf(file.path()));
+        } else {
+          KeyMark mark = marks.get(context.keyOf(file.path()));
+          if (mark != null) {
+            mark.listed = true;
+            state = Optional.of(mark.state);
+          }
         }
         decide.decideAndRecord(file, state, storage::withAttributes, record::addListed)
             .ifPresent(decided -> {

@@ -123,6 +123,9 @@ public abstract class IncrementalCleanupContract {
   @Test
   public void theLedgerIsReadBesideThePlansListing() {
     LanceTableFixture table = steadyTable("read-ahead");
+    // A local daily run with a key snapshot reads no ledger at all (docs/ledger.md, section 12):
+    // without one, it needs the ledger, and reads it ahead.
+    deleteKeySnapshots(table.root());
 
     String probe = getClass().getSimpleName() + "-read-ahead-" + System.nanoTime();
     CleanupResult steady = run(table.root(), MarkMode.INCREMENTAL, new LedgerReadProbe(probe), new Policy(6), table.latestVersion());
@@ -145,6 +148,17 @@ public abstract class IncrementalCleanupContract {
     return table;
   }
 
+  /** Removes the key snapshots the local engine leaves beside the ledger (none on other engines). */
+  protected static void deleteKeySnapshots(Path root) {
+    try (Stream<Path> files = Files.list(root.resolve(Ledger.DIR))) {
+      for (Path file : files.filter(p -> p.getFileName().toString().startsWith("keys.")).toList()) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static List<String> manifestsRead(CountingTableStorage.Log log) {
     return log.read().stream().filter(p -> p.endsWith(".manifest")).distinct().toList();
   }
@@ -162,6 +176,16 @@ public abstract class IncrementalCleanupContract {
   }
 
   protected void cleanAndCompare(LanceTableFixture table, Policy policy, String when) {
+    cleanAndCompare(table, policy, when, MarkMode.VERIFY);
+  }
+
+  /** Cleans the table (and branch b1 once it exists) in {@code mode}, and compares with the SDK's cleanup of a twin. */
+  protected void cleanAndCompare(LanceTableFixture table, Policy policy, String when, MarkMode mode) {
+    cleanAndCompare(table, policy, when, mode, HadoopTableStorage.factory(StorageConf.defaults()));
+  }
+
+  /** As {@link #cleanAndCompare(LanceTableFixture, Policy, String, MarkMode)}, the table's runs through {@code storage}. */
+  protected void cleanAndCompare(LanceTableFixture table, Policy policy, String when, MarkMode mode, TableStorageFactory storage) {
     Path root = table.root();
     long latest = table.latestVersion();
     // Once the branch exists, it is cleaned too (its own ledger, under _maintenance/ledger/tree/b1).
@@ -169,8 +193,8 @@ public abstract class IncrementalCleanupContract {
         ? Optional.of(table.branch("b1").latestVersion()) : Optional.empty();
     Path pristine = work.resolve("pristine-" + ++runs);
     TableTwins.copy(root, pristine);
-    CleanupResult ours = run(root, Optional.empty(), MarkMode.VERIFY, policy, latest);
-    branchLatest.ifPresent(v -> run(root, Optional.of("b1"), MarkMode.VERIFY, policy, v));
+    CleanupResult ours = run(root, Optional.empty(), mode, storage, policy, latest);
+    branchLatest.ifPresent(v -> run(root, Optional.of("b1"), mode, storage, policy, v));
     List<String> oursLeft = lanceFiles(root);
     TableTwins.swap(root, pristine);
     OracleOutcome sdk = LanceOracle.cleanup(root, policy.sdk(latest));
@@ -188,8 +212,8 @@ public abstract class IncrementalCleanupContract {
     return action(root, storage, mode, policy, latest).execute();
   }
 
-  private CleanupResult run(Path root, Optional<String> branch, MarkMode mode, Policy policy, long latest) {
-    CleanupAction action = action(root, HadoopTableStorage.factory(StorageConf.defaults()), mode, policy, latest);
+  private CleanupResult run(Path root, Optional<String> branch, MarkMode mode, TableStorageFactory storage, Policy policy, long latest) {
+    CleanupAction action = action(root, storage, mode, policy, latest);
     branch.ifPresent(action::branch);
     return action.execute();
   }

@@ -12,7 +12,9 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,6 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,6 +64,138 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
       table.append(5);
       cleanAndCompare(table, new Policy(2), "damaged ledger, run " + ++day);
       cleanAndCompare(table, new Policy(1), "after the rebuild, run " + day);
+    }
+  }
+
+  /**
+   * The daily runs decide from the previous run's key snapshot (docs/ledger.md, section 12) on every
+   * day it can describe, and leave what the SDK leaves: day 1 has none yet; days 2 to 8 take it
+   * (appends, a delete, an index, a tag added, moved and deleted, a compaction, a Restore of the
+   * tagged version); from day 9 a branch reads the table and every run takes today's path. The path
+   * a run took shows in the ledger: today's path commits its summaries, the snapshot's does not.
+   */
+  @Test
+  void dayAfterDayTheKeySnapshotDecidesWhereItCanAndTheRunsLeaveWhatTheSdkLeaves() {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("key-snapshot"));
+    List<Integer> fromSnapshot = new ArrayList<>();
+    int day = 0;
+    for (Consumer<LanceTableFixture> commits : days()) {
+      commits.accept(table);
+      if (takesTheKeySnapshot(table, new Policy(1 + day % 3), "day " + ++day)) {
+        fromSnapshot.add(day);
+      }
+    }
+    assertThat(fromSnapshot).as("the days decided from the key snapshot").containsExactly(2, 3, 4, 5, 6, 7, 8);
+  }
+
+  /**
+   * What a key snapshot survives: cut short, a byte changed, another table's, an older run's (whose
+   * versions are no longer the listed ones), an SDK cleanup between two runs. Each run after the
+   * damage takes today's path and leaves what the SDK leaves; the one after it decides from the
+   * snapshot again. And what happens to files between two runs is decided as today: a back-dated
+   * orphan planted, a young one, a referenced file deleted and written again under its name.
+   */
+  @Test
+  void whateverHappensToTheKeySnapshotTheRunsLeaveWhatTheSdkLeaves() throws IOException {
+    Path root = work.resolve("damaged-keys");
+    LanceTableFixture table = LanceTableFixture.create(root);
+    for (int i = 0; i < 4; i++) {
+      table.append(5);
+    }
+    cleanAndCompare(table, new Policy(3), "first run", MarkMode.INCREMENTAL);
+    Path older = work.resolve("older-keys");
+    Files.copy(newestKeySnapshot(root), older);
+    List<Consumer<Path>> damages = List.of(
+        keys -> rewrite(newestKeySnapshot(keys), bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 9)),
+        keys -> rewrite(newestKeySnapshot(keys), bytes -> {
+          bytes[bytes.length / 2] ^= 0x21;
+          return bytes;
+        }),
+        this::copyAnotherTablesKeySnapshot,
+        keys -> restoreAsNewest(keys, older),
+        keys -> assertThat(LanceOracle.cleanup(keys, new Policy(1).sdk(table.latestVersion())))
+            .isInstanceOf(OracleOutcome.Removed.class));
+    int run = 0;
+    for (Consumer<Path> damage : damages) {
+      table.append(5);
+      table.append(5);
+      cleanAndCompare(table, new Policy(2), "before damage " + ++run, MarkMode.INCREMENTAL);
+      assertThat(takesTheKeySnapshot(table, new Policy(2), "undamaged " + run)).isTrue();
+      damage.accept(root);
+      table.append(5);
+      assertThat(takesTheKeySnapshot(table, new Policy(2), "damaged " + run)).as("damage %d", run).isFalse();
+    }
+    // Files between two runs: a back-dated orphan, a young one, a kept file written again.
+    table.append(5);
+    cleanAndCompare(table, new Policy(2), "before the planted files", MarkMode.INCREMENTAL);
+    table.append(5);
+    table.plant("data/planted-old.lance", new byte[] {1, 2, 3}, Instant.now().minus(Duration.ofDays(30)));
+    table.plant("data/planted-young.lance", new byte[] {1, 2, 3}, Instant.now().minus(Duration.ofDays(1)));
+    String kept = keptDataFile(root);
+    byte[] content = Files.readAllBytes(root.resolve(kept));
+    Files.delete(root.resolve(kept));
+    Files.write(root.resolve(kept), content);
+    assertThat(takesTheKeySnapshot(table, new Policy(2), "planted files")).isTrue();
+    assertThat(root.resolve("data/planted-old.lance")).doesNotExist();
+    assertThat(root.resolve("data/planted-young.lance")).exists();
+    assertThat(root.resolve(kept)).exists();
+  }
+
+  /**
+   * Cleans in incremental mode (compared with the SDK); whether the table's run decided from the key
+   * snapshot. Every run here has new versions, so today's path commits its summaries to the ledger
+   * (and, where the path could be taken next time, leaves a snapshot); a run that decided from the
+   * snapshot leaves the next snapshot and does not touch the ledger.
+   */
+  private boolean takesTheKeySnapshot(LanceTableFixture table, Policy policy, String when) {
+    long ledgerBefore = generation(table.root(), "commit.");
+    long keysBefore = generation(table.root(), "keys.");
+    cleanAndCompare(table, policy, when, MarkMode.INCREMENTAL);
+    return generation(table.root(), "keys.") > keysBefore && generation(table.root(), "commit.") == ledgerBefore;
+  }
+
+  /** The highest generation of the ledger's files named {@code prefix}, 0 when there is none. */
+  private static long generation(Path root, String prefix) {
+    if (!Files.isDirectory(root.resolve(Ledger.DIR))) {
+      return 0;
+    }
+    return ledgerFiles(root, prefix).stream()
+        .mapToLong(p -> Long.parseLong(p.getFileName().toString().substring(prefix.length()))).max().orElse(0);
+  }
+
+  private static Path newestKeySnapshot(Path root) {
+    List<Path> snapshots = ledgerFiles(root, "keys.");
+    assertThat(snapshots).as("key snapshots of %s", root).hasSize(1);
+    return snapshots.get(0);
+  }
+
+  /** An older run's snapshot, put back as the newest generation. */
+  private static void restoreAsNewest(Path root, Path older) {
+    Path newest = newestKeySnapshot(root);
+    long generation = Long.parseLong(newest.getFileName().toString().substring("keys.".length()));
+    try {
+      Files.delete(newest);
+      Files.copy(older, newest.resolveSibling(String.format("keys.%019d", generation + 1)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void copyAnotherTablesKeySnapshot(Path root) {
+    LanceTableFixture other = LanceTableFixture.create(work.resolve("other-keys"));
+    other.append(3);
+    other.append(3);
+    run(other.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), other.latestVersion());
+    restoreAsNewest(root, newestKeySnapshot(other.root()));
+  }
+
+  /** A data file the newest version references (the newest data file: appends write one each). */
+  private static String keptDataFile(Path root) throws IOException {
+    try (Stream<Path> files = Files.list(root.resolve("data"))) {
+      Path newest = files.filter(p -> p.getFileName().toString().endsWith(".lance"))
+          .filter(p -> !p.getFileName().toString().startsWith("planted"))
+          .max(java.util.Comparator.comparing(p -> p.toFile().lastModified())).orElseThrow();
+      return "data/" + newest.getFileName();
     }
   }
 

@@ -1,0 +1,301 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.Generations;
+import dev.lancemaintenance.storage.StorageException;
+import dev.lancemaintenance.storage.TablePaths;
+import dev.lancemaintenance.storage.TableStorage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+/**
+ * The key snapshot on the store: {@code keys.<generation, 19 digits>} beside the dataset's ledger
+ * commits, immutable, created with {@link TableStorage#createIfAbsent} at the next generation; the
+ * highest generation is the snapshot (docs/ledger.md, section 12).
+ *
+ * <p>Layout: magic {@code LMKEYSNP}, format, the header's length; the header (fingerprint,
+ * dataset, every version with its manifest's name, length, modification time and commit time, and
+ * per partition its entry count and CRC-32C), the header's CRC-32C; then the {@link
+ * KeyHash#PARTITIONS} partitions, each its entries sorted by hash, 25 bytes an entry (hash, newest
+ * version, open elements); end magic {@code LMKEYEND}. A partition's place follows from the header,
+ * so that a reader can read one partition at a time.
+ *
+ * <p>Never trusted blindly: a file cut short or grown (its length is the header's), any byte changed
+ * (the header's and each partition's checksum), unsorted entries or entries in the wrong partition,
+ * another table's or dataset's fingerprint: the read says why and gives no snapshot, and the run
+ * takes today's path. A snapshot that reads whole is true of its own versions, whoever wrote it;
+ * whether those are the listed ones is {@link KeySnapshot#mismatch}'s question, so two writers of
+ * one generation on a store that ignores the condition (the last one wins whole) need no read-back.
+ */
+public final class KeySnapshotFile {
+  static final String PREFIX = "keys.";
+  private static final byte[] MAGIC = "LMKEYSNP".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] END_MAGIC = "LMKEYEND".getBytes(StandardCharsets.US_ASCII);
+  private static final int FORMAT = 1;
+  /** Magic, format and header length. */
+  private static final int PREFIX_BYTES = MAGIC.length + 2 * Integer.BYTES;
+  static final int ENTRY_BYTES = 3 * Long.BYTES + 1;
+
+  private KeySnapshotFile() {}
+
+  /** What reading the newest snapshot gave: a snapshot, or why there is none to use. */
+  public record Read(Optional<KeySnapshot> snapshot, Optional<String> problem) {
+    static Read of(KeySnapshot snapshot) {
+      return new Read(Optional.of(snapshot), Optional.empty());
+    }
+
+    static Read unusable(String why) {
+      return new Read(Optional.empty(), Optional.of(why));
+    }
+  }
+
+  /**
+   * Reads and checks the dataset's newest snapshot; never throws for one that is absent, damaged or
+   * foreign.
+   *
+   * @param fingerprint the dataset's ledger fingerprint ({@link Ledger#fingerprint})
+   */
+  public static Read readNewest(TableStorage storage, DatasetRef dataset, String fingerprint) {
+    TreeMap<Long, FileEntry> generations;
+    try {
+      generations = generations(storage, dataset);
+    } catch (StorageException e) {
+      return Read.unusable("the snapshots could not be listed: " + e.getMessage());
+    }
+    if (generations.isEmpty()) {
+      return Read.unusable("no key snapshot yet");
+    }
+    String path = generations.lastEntry().getValue().path();
+    try {
+      KeySnapshot snapshot = read(storage, path);
+      if (!snapshot.fingerprint().equals(fingerprint) || !snapshot.dataset().equals(dataset)) {
+        return Read.unusable(path + " describes another table or dataset");
+      }
+      return Read.of(snapshot);
+    } catch (LedgerFormatException | StorageException e) {
+      return Read.unusable(e.getMessage());
+    }
+  }
+
+  /** Whether the dataset has a snapshot file, usable or not: one listing of the ledger's directory. */
+  public static boolean exists(TableStorage storage, DatasetRef dataset) {
+    try {
+      return !generations(storage, dataset).isEmpty();
+    } catch (StorageException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Writes {@code snapshot} as the dataset's next generation and removes the older ones. Returns
+   * false, writing nothing, when another writer took that generation first.
+   */
+  public static boolean write(TableStorage storage, KeySnapshot snapshot) {
+    TreeMap<Long, FileEntry> older = generations(storage, snapshot.dataset());
+    long next = older.isEmpty() ? 1 : older.lastKey() + 1;
+    if (!storage.createIfAbsent(pathOf(snapshot.dataset(), next), encode(snapshot))) {
+      return false;
+    }
+    List<String> superseded = older.values().stream().map(FileEntry::path).toList();
+    if (!superseded.isEmpty()) {
+      storage.deleteBatch(superseded);
+    }
+    return true;
+  }
+
+  static String pathOf(DatasetRef dataset, long generation) {
+    return TablePaths.join(Ledger.dirOf(dataset), Generations.fileName(PREFIX, generation));
+  }
+
+  private static TreeMap<Long, FileEntry> generations(TableStorage storage, DatasetRef dataset) {
+    TreeMap<Long, FileEntry> generations = new TreeMap<>();
+    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(dataset), false); files.hasNext(); ) {
+      FileEntry file = files.next();
+      Generations.of(file.path(), PREFIX).ifPresent(generation -> generations.put(generation, file));
+    }
+    return generations;
+  }
+
+  /** The file's bytes. */
+  static byte[] encode(KeySnapshot snapshot) {
+    ByteArrayOutputStream header = new ByteArrayOutputStream();
+    List<byte[]> partitions = new ArrayList<>();
+    try (DataOutputStream out = new DataOutputStream(header)) {
+      out.writeUTF(snapshot.fingerprint());
+      out.writeUTF(snapshot.dataset().dir());
+      out.writeInt(snapshot.versions().size());
+      for (LedgerVersion version : snapshot.versions()) {
+        out.writeLong(version.version());
+        out.writeUTF(version.manifestPath());
+        out.writeLong(version.size());
+        out.writeLong(version.modificationTimeMillis());
+        out.writeLong(version.timestampNanos());
+      }
+      out.writeInt(snapshot.partitions().size());
+      for (KeySnapshot.Partition partition : snapshot.partitions()) {
+        byte[] entries = encode(partition);
+        partitions.add(entries);
+        out.writeInt(partition.size());
+        out.writeLong(crc(entries, 0, entries.length));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+    ByteArrayOutputStream file = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(file)) {
+      out.write(MAGIC);
+      out.writeInt(FORMAT);
+      out.writeInt(PREFIX_BYTES + header.size() + Long.BYTES);
+      header.writeTo(out);
+      out.flush();
+      out.writeLong(crc(file.toByteArray(), 0, file.size()));
+      for (byte[] entries : partitions) {
+        out.write(entries);
+      }
+      out.write(END_MAGIC);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return file.toByteArray();
+  }
+
+  private static byte[] encode(KeySnapshot.Partition partition) {
+    ByteBuffer entries = ByteBuffer.allocate(partition.size() * ENTRY_BYTES);
+    for (int at = 0; at < partition.size(); at++) {
+      entries.putLong(partition.high[at]).putLong(partition.low[at]).putLong(partition.newest[at]).put(partition.openElements[at]);
+    }
+    return entries.array();
+  }
+
+  /** Reads and checks one snapshot file: the header, then each partition by itself. */
+  static KeySnapshot read(TableStorage storage, String path) {
+    long length = storage.length(path);
+    if (length < PREFIX_BYTES + END_MAGIC.length) {
+      throw new LedgerFormatException(path, "not a complete key snapshot (" + length + " bytes)");
+    }
+    ByteBuffer prefix = ByteBuffer.wrap(storage.read(path, 0, PREFIX_BYTES));
+    byte[] magic = new byte[MAGIC.length];
+    prefix.get(magic);
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw new LedgerFormatException(path, "not a key snapshot (magic missing)");
+    }
+    int format = prefix.getInt();
+    if (format != FORMAT) {
+      throw new LedgerFormatException(path, "key snapshot format " + format + ", this release reads " + FORMAT);
+    }
+    int headerLength = prefix.getInt();
+    if (headerLength < PREFIX_BYTES + Long.BYTES || headerLength > length - END_MAGIC.length) {
+      throw new LedgerFormatException(path, "impossible header length " + headerLength);
+    }
+    Header header = Header.decode(path, storage.read(path, 0, headerLength));
+    long expected = headerLength + header.entryBytes() + END_MAGIC.length;
+    if (length != expected) {
+      throw new LedgerFormatException(path, length + " bytes, the header accounts for " + expected + " (cut short or grown)");
+    }
+    if (!Arrays.equals(storage.read(path, length - END_MAGIC.length, END_MAGIC.length), END_MAGIC)) {
+      throw new LedgerFormatException(path, "end magic missing");
+    }
+    List<KeySnapshot.Partition> partitions = new ArrayList<>();
+    long offset = headerLength;
+    for (int index = 0; index < KeyHash.PARTITIONS; index++) {
+      int count = header.counts()[index];
+      byte[] entries = storage.read(path, offset, count * ENTRY_BYTES);
+      offset += entries.length;
+      if (crc(entries, 0, entries.length) != header.checksums()[index]) {
+        throw new LedgerFormatException(path, "partition " + index + ": checksum mismatch");
+      }
+      partitions.add(decode(path, index, entries, count));
+    }
+    try {
+      return new KeySnapshot(header.fingerprint(), header.dataset(), header.versions(), partitions);
+    } catch (IllegalArgumentException e) {
+      throw new LedgerFormatException(path, e.getMessage());
+    }
+  }
+
+  private static KeySnapshot.Partition decode(String path, int index, byte[] bytes, int count) {
+    ByteBuffer entries = ByteBuffer.wrap(bytes);
+    KeySnapshot.Partition partition =
+        new KeySnapshot.Partition(new long[count], new long[count], new long[count], new byte[count]);
+    for (int at = 0; at < count; at++) {
+      partition.high[at] = entries.getLong();
+      partition.low[at] = entries.getLong();
+      partition.newest[at] = entries.getLong();
+      partition.openElements[at] = entries.get();
+      if (KeyHash.partitionOf(partition.high[at]) != index) {
+        throw new LedgerFormatException(path, "an entry of partition " + KeyHash.partitionOf(partition.high[at])
+            + " in partition " + index);
+      }
+      if (at > 0 && partition.hashAt(at - 1).compareTo(partition.hashAt(at)) >= 0) {
+        throw new LedgerFormatException(path, "partition " + index + " is not sorted by hash");
+      }
+      if (partition.newest[at] < 0 || partition.openElements[at] < 0
+          || (partition.openElements[at] > 0) != (partition.newest[at] == KeySnapshot.OPEN)) {
+        throw new LedgerFormatException(path, "partition " + index + ": an impossible entry");
+      }
+    }
+    return partition;
+  }
+
+  /** The header, its checksum checked. */
+  private record Header(String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, int[] counts, long[] checksums) {
+    static Header decode(String path, byte[] bytes) {
+      long found = ByteBuffer.wrap(bytes, bytes.length - Long.BYTES, Long.BYTES).getLong();
+      if (crc(bytes, 0, bytes.length - Long.BYTES) != found) {
+        throw new LedgerFormatException(path, "header checksum mismatch");
+      }
+      try (DataInputStream in = new DataInputStream(
+          new ByteArrayInputStream(bytes, PREFIX_BYTES, bytes.length - PREFIX_BYTES - Long.BYTES))) {
+        String fingerprint = in.readUTF();
+        DatasetRef dataset = new DatasetRef(in.readUTF());
+        List<LedgerVersion> versions = new ArrayList<>();
+        for (int i = LedgerSegment.count(in, path); i > 0; i--) {
+          versions.add(new LedgerVersion(in.readLong(), in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
+        }
+        int partitions = in.readInt();
+        if (partitions != KeyHash.PARTITIONS) {
+          throw new LedgerFormatException(path, partitions + " partitions, this release reads " + KeyHash.PARTITIONS);
+        }
+        int[] counts = new int[partitions];
+        long[] checksums = new long[partitions];
+        for (int i = 0; i < partitions; i++) {
+          counts[i] = in.readInt();
+          checksums[i] = in.readLong();
+          if (counts[i] < 0 || counts[i] > Integer.MAX_VALUE / ENTRY_BYTES) {
+            throw new LedgerFormatException(path, "impossible entry count " + counts[i]);
+          }
+        }
+        if (in.available() != 0) {
+          throw new LedgerFormatException(path, "the header has " + in.available() + " bytes more than it names");
+        }
+        return new Header(fingerprint, dataset, versions, counts, checksums);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new LedgerFormatException(path, "header does not decode: " + e.getMessage());
+      }
+    }
+
+    long entryBytes() {
+      return Arrays.stream(counts).mapToLong(count -> (long) count * ENTRY_BYTES).sum();
+    }
+  }
+
+  private static long crc(byte[] bytes, int from, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, from, length);
+    return crc.getValue();
+  }
+}

@@ -1,0 +1,221 @@
+package dev.lancemaintenance.ledger;
+
+import dev.lancemaintenance.cleanup.CandidateFile;
+import dev.lancemaintenance.cleanup.CleanupMode;
+import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.RemovalReason;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
+import dev.lancemaintenance.cleanup.plan.ManifestSlice;
+import dev.lancemaintenance.cleanup.plan.RetentionFacts;
+import dev.lancemaintenance.cleanup.plan.VersionRetention;
+import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.format.FileKind;
+import dev.lancemaintenance.format.ManifestLocation;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableStorage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mark stage of a daily run from the previous run's key snapshot (docs/ledger.md, section 12;
+ * why it is exact: docs/cleanup-semantics.md, section 21): decodes the versions new since the
+ * snapshot and the islands, classifies every listed
+ * version from the snapshot's recorded commit times and the new ones', and hands the decide stage
+ * an answer per key ({@link KeySnapshot.Answers}) instead of marks. Anything the snapshot cannot
+ * vouch for gives no outcome, and the run takes today's path ({@link MarkTasks}).
+ *
+ * <p>Also leaves the snapshot: {@link #leaveFromLedger} after today's path, {@link Outcome#commit}
+ * after this one, each only from a run that executes, under its lease, before its release. A
+ * snapshot is a fact about the manifests of the versions it names, true whoever runs later; a later
+ * run uses it only when exactly those manifests are listed at or below its end.
+ */
+public final class KeySnapshotMark {
+  private static final Logger LOG = LoggerFactory.getLogger(KeySnapshotMark.class);
+
+  private KeySnapshotMark() {}
+
+  /**
+   * What the mark gives on this path.
+   *
+   * @param summary the retention facts, as the full mark stage gives them ({@code manifestsRead}
+   *     counts what was decoded)
+   * @param expiredManifests the listed manifests of the versions that expire now
+   * @param answers each listed key's mark, and the referenced-files gate as a count
+   */
+  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers) {
+    /** Leaves the snapshot of the versions this run keeps, beside its release, when it executes. */
+    public void leaveNext(TableStorage storage, CleanupMode run) {
+      if (run == CleanupMode.EXECUTE) {
+        TableLease.beforeRelease(storage, "lance-key-snapshot", on -> write(on, answers.next()));
+      }
+    }
+  }
+
+  /**
+   * Why the plan's run cannot take this path whatever the snapshot says, or empty: only a run of
+   * the main table, with no branch reading it and no fork point,
+   * no inventory (its listing may not have to show every kept file) and a listing of every managed
+   * directory (a resumed run lists only what a dead run decided).
+   */
+  static Optional<String> excluded(CleanupPlan plan) {
+    RetentionFacts facts = plan.facts();
+    if (!facts.dataset().isMain() || !facts.forkPoints().isEmpty()
+        || plan.slices().stream().anyMatch(slice -> slice.role() != ManifestSlice.SliceRole.TABLE_VERSIONS)) {
+      return Optional.of("branches");
+    }
+    if (facts.inventory() != null || plan.listings().stream().anyMatch(task -> task.inventoryPart() != null || task.recorded() != null)) {
+      return Optional.of("not a listing of every managed directory");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The marks from the newest key snapshot for an incremental run without verify, or empty (the
+   * reason logged) when this run must take today's path.
+   */
+  public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder) {
+    // Verify takes today's path and compares this one's answers with its marks (MarkTasks).
+    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder) : Optional.empty();
+  }
+
+  /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */
+  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder) {
+    RetentionFacts facts = plan.facts();
+    Optional<String> excluded = excluded(plan)
+        .or(() -> new ExpiryRecords(storage, facts.dataset()).markTasks().isEmpty() ? Optional.empty() : Optional.of("expiry records"));
+    if (excluded.isPresent()) {
+      return Optional.empty();
+    }
+    String fingerprint = Ledger.fingerprint(storage.location().identity(), facts.dataset());
+    KeySnapshotFile.Read read = KeySnapshotFile.readNewest(storage, facts.dataset(), fingerprint);
+    if (read.snapshot().isEmpty()) {
+      LOG.info("lance cleanup {}: no key snapshot to decide from ({})", facts.describe(), read.problem().orElse(""));
+      return Optional.empty();
+    }
+    KeySnapshot snapshot = read.snapshot().get();
+    List<ManifestLocation> listed = plan.slices().stream().flatMap(slice -> slice.manifests().stream()).toList();
+    Optional<String> mismatch = snapshot.mismatch(listed);
+    if (mismatch.isPresent()) {
+      LOG.info("lance cleanup {}: the key snapshot does not describe the listed versions ({})", facts.describe(), mismatch.get());
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(mark(snapshot, facts, listed, decoder));
+    } catch (KeySnapshot.NotContinuable e) {
+      LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static Outcome mark(KeySnapshot snapshot, RetentionFacts facts, List<ManifestLocation> listed,
+      MarkTasks.Decoder decoder) throws KeySnapshot.NotContinuable {
+    long end = snapshot.endVersion();
+    List<ManifestLocation> newer = listed.stream().filter(location -> location.version() > end).toList();
+    List<LedgerVersion> newVersions = new ArrayList<>();
+    List<LedgerSegment.Open> opens = new ArrayList<>();
+    List<LedgerSegment.Close> closes = new ArrayList<>();
+    int decoded = 0;
+    if (!newer.isEmpty()) {
+      // Without base, as the ledger's first run: the snapshot compares the first with its newest version.
+      RunSummary summary = summarised(decoder, new ManifestRun(List.of(), newer, 1));
+      newVersions.addAll(summary.versions());
+      opens.addAll(summary.opens());
+      closes.addAll(summary.closes());
+      decoded += newer.size();
+    }
+    KeySnapshot.Continued continued =
+        snapshot.continueWith(new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes));
+
+    Map<Long, Long> timestamps = new HashMap<>();
+    snapshot.versions().forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
+    newVersions.forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
+    Set<Long> keepFiles = new HashSet<>();
+    List<CandidateFile> expiredManifests = new ArrayList<>();
+    MarkSummary summary = MarkSummary.EMPTY;
+    for (ManifestLocation location : listed) {
+      long timestamp = timestamps.get(location.version());
+      VersionRetention retention = facts.classify(location.version(), timestamp);
+      summary = summary.plus(MarkSummary.ofVersion(facts, location.version(), timestamp, retention));
+      if (retention.keepsFiles()) {
+        keepFiles.add(location.version());
+      } else if (retention == VersionRetention.EXPIRED) {
+        expiredManifests.add(new CandidateFile(location.path(), FileKind.MANIFEST, location.size(), RemovalReason.EXPIRED_VERSION));
+      } else {
+        throw new KeySnapshot.NotContinuable("version " + location.version() + " is kept for a branch");
+      }
+    }
+    Map<Long, List<String>> islandReferences = new HashMap<>();
+    for (long island : continued.islands(keepFiles)) {
+      ManifestLocation location = listed.stream().filter(at -> at.version() == island).findFirst().orElseThrow();
+      RunSummary alone = summarised(decoder, new ManifestRun(List.of(), List.of(location), 1));
+      decoded++;
+      List<String> keys = new ArrayList<>();
+      for (LedgerSegment.Open open : alone.opens()) {
+        if (!open.element().certain()) {
+          throw new KeySnapshot.NotContinuable("island " + island + " references " + open.element().key() + " uncertainly");
+        }
+        keys.add(open.element().key());
+      }
+      islandReferences.put(island, keys);
+    }
+    KeySnapshot.Answers answers = continued.answers(keepFiles, islandReferences);
+    MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
+    LOG.info("lance cleanup {}: deciding from the key snapshot of version {} ({} entries, {} new versions, {} islands)",
+        facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());
+    return new Outcome(read, expiredManifests, answers);
+  }
+
+  private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {
+    RunSummary summary = decoder.summarise(List.of(run)).get(0);
+    if (!summary.misnumbered().isEmpty()) {
+      throw new KeySnapshot.NotContinuable(summary.misnumbered().get(0));
+    }
+    return summary;
+  }
+
+  /**
+   * Leaves the first snapshot after today's incremental path, from the ledger it folded: of the
+   * listed versions that keep their files, when the run executes and this path could be taken
+   * next time; none when one of them references a file uncertainly.
+   *
+   * @param state the ledger after this run's summaries
+   */
+  static void leaveFromLedger(TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, LedgerState state) {
+    if (run != CleanupMode.EXECUTE || excluded(plan).isPresent()) {
+      return;
+    }
+    RetentionFacts facts = plan.facts();
+    Set<Long> keepFiles = new HashSet<>();
+    for (ManifestSlice slice : plan.slices()) {
+      for (ManifestLocation location : slice.manifests()) {
+        VersionRetention retention = facts.classify(location.version(), state.versions().get(location.version()).timestampNanos());
+        if (retention.keepsFiles()) {
+          keepFiles.add(location.version());
+        }
+      }
+    }
+    if (!keepFiles.contains(state.endVersion())) {
+      return; // the ledger's end is the newest listed version, always kept; anything else is not ours to describe
+    }
+    TableLease.beforeRelease(storage, "lance-key-snapshot",
+        on -> KeySnapshot.fromLedger(state, keepFiles).ifPresent(snapshot -> write(on, snapshot)));
+  }
+
+  /** Best effort, as the ledger's commit: a snapshot that cannot be written only costs the next run today's path. */
+  private static void write(TableStorage storage, KeySnapshot snapshot) {
+    try {
+      if (!KeySnapshotFile.write(storage, snapshot)) {
+        LOG.warn("lance cleanup: another writer took the key snapshot's generation; the next run checks whichever is newest");
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lance cleanup: could not write the key snapshot (the next run takes today's path): {}", e.getMessage());
+    }
+  }
+}

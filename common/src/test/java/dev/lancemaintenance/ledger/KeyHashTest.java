@@ -1,0 +1,36 @@
+package dev.lancemaintenance.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+/** The key snapshot's hash is MurmurHash3 x64 128 as published: the reference's output (as Guava prints it). */
+class KeyHashTest {
+  @Test
+  void itIsMurmurHash3OfTheFingerprintAndTheKey() {
+    assertThat(hex(KeyHash.murmur3("hello".getBytes(StandardCharsets.UTF_8)))).isEqualTo("029bbd41b3a7d8cb191dae486a901e5b");
+    assertThat(hex(KeyHash.murmur3("0123456789abcdefg".getBytes(StandardCharsets.UTF_8))))
+        .isEqualTo("def945aa2d61328eee72c306c2f40008");
+    assertThat(hex(KeyHash.of("f1", "data/k1.lance"))).isEqualTo("4f14847e6f6237c0fa3dfe062a7a7137");
+  }
+
+  @Test
+  void aPartitionIsARunOfTheOrder() {
+    KeyHash low = new KeyHash(0x0fffffffffffffffL, -1);
+    KeyHash high = new KeyHash(0x1000000000000000L, 0);
+    assertThat(low.partition()).isZero();
+    assertThat(high.partition()).isOne();
+    assertThat(low.compareTo(high)).isNegative();
+    assertThat(new KeyHash(-1, 0).partition()).isEqualTo(KeyHash.PARTITIONS - 1);
+  }
+
+  /** The two halves little-endian, as the reference lays out its 16 bytes. */
+  private static String hex(KeyHash hash) {
+    return HexFormat.of().formatHex(
+        ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(hash.high()).putLong(hash.low()).array());
+  }
+}
