@@ -147,7 +147,7 @@ public final class IncrementalMark {
           return;
         }
         try {
-          new Ledger(on, facts.dataset(), clock).append(base, segment, listedVersions);
+          new Ledger(on, facts.dataset(), clock).append(base, segment, state, listedVersions);
         } catch (RuntimeException e) {
           // The ledger only makes later runs cheaper: a store that refuses it must not stop this cleanup.
           LOG.warn("lance cleanup {}: could not write the maintenance ledger (the next run marks in full): {}",

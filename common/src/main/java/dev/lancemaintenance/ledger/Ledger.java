@@ -166,19 +166,21 @@ public final class Ledger {
    * usable, or as a fresh ledger (the segment must then describe every version) when it was not.
    * Compacts when the ledger has grown to {@link #COMPACT_AT_SEGMENTS} segments.
    *
+   * @param continued what {@code previous} folds to with {@code segment} applied (a fresh fold of
+   *     the segment alone when {@code previous} was unusable): the state a run marked from, which
+   *     is what a compaction writes. Taken from the caller, not applied here, since a run's fold
+   *     is the read's own state continued in place (folding it anew would cost the whole ledger
+   *     again, and applying the segment twice fails)
    * @param listedVersions the versions whose manifests are listed now, for compaction
    * @return false when another writer committed this generation first (nothing of ours is used)
    */
-  public boolean append(LedgerRead previous, LedgerSegment segment, Set<Long> listedVersions) {
+  public boolean append(LedgerRead previous, LedgerSegment segment, LedgerState continued, Set<Long> listedVersions) {
     requireOurs(segment);
     List<LedgerCommit.SegmentRef> segments = new ArrayList<>(previous.commit().map(LedgerCommit::segments).orElse(List.of()));
-    LedgerState folded = previous.state().orElseGet(() -> new LedgerState(fingerprint, dataset));
     if (segments.size() + 1 >= COMPACT_AT_SEGMENTS && previous.isUsable()) {
-      folded.apply("new segment", segment);
-      return commit(previous.headGeneration() + 1, List.of(), folded.compacted(listedVersions), folded.endVersion());
+      return commit(previous.headGeneration() + 1, List.of(), continued.compacted(listedVersions), continued.endVersion());
     }
-    long end = segment.versions().isEmpty() ? folded.endVersion() : segment.versions().get(segment.versions().size() - 1).version();
-    return commit(previous.headGeneration() + 1, segments, segment, end);
+    return commit(previous.headGeneration() + 1, segments, segment, continued.endVersion());
   }
 
   /** Replaces the ledger by one segment holding what {@code previous} folds to, keeping what the listed versions need. */

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -64,6 +66,29 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
       table.append(5);
       cleanAndCompare(table, new Policy(2), "damaged ledger, run " + ++day);
       cleanAndCompare(table, new Policy(1), "after the rebuild, run " + day);
+    }
+  }
+
+  /**
+   * Today's path commits what it summarised run after run, through the ledger's compaction: what
+   * compacts is the run's own fold, already continued by its summaries. It used to be continued a
+   * second time, which failed, so from the sixteenth append on no run committed and every later run
+   * decoded all the versions since.
+   */
+  @Test
+  void runAfterRunTheLedgerReachesTheNewestVersionThroughItsCompaction() {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("compacting"));
+    table.append(5);
+    for (int run = 1; run <= Ledger.COMPACT_AT_SEGMENTS + 2; run++) {
+      table.append(5);
+      cleanAndCompare(table, new Policy(2), "run " + run, MarkMode.VERIFY);
+      try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults())) {
+        LedgerRead read = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC()).read();
+        assertThat(read.state()).as("the ledger after run %d", run).get()
+            .extracting(LedgerState::endVersion).isEqualTo(table.latestVersion());
+        assertThat(read.commit().orElseThrow().segments()).as("its segments after run %d", run)
+            .hasSizeLessThan(Ledger.COMPACT_AT_SEGMENTS);
+      }
     }
   }
 

@@ -63,7 +63,7 @@ class LedgerUnderSdkIT {
       Ledger ledger = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC());
       LedgerElement data = new LedgerElement("data/x.lance", FileKind.DATA, true);
       for (long v = 1; v <= 3; v++) {
-        ledger.append(ledger.read(), ledger.segment(
+        LedgerAppends.append(ledger, ledger.read(), ledger.segment(
             List.of(new LedgerVersion(v, "_versions/" + v + ".manifest", 10, v, v)),
             v == 1 ? List.of(new LedgerSegment.Open(data, 1)) : List.of(), List.of()), java.util.Set.of(1L, 2L, 3L));
       }
