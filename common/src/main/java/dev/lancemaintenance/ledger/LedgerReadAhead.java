@@ -31,9 +31,10 @@ public final class LedgerReadAhead implements AutoCloseable {
 
   /** The fingerprint of the ledger read (table identity and dataset): the one it may stand for. */
   private final String fingerprint;
-  private final Optional<CompletableFuture<LedgerRead>> reading;
+  /** The read, or empty when it was skipped for a key snapshot; none when nothing was started. */
+  private final Optional<CompletableFuture<Optional<LedgerRead>>> reading;
 
-  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<LedgerRead>> reading) {
+  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Optional<LedgerRead>>> reading) {
     this.fingerprint = fingerprint;
     this.reading = reading;
   }
@@ -48,7 +49,25 @@ public final class LedgerReadAhead implements AutoCloseable {
     }
     Objects.requireNonNull(dataset, "dataset");
     Ledger ledger = new Ledger(storage, dataset, clock);
-    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", ledger::read)));
+    return new LedgerReadAhead(ledger.fingerprint(),
+        Optional.of(DaemonThreads.beside("lance-ledger-read", () -> Optional.of(ledger.read()))));
+  }
+
+  /**
+   * As {@link #start}, except that an incremental run of a dataset with a key snapshot reads no
+   * ledger ahead: the local engine's daily run decides from the snapshot and never needs it
+   * ({@link KeySnapshotMark}). The snapshot is looked for on the read's own thread, beside the
+   * plan, not in a row before it; a run whose snapshot then proves unusable reads the ledger in line,
+   * after the plan, which is as exact.
+   */
+  public static LedgerReadAhead startUnlessKeySnapshot(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock) {
+    if (mode != MarkMode.INCREMENTAL) {
+      return start(storage, dataset, mode, clock);
+    }
+    Objects.requireNonNull(dataset, "dataset");
+    Ledger ledger = new Ledger(storage, dataset, clock);
+    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read",
+        () -> KeySnapshotFile.exists(storage, dataset) ? Optional.empty() : Optional.of(ledger.read()))));
   }
 
   /** Nothing read ahead: the mark reads the ledger in line, after the plan. */
@@ -56,7 +75,7 @@ public final class LedgerReadAhead implements AutoCloseable {
     return NONE;
   }
 
-  /** The read started for {@code ledger}'s table and dataset, or {@code ledger} read now when none was. */
+  /** The read started for {@code ledger}'s table and dataset, or {@code ledger} read now when none was (or it was skipped). */
   LedgerRead readOf(Ledger ledger) {
     if (reading.isEmpty()) {
       return ledger.read();
@@ -65,7 +84,7 @@ public final class LedgerReadAhead implements AutoCloseable {
       throw new IllegalArgumentException("the ledger was read ahead for another table or dataset than "
           + ledger.dataset() + " (fingerprint " + fingerprint + ", this one " + ledger.fingerprint() + ")");
     }
-    return DaemonThreads.join(reading.get());
+    return DaemonThreads.join(reading.get()).orElseGet(ledger::read);
   }
 
   /** Waits for a read still under way, so that none outlives the run's storage; never throws. */

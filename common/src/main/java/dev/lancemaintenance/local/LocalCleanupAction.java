@@ -26,10 +26,8 @@ import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshot;
-import dev.lancemaintenance.ledger.KeySnapshotFile;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
@@ -208,11 +206,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
         storage -> sweepResume(storage, cleanup.dataset()),
-        storage -> markMode() == MarkMode.INCREMENTAL && KeySnapshotFile.exists(storage, cleanup.dataset())
-            // The daily run decides from the key snapshot and never reads the ledger; a run that
-            // cannot reads it in line, after the plan, which is as exact (LedgerReadAhead).
-            ? LedgerReadAhead.none()
-            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
+        // The daily run decides from the key snapshot and never reads the ledger ahead for it.
+        storage -> LedgerReadAhead.startUnlessKeySnapshot(
+            storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
   }
 
   private CleanupResult cleanDataset(
