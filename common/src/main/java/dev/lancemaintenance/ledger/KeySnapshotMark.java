@@ -13,6 +13,7 @@ import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,12 +49,43 @@ public final class KeySnapshotMark {
    *     counts what was decoded)
    * @param expiredManifests the listed manifests of the versions that expire now
    * @param answers each listed key's mark, and the referenced-files gate as a count
+   * @param newVersions the versions above the snapshot's end as this run summarised them, the first
+   *     whole ({@link LedgerSegment#firstVersionWhole}): what the ledger lacks after the snapshot
+   * @param snapshotEnd the end {@code L} of the snapshot decided from
+   * @param listedVersions the listed versions, for the ledger's compaction
    */
-  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers) {
-    /** Leaves the snapshot of the versions this run keeps, beside its release, when it executes. */
-    public void leaveNext(TableStorage storage, CleanupMode run) {
+  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers,
+      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions) {
+    public Outcome {
+      expiredManifests = List.copyOf(expiredManifests);
+      listedVersions = Set.copyOf(listedVersions);
+    }
+
+    /**
+     * Appends the new versions to the ledger and leaves the snapshot of the versions this run
+     * keeps, beside its release, when it executes. One task, the ledger first: a run that dies
+     * between the two leaves a ledger ahead of the snapshot, which the next run's append continues
+     * ({@link Ledger#appendWithoutFold}); the other order would leave a snapshot ahead of the ledger,
+     * which no run on this path can close, and every later append would be refused until a run
+     * on today's path read the ledger again. Both are best effort: either only saves later work.
+     */
+    public void leaveNext(TableStorage storage, CleanupMode run, Clock clock) {
       if (run == CleanupMode.EXECUTE) {
-        TableLease.beforeRelease(storage, "lance-key-snapshot", on -> write(on, answers.next()));
+        TableLease.beforeRelease(storage, "lance-key-snapshot", on -> {
+          appendToLedger(on, clock);
+          write(on, answers.next());
+        });
+      }
+    }
+
+    private void appendToLedger(TableStorage storage, Clock clock) {
+      try {
+        new Ledger(storage, newVersions.dataset(), clock).appendWithoutFold(newVersions, snapshotEnd, listedVersions)
+            .ifPresent(why -> LOG.info("lance cleanup: the ledger is not continued by this run ({}); a later run on today's "
+                + "path decodes what it lacks", why));
+      } catch (RuntimeException e) {
+        LOG.warn("lance cleanup: could not append to the ledger (a later run on today's path decodes what it lacks): {}",
+            e.getMessage());
       }
     }
   }
@@ -130,8 +162,9 @@ public final class KeySnapshotMark {
       closes.addAll(summary.closes());
       decoded += newer.size();
     }
-    KeySnapshot.Continued continued =
-        snapshot.continueWith(new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes));
+    // Summarised without base: its first version whole, as the ledger takes it without a fold.
+    LedgerSegment summarised = new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes, true);
+    KeySnapshot.Continued continued = snapshot.continueWith(summarised);
 
     Map<Long, Long> timestamps = new HashMap<>();
     snapshot.versions().forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
@@ -169,7 +202,9 @@ public final class KeySnapshotMark {
     MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
     LOG.info("lance cleanup {}: deciding from the key snapshot of version {} ({} entries, {} new versions, {} islands)",
         facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());
-    return new Outcome(read, expiredManifests, answers);
+    Set<Long> listedVersions = new HashSet<>();
+    listed.forEach(location -> listedVersions.add(location.version()));
+    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions);
   }
 
   private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {

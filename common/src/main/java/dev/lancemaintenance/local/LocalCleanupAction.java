@@ -353,7 +353,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         // No marks: the decision asks the snapshot's answers for each listed key instead.
         answers = fromSnapshot.get().answers();
         fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
-        fromSnapshot.get().leaveNext(storage, settings().mode());
+        fromSnapshot.get().leaveNext(storage, settings().mode(), now);
         progress().manifestsRead(fromSnapshot.get().summary().manifestsRead());
         return fromSnapshot.get().summary();
       }
