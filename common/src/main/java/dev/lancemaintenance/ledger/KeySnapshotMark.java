@@ -9,6 +9,7 @@ import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableLease;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +55,38 @@ public final class KeySnapshotMark {
    *     whole ({@link LedgerSegment#firstVersionWhole}): what the ledger lacks after the snapshot
    * @param snapshotEnd the end {@code L} of the snapshot decided from
    * @param listedVersions the listed versions, for the ledger's compaction
+   * @param keptManifests the listed manifests of the versions that keep their files, to name the
+   *     keys the referenced-files gate misses
    */
   public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers,
-      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions) {
+      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests) {
     public Outcome {
       expiredManifests = List.copyOf(expiredManifests);
       listedVersions = Set.copyOf(listedVersions);
+      keptManifests = List.copyOf(keptManifests);
+    }
+
+    /**
+     * The referenced-files gate on this path, once every decide task ended: none when every key
+     * answered {@code KEPT} was met by a listed file. Else the snapshot knows how many it missed but
+     * only by hash, so, for the refusal's message alone, the manifests of the versions this run keeps
+     * are decoded and their keys the listing did not meet are named, as today's path names them
+     * ({@link UnlistedReferences#EXAMPLES} smallest). Rare, and the run deletes nothing after it: the
+     * gate refuses before the sweep whether or not a name is found. The count stays the snapshot's.
+     */
+    public UnlistedReferences unlisted(MarkTasks.Decoder decoder) {
+      long missing = answers.keptEntries() - answers.keptEntriesListed();
+      if (missing == 0) {
+        return UnlistedReferences.NONE;
+      }
+      TreeSet<String> named = new TreeSet<>();
+      if (!keptManifests.isEmpty()) {
+        // Without base: the first version opens all it references and each later one what it adds,
+        // so the opens hold every key a kept version references.
+        RunSummary kept = decoder.summarise(List.of(new ManifestRun(List.of(), keptManifests, 1))).get(0);
+        kept.opens().stream().map(open -> open.element().key()).filter(answers::keptAndUnlisted).forEach(named::add);
+      }
+      return new UnlistedReferences(missing, named.stream().limit(UnlistedReferences.EXAMPLES).toList());
     }
 
     /**
@@ -204,7 +232,8 @@ public final class KeySnapshotMark {
         facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());
     Set<Long> listedVersions = new HashSet<>();
     listed.forEach(location -> listedVersions.add(location.version()));
-    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions);
+    List<ManifestLocation> keptManifests = listed.stream().filter(location -> keepFiles.contains(location.version())).toList();
+    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests);
   }
 
   private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {

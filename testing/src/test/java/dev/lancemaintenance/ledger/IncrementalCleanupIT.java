@@ -1,10 +1,12 @@
 package dev.lancemaintenance.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.CountingTableStorage;
@@ -129,12 +131,8 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
    */
   @Test
   void whateverHappensToTheKeySnapshotTheRunsLeaveWhatTheSdkLeaves() throws IOException {
-    Path root = work.resolve("damaged-keys");
-    LanceTableFixture table = LanceTableFixture.create(root);
-    for (int i = 0; i < 4; i++) {
-      table.append(5);
-    }
-    cleanAndCompare(table, new Policy(3), "first run", MarkMode.INCREMENTAL);
+    LanceTableFixture table = afterAFirstRun("damaged-keys", 4, new Policy(3));
+    Path root = table.root();
     Path older = work.resolve("older-keys");
     Files.copy(newestKeySnapshot(root), older);
     List<Consumer<Path>> damages = List.of(
@@ -277,6 +275,38 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     other.append(3);
     run(other.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), other.latestVersion());
     restoreAsNewest(root, newestKeySnapshot(other.root()));
+  }
+
+  /**
+   * The referenced-files gate on the key snapshot's path is a count of hashes; a run it refuses
+   * still names the file, as every other refusal does (the kept versions' manifests decoded for the
+   * message), and deletes nothing.
+   */
+  @Test
+  void aKeptFileRemovedBetweenTwoRunsOnTheKeySnapshotRefusesTheRunNamingIt() throws IOException {
+    LanceTableFixture table = afterAFirstRun("missing-kept", 3, new Policy(2));
+    Path root = table.root();
+    table.append(5);
+    String kept = keptDataFile(root);
+    Files.delete(root.resolve(kept));
+    List<String> before = lanceFiles(root);
+    LedgerReads reads = new LedgerReads();
+
+    assertThatThrownBy(() -> run(root, MarkMode.INCREMENTAL, reads.factory(), new Policy(2), table.latestVersion()))
+        .isInstanceOf(MissingFilesException.class)
+        .hasMessageContaining("1 file(s) that retained versions reference are not in the table's listing (" + kept + ")");
+    assertThat(reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact()).as("the run decided from the key snapshot").isTrue();
+    assertThat(lanceFiles(root)).as("a refused run deletes nothing").isEqualTo(before);
+  }
+
+  /** A table of {@code appends} appends after its first incremental run (today's path: the ledger and the first key snapshot). */
+  private LanceTableFixture afterAFirstRun(String name, int appends, Policy policy) {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
+    for (int i = 0; i < appends; i++) {
+      table.append(5);
+    }
+    cleanAndCompare(table, policy, "first run", MarkMode.INCREMENTAL);
+    return table;
   }
 
   /** A data file the newest version references (the newest data file: appends write one each). */
