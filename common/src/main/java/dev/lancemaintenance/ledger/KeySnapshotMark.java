@@ -57,9 +57,12 @@ public final class KeySnapshotMark {
    * @param listedVersions the listed versions, for the ledger's compaction
    * @param keptManifests the listed manifests of the versions that keep their files, to name the
    *     keys the referenced-files gate misses
+   * @param ledgerListing the listing of the ledger's directory the run took beside its plan, when it
+   *     did: the append finds the head commit there instead of listing again
    */
   public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers,
-      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests) {
+      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests,
+      Optional<LedgerDirectory> ledgerListing) {
     public Outcome {
       expiredManifests = List.copyOf(expiredManifests);
       listedVersions = Set.copyOf(listedVersions);
@@ -108,7 +111,9 @@ public final class KeySnapshotMark {
 
     private void appendToLedger(TableStorage storage, Clock clock) {
       try {
-        new Ledger(storage, newVersions.dataset(), clock).appendWithoutFold(newVersions, snapshotEnd, listedVersions)
+        Ledger ledger = new Ledger(storage, newVersions.dataset(), clock);
+        ledgerListing.map(listed -> ledger.appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions))
+            .orElseGet(() -> ledger.appendWithoutFold(newVersions, snapshotEnd, listedVersions))
             .ifPresent(why -> LOG.info("lance cleanup: the ledger is not continued by this run ({}); a later run on today's "
                 + "path decodes what it lacks", why));
       } catch (RuntimeException e) {
@@ -140,21 +145,24 @@ public final class KeySnapshotMark {
    * The marks from the newest key snapshot for an incremental run without verify, or empty (the
    * reason logged) when this run must take today's path.
    */
-  public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder) {
+  public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder,
+      LedgerReadAhead ahead) {
     // Verify takes today's path and compares this one's answers with its marks (MarkTasks).
-    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder) : Optional.empty();
+    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder, ahead) : Optional.empty();
   }
 
   /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */
-  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder) {
+  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder, LedgerReadAhead ahead) {
     RetentionFacts facts = plan.facts();
-    Optional<String> excluded = excluded(plan)
-        .or(() -> new ExpiryRecords(storage, facts.dataset()).markTasks().isEmpty() ? Optional.empty() : Optional.of("expiry records"));
+    // The expiry records and the snapshot from the ledger directory's one listing, taken beside the
+    // plan (LedgerDirectory), which today's path, should this one give way, uses as well.
+    Optional<String> excluded = excluded(plan).or(() ->
+        ahead.expiryRecordTasks(storage, facts.dataset()).isEmpty() ? Optional.empty() : Optional.of("expiry records"));
     if (excluded.isPresent()) {
       return Optional.empty();
     }
     String fingerprint = Ledger.fingerprint(storage.location().identity(), facts.dataset());
-    KeySnapshotFile.Read read = KeySnapshotFile.readNewest(storage, facts.dataset(), fingerprint);
+    KeySnapshotFile.Read read = ahead.keySnapshotOf(storage, facts.dataset(), fingerprint);
     if (read.snapshot().isEmpty()) {
       LOG.info("lance cleanup {}: no key snapshot to decide from ({})", facts.describe(), read.problem().orElse(""));
       return Optional.empty();
@@ -167,7 +175,7 @@ public final class KeySnapshotMark {
       return Optional.empty();
     }
     try {
-      return Optional.of(mark(snapshot, facts, listed, decoder));
+      return Optional.of(mark(snapshot, facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint)));
     } catch (KeySnapshot.NotContinuable e) {
       LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
       return Optional.empty();
@@ -175,7 +183,7 @@ public final class KeySnapshotMark {
   }
 
   private static Outcome mark(KeySnapshot snapshot, RetentionFacts facts, List<ManifestLocation> listed,
-      MarkTasks.Decoder decoder) throws KeySnapshot.NotContinuable {
+      MarkTasks.Decoder decoder, Optional<LedgerDirectory> ledgerListing) throws KeySnapshot.NotContinuable {
     long end = snapshot.endVersion();
     List<ManifestLocation> newer = listed.stream().filter(location -> location.version() > end).toList();
     List<LedgerVersion> newVersions = new ArrayList<>();
@@ -233,7 +241,7 @@ public final class KeySnapshotMark {
     Set<Long> listedVersions = new HashSet<>();
     listed.forEach(location -> listedVersions.add(location.version()));
     List<ManifestLocation> keptManifests = listed.stream().filter(location -> keepFiles.contains(location.version())).toList();
-    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests);
+    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests, ledgerListing);
   }
 
   private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {

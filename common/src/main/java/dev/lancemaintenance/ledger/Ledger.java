@@ -13,7 +13,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -109,7 +108,15 @@ public final class Ledger {
 
   /** Reads and checks the ledger; never throws for a ledger that is absent, damaged or foreign. */
   public LedgerRead read() {
-    Map<Long, FileEntry> commits = commits();
+    return read(LedgerDirectory.list(storage, dataset));
+  }
+
+  /** As {@link #read()}, from a listing of the ledger's directory the run took once for all its readers. */
+  public LedgerRead read(LedgerDirectory listed) {
+    if (!listed.dataset().equals(dataset)) {
+      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + dataset + "'s");
+    }
+    Map<Long, FileEntry> commits = listed.commits();
     long head = commits.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
     if (commits.isEmpty()) {
       return LedgerRead.unusable(0, "no ledger yet");
@@ -217,6 +224,22 @@ public final class Ledger {
    * @return why nothing was appended, or empty when the ledger now ends at the run's newest version
    */
   public Optional<String> appendWithoutFold(LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions) {
+    LedgerDirectory listed;
+    try {
+      listed = LedgerDirectory.list(storage, dataset);
+    } catch (StorageException e) {
+      return Optional.of("its directory could not be listed: " + e.getMessage());
+    }
+    return appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions);
+  }
+
+  /**
+   * As {@link #appendWithoutFold(LedgerSegment, long, Set)}, the head commit found in a listing of
+   * the ledger's directory the run took once, beside its plan ({@link LedgerDirectory}: under the
+   * lease no other run commits; if one did, ours loses its create-if-absent).
+   */
+  public Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
+      Set<Long> listedVersions) {
     requireOurs(newVersions);
     if (!newVersions.firstVersionWhole()) {
       throw new IllegalArgumentException("a segment appended without a fold has its first version whole");
@@ -225,7 +248,7 @@ public final class Ledger {
       return Optional.of("no new versions");
     }
     long newest = newVersions.versions().get(newVersions.versions().size() - 1).version();
-    Map<Long, FileEntry> commits = commits();
+    Map<Long, FileEntry> commits = listed.commits();
     if (commits.isEmpty()) {
       return Optional.of("no ledger yet");
     }
@@ -355,15 +378,6 @@ public final class Ledger {
   /** An empty segment of this ledger, to fill. */
   public LedgerSegment segment(List<LedgerVersion> versions, List<LedgerSegment.Open> opens, List<LedgerSegment.Close> closes) {
     return new LedgerSegment(fingerprint, dataset, versions, opens, closes);
-  }
-
-  private Map<Long, FileEntry> commits() {
-    Map<Long, FileEntry> commits = new HashMap<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
-      FileEntry file = files.next();
-      generationOf(file.path()).ifPresent(g -> commits.put(g, file));
-    }
-    return commits;
   }
 
   /** The path of a dataset's ledger commit of one generation. */

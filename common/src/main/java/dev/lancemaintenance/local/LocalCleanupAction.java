@@ -350,7 +350,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // mark on the same pool; the decision joins the two, after both ended and the gate passed.
       DatasetRef dataset = plan.facts().dataset();
       listing = submitAll(plan.listings(), task -> list(task, dataset));
-      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan));
+      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
         // No marks: the decision asks the snapshot's answers for each listed key instead.
         answers = fromSnapshot.get().answers();

@@ -185,14 +185,26 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     return generation(table.root(), "keys.") > keysBefore && reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact();
   }
 
-  /** Which of the ledger's files a run read, and on which threads. */
+  /** Which of the ledger's files a run read, and on which threads; and on which threads it listed their directory. */
   private static final class LedgerReads {
+    /** The threads that write beside the release: the ledger's commit and the key snapshot with its append. */
+    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit-", "lance-key-snapshot-");
+
     final List<String> segmentReaders = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<String> directoryListers = new java.util.concurrent.CopyOnWriteArrayList<>();
     final AtomicBoolean keySnapshotRead = new AtomicBoolean();
 
     TableStorageFactory factory() {
       TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
       return location -> new ForwardingTableStorage(plain.open(location)) {
+        @Override
+        public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+          if (dir.equals(Ledger.DIR)) {
+            directoryListers.add(Thread.currentThread().getName());
+          }
+          return super.listFiles(dir, recursive);
+        }
+
         @Override
         public byte[] read(String path, long offset, int length) {
           String name = path.substring(path.lastIndexOf('/') + 1);
@@ -209,6 +221,11 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
 
     boolean ledgerReadOnlyToCompact() {
       return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-key-snapshot-"));
+    }
+
+    /** The listings of the ledger's directory that the run's mark took, before the writes beside its release. */
+    long listingsToMark() {
+      return directoryListers.stream().filter(thread -> BESIDE_THE_RELEASE.stream().noneMatch(thread::startsWith)).count();
     }
   }
 
@@ -297,6 +314,36 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
         .hasMessageContaining("1 file(s) that retained versions reference are not in the table's listing (" + kept + ")");
     assertThat(reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact()).as("the run decided from the key snapshot").isTrue();
     assertThat(lanceFiles(root)).as("a refused run deletes nothing").isEqualTo(before);
+  }
+
+  /**
+   * The key snapshots, the ledger's commits and the expiry records share one directory, which the
+   * run lists once, on the read-ahead's thread beside the plan, whichever path it then takes (on an
+   * object store each listing is a LIST round trip): the snapshot's path read the snapshot from it,
+   * and a run whose snapshot cannot be used reads the ledger and the expiry records from it too.
+   * Until now the first listed it three times and the second five, and the snapshot's path listed
+   * it once more to append to the ledger.
+   */
+  @Test
+  void theLedgersDirectoryIsListedOnceForTheSnapshotTheLedgerAndTheExpiryRecords() {
+    LanceTableFixture table = afterAFirstRun("listed-once", 3, new Policy(2));
+    table.append(5);
+    LedgerReads onTheSnapshot = new LedgerReads();
+    cleanAndCompare(table, new Policy(2), "on the snapshot", MarkMode.INCREMENTAL, onTheSnapshot.factory());
+    assertThat(onTheSnapshot.keySnapshotRead.get() && onTheSnapshot.ledgerReadOnlyToCompact()).as("decided from the snapshot").isTrue();
+    assertThat(onTheSnapshot.listingsToMark()).as("listings of the ledger's directory to mark (%s)", onTheSnapshot.directoryListers)
+        .isEqualTo(1);
+    // Beside the release, the append to the ledger finds its head in that listing too: what is left
+    // is the ledger's prune and the snapshot's write, each listing what it replaces.
+    assertThat(onTheSnapshot.directoryListers).as("listings of the ledger's directory in all").hasSize(3);
+
+    rewrite(newestKeySnapshot(table.root()), bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 9));
+    table.append(5);
+    LedgerReads fallingBack = new LedgerReads();
+    cleanAndCompare(table, new Policy(2), "a snapshot cut short", MarkMode.INCREMENTAL, fallingBack.factory());
+    assertThat(fallingBack.ledgerReadOnlyToCompact()).as("read the ledger to mark").isFalse();
+    assertThat(fallingBack.listingsToMark()).as("listings of the ledger's directory to mark (%s)", fallingBack.directoryListers)
+        .isEqualTo(1);
   }
 
   /** A table of {@code appends} appends after its first incremental run (today's path: the ledger and the first key snapshot). */
