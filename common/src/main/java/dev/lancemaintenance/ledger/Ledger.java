@@ -272,7 +272,8 @@ public final class Ledger {
     }
     LedgerSegment segment = newVersions.wholeAbove(end);
     if (commit.segments().size() + 1 < COMPACT_AT_SEGMENTS) {
-      return commit(head + 1, commit.segments(), segment, newest) ? Optional.empty() : Optional.of("another writer committed first");
+      return commit(head + 1, commit.segments(), segment, newest, Optional.of(listed))
+          ? Optional.empty() : Optional.of("another writer committed first");
     }
     // The one fold of this path, every COMPACT_AT_SEGMENTS appends: the compacted ledger is what
     // the whole ledger continued by our segment folds to (the continued fold append takes).
@@ -296,6 +297,12 @@ public final class Ledger {
   }
 
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
+    return commit(generation, base, segment, endVersion, Optional.empty());
+  }
+
+  /** As above; the prune takes the files to remove from {@code listed} when the run listed the directory already. */
+  private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion,
+      Optional<LedgerDirectory> listed) {
     byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
     storage.write(TablePaths.join(dirOf(dataset), name), content);
@@ -309,7 +316,7 @@ public final class Ledger {
           storage.location(), generation);
       return false;
     }
-    prune(generation, segments);
+    prune(generation, segments, listed);
     return true;
   }
 
@@ -340,13 +347,19 @@ public final class Ledger {
     return false;
   }
 
-  /** Removes older commits, and segments no commit names that are past the grace period. Best effort. */
-  private void prune(long head, List<LedgerCommit.SegmentRef> live) {
+  /**
+   * Removes older commits, and segments no commit names that are past the grace period. Best effort.
+   * From {@code listed}, a listing the run took before it committed, when it has one: what it lacks
+   * is what the run wrote since, its own segment and commit, which are the live ones (and a file of
+   * another writer, an accident under the lease, is left for the next prune).
+   */
+  private void prune(long head, List<LedgerCommit.SegmentRef> live, Optional<LedgerDirectory> listed) {
     Set<String> liveNames = new HashSet<>();
     live.forEach(ref -> liveNames.add(ref.name()));
     long staleBefore = clock.millis() - UNNAMED_GRACE_MILLIS;
     List<String> old = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
+    Iterator<FileEntry> files = listed.map(directory -> directory.files().iterator()).orElseGet(() -> storage.listFiles(dirOf(dataset), false));
+    while (files.hasNext()) {
       FileEntry file = files.next();
       String name = Generations.lastSegment(file.path());
       OptionalLong generation = generationOf(name);

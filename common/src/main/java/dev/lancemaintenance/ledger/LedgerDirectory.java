@@ -13,7 +13,8 @@ import java.util.TreeMap;
 
 /**
  * One listing of a dataset's ledger directory, from which each reader of the run picks its files:
- * the ledger's commits ({@link Ledger#read(LedgerDirectory)}), the key snapshots ({@link
+ * the ledger's commits ({@link Ledger#read(LedgerDirectory)}, and the head a run on the key
+ * snapshot's path appends to, with the prune after it), the key snapshots ({@link
  * KeySnapshotFile#readNewest(TableStorage, LedgerDirectory, String)}) and the expiry records' names
  * ({@link ExpiryRecords#markTasks(LedgerDirectory)}). They share one directory, so on an object
  * store one LIST round trip serves the three where each listed it for itself.
@@ -31,6 +32,7 @@ public final class LedgerDirectory {
   private final NavigableMap<Long, FileEntry> commits = new TreeMap<>();
   private final NavigableMap<Long, FileEntry> keySnapshots = new TreeMap<>();
   private final List<String> expiryRecords = new ArrayList<>();
+  private final List<FileEntry> files = new ArrayList<>();
 
   private LedgerDirectory(DatasetRef dataset) {
     this.dataset = dataset;
@@ -41,6 +43,7 @@ public final class LedgerDirectory {
     LedgerDirectory directory = new LedgerDirectory(dataset);
     for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(dataset), false); files.hasNext(); ) {
       FileEntry file = files.next();
+      directory.files.add(file);
       String name = Generations.lastSegment(file.path());
       Generations.of(name, Ledger.COMMIT_PREFIX).ifPresent(generation -> directory.commits.put(generation, file));
       Generations.of(name, KeySnapshotFile.PREFIX).ifPresent(generation -> directory.keySnapshots.put(generation, file));
@@ -64,6 +67,11 @@ public final class LedgerDirectory {
   /** The key snapshot files by generation. */
   NavigableMap<Long, FileEntry> keySnapshots() {
     return Collections.unmodifiableNavigableMap(keySnapshots);
+  }
+
+  /** Every file listed, for the ledger's prune. */
+  List<FileEntry> files() {
+    return Collections.unmodifiableList(files);
   }
 
   /** The expiry records' paths, in order. */

@@ -9,6 +9,10 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LedgerAppendWithoutFoldTest {
   static final int VERSIONS = 40;
 
-  @TempDir java.nio.file.Path dir;
+  @TempDir Path dir;
   TableStorage storage;
   Ledger ledger;
   /** Version {@code v}'s references at index {@code v}: random, keys often kept, left and taken back. */
@@ -79,6 +84,13 @@ class LedgerAppendWithoutFoldTest {
     assertThat(ledger.appendWithoutFold(wholeFirst(11, 14), 10, listed(1, 14))).isEmpty();
     assertSameFold(ledger.read().state().orElseThrow(), fold(changes(1, 14)));
     assertThat(ledger.read().commit().orElseThrow().segments()).hasSize(2);
+    // The prune, from the listing the append found its head in, removed the commit before.
+    try (Stream<Path> files = Files.list(dir.resolve(Ledger.DIR))) {
+      assertThat(files.map(file -> file.getFileName().toString()).filter(name -> name.startsWith("commit.")))
+          .containsExactly(String.format("commit.%019d", ledger.read().headGeneration()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The run before committed its ledger and died before its snapshot: this run's versions above the ledger's end. */

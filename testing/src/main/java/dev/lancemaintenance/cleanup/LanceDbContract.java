@@ -148,7 +148,7 @@ final class LanceDbContract {
       kept.entries().forEach((version, content) -> assertThat(content).as("%s: %s", when, version).isEqualTo(before.get(version)));
       if (day == 1) {
         leavesKeySnapshots = KeySnapshots.leftBeside(table);
-        System.out.printf("LanceDB day after day: the engine %s a key snapshot%n", leavesKeySnapshots ? "left" : "left no");
+        System.out.printf("LanceDB day after day: the engine left %s key snapshot%n", leavesKeySnapshots ? "a" : "no");
       } else if (leavesKeySnapshots) {
         assertThat(KeySnapshots.newestSegmentHasItsFirstVersionWhole(table))
             .as("%s decided from the key snapshot (its new versions appended without a fold)", when).isTrue();
