@@ -31,7 +31,8 @@ public class MissingFilesException extends MaintenanceException {
 
   private static String message(String table, long count, List<String> examples) {
     String more = count > examples.size() ? ", and " + (count - examples.size()) + " more" : "";
-    // A run that decided from the key snapshot knows missing keys by their hashes only.
+    // None named only when a run that decided from the key snapshot, which counts missing keys by
+    // their hashes, found none of them in the kept versions' manifests it decoded for this message.
     String named = examples.isEmpty() ? "a run with mode => 'full' names them" : String.join(", ", examples) + more;
     return "Cannot clean up " + table + ": " + count + " file(s) that retained versions reference are not in"
         + " the table's listing (" + named + "). The table is damaged or"

@@ -4,8 +4,6 @@ import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TablePaths;
@@ -14,7 +12,6 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -78,14 +75,23 @@ public final class ExpiryRecords {
    * never less.
    */
   public List<MarkTask> markTasks() {
-    List<String> paths;
+    LedgerDirectory listed;
     try {
-      paths = list();
+      listed = LedgerDirectory.list(storage, dataset);
     } catch (StorageException e) {
       LOG.warn("lance maintenance {}: expiry records not listed, their files count as unverified: {}",
           storage.location(), e.getMessage());
       return List.of();
     }
+    return markTasks(listed);
+  }
+
+  /** As {@link #markTasks()}, from a listing of the ledger's directory the run took once for all its readers. */
+  public List<MarkTask> markTasks(LedgerDirectory listed) {
+    if (!listed.dataset().equals(dataset)) {
+      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + dataset + "'s");
+    }
+    List<String> paths = listed.expiryRecords();
     List<MarkTask> tasks = new ArrayList<>();
     for (int from = 0; from < paths.size(); from += RECORDS_PER_TASK) {
       tasks.add(new ExpiryRecordMarks(paths.subList(from, Math.min(paths.size(), from + RECORDS_PER_TASK)), fingerprint, dataset));
@@ -145,16 +151,8 @@ public final class ExpiryRecords {
     }
   }
 
-  private List<String> list() {
-    List<String> paths = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(Ledger.dirOf(dataset), false); files.hasNext(); ) {
-      String path = files.next().path();
-      String name = Generations.lastSegment(path);
-      if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) {
-        paths.add(path);
-      }
-    }
-    paths.sort(null);
-    return paths;
+  /** Whether a file of the ledger's directory, by name, is an expiry record. */
+  static boolean isRecord(String name) {
+    return name.startsWith(PREFIX) && name.endsWith(SUFFIX);
   }
 }

@@ -427,6 +427,25 @@ public final class KeySnapshot {
           || (!newestIsland.isEmpty() && newestIsland.containsKey(new KeyHash(high, low)));
     }
 
+    /**
+     * Whether {@code key} is answered {@code KEPT} and no listed key met it: one the referenced-files
+     * gate counts as missing. Asked only to name the missing keys in the gate's refusal, once every
+     * decide task ended.
+     */
+    public boolean keptAndUnlisted(String key) {
+      KeyHash hash = KeyHash.of(fingerprint, key);
+      Entry entry = changed.get(hash);
+      if (entry != null) {
+        synchronized (entry) {
+          return entry.newest >= 0 && !entry.listed && keeps(hash, entry.newest);
+        }
+      }
+      Partition partition = partitions.get(hash.partition());
+      int at = partition.indexOf(hash);
+      return at >= 0 && partition.newest[at] >= 0 && keeps(hash, partition.newest[at])
+          && (listedEntries[hash.partition()].get(at / Long.SIZE) & (1L << at)) == 0;
+    }
+
     /** The entries answered {@code KEPT}: the keys the listing must hold. */
     public long keptEntries() {
       return entriesAnswered(true);

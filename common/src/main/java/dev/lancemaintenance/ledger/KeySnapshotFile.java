@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
@@ -70,12 +71,19 @@ public final class KeySnapshotFile {
    * @param fingerprint the dataset's ledger fingerprint ({@link Ledger#fingerprint})
    */
   public static Read readNewest(TableStorage storage, DatasetRef dataset, String fingerprint) {
-    TreeMap<Long, FileEntry> generations;
+    LedgerDirectory listed;
     try {
-      generations = generations(storage, dataset);
+      listed = LedgerDirectory.list(storage, dataset);
     } catch (StorageException e) {
       return Read.unusable("the snapshots could not be listed: " + e.getMessage());
     }
+    return readNewest(storage, listed, fingerprint);
+  }
+
+  /** As {@link #readNewest(TableStorage, DatasetRef, String)}, from a listing of the ledger's directory the run took once. */
+  public static Read readNewest(TableStorage storage, LedgerDirectory listed, String fingerprint) {
+    DatasetRef dataset = listed.dataset();
+    NavigableMap<Long, FileEntry> generations = listed.keySnapshots();
     if (generations.isEmpty()) {
       return Read.unusable("no key snapshot yet");
     }

@@ -9,10 +9,12 @@ import dev.lancemaintenance.cleanup.plan.ManifestSlice;
 import dev.lancemaintenance.cleanup.plan.RetentionFacts;
 import dev.lancemaintenance.cleanup.plan.VersionRetention;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
+import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableStorage;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,12 +51,74 @@ public final class KeySnapshotMark {
    *     counts what was decoded)
    * @param expiredManifests the listed manifests of the versions that expire now
    * @param answers each listed key's mark, and the referenced-files gate as a count
+   * @param newVersions the versions above the snapshot's end as this run summarised them, the first
+   *     whole ({@link LedgerSegment#firstVersionWhole}): what the ledger lacks after the snapshot
+   * @param snapshotEnd the end {@code L} of the snapshot decided from
+   * @param listedVersions the listed versions, for the ledger's compaction
+   * @param keptManifests the listed manifests of the versions that keep their files, to name the
+   *     keys the referenced-files gate misses
+   * @param ledgerListing the listing of the ledger's directory the run took beside its plan, when it
+   *     did: the append finds the head commit there instead of listing again
    */
-  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers) {
-    /** Leaves the snapshot of the versions this run keeps, beside its release, when it executes. */
-    public void leaveNext(TableStorage storage, CleanupMode run) {
+  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers,
+      LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests,
+      Optional<LedgerDirectory> ledgerListing) {
+    public Outcome {
+      expiredManifests = List.copyOf(expiredManifests);
+      listedVersions = Set.copyOf(listedVersions);
+      keptManifests = List.copyOf(keptManifests);
+    }
+
+    /**
+     * The referenced-files gate on this path, once every decide task ended: none when every key
+     * answered {@code KEPT} was met by a listed file. Else the snapshot knows how many it missed but
+     * only by hash, so, for the refusal's message alone, the manifests of the versions this run keeps
+     * are decoded and their keys the listing did not meet are named, as today's path names them
+     * ({@link UnlistedReferences#EXAMPLES} smallest). Rare, and the run deletes nothing after it: the
+     * gate refuses before the sweep whether or not a name is found. The count stays the snapshot's.
+     */
+    public UnlistedReferences unlisted(MarkTasks.Decoder decoder) {
+      long missing = answers.keptEntries() - answers.keptEntriesListed();
+      if (missing == 0) {
+        return UnlistedReferences.NONE;
+      }
+      TreeSet<String> named = new TreeSet<>();
+      if (!keptManifests.isEmpty()) {
+        // Without base: the first version opens all it references and each later one what it adds,
+        // so the opens hold every key a kept version references.
+        RunSummary kept = decoder.summarise(List.of(new ManifestRun(List.of(), keptManifests, 1))).get(0);
+        kept.opens().stream().map(open -> open.element().key()).filter(answers::keptAndUnlisted).forEach(named::add);
+      }
+      return new UnlistedReferences(missing, named.stream().limit(UnlistedReferences.EXAMPLES).toList());
+    }
+
+    /**
+     * Appends the new versions to the ledger and leaves the snapshot of the versions this run
+     * keeps, beside its release, when it executes. One task, the ledger first: a run that dies
+     * between the two leaves a ledger ahead of the snapshot, which the next run's append continues
+     * ({@link Ledger#appendWithoutFold}); the other order would leave a snapshot ahead of the ledger,
+     * which no run on this path can close, and every later append would be refused until a run
+     * on today's path read the ledger again. Both are best effort: either only saves later work.
+     */
+    public void leaveNext(TableStorage storage, CleanupMode run, Clock clock) {
       if (run == CleanupMode.EXECUTE) {
-        TableLease.beforeRelease(storage, "lance-key-snapshot", on -> write(on, answers.next()));
+        TableLease.beforeRelease(storage, "lance-key-snapshot", on -> {
+          appendToLedger(on, clock);
+          write(on, answers.next());
+        });
+      }
+    }
+
+    private void appendToLedger(TableStorage storage, Clock clock) {
+      try {
+        Ledger ledger = new Ledger(storage, newVersions.dataset(), clock);
+        ledgerListing.map(listed -> ledger.appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions))
+            .orElseGet(() -> ledger.appendWithoutFold(newVersions, snapshotEnd, listedVersions))
+            .ifPresent(why -> LOG.info("lance cleanup: the ledger is not continued by this run ({}); a later run on today's "
+                + "path decodes what it lacks", why));
+      } catch (RuntimeException e) {
+        LOG.warn("lance cleanup: could not append to the ledger (a later run on today's path decodes what it lacks): {}",
+            e.getMessage());
       }
     }
   }
@@ -80,21 +145,24 @@ public final class KeySnapshotMark {
    * The marks from the newest key snapshot for an incremental run without verify, or empty (the
    * reason logged) when this run must take today's path.
    */
-  public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder) {
+  public static Optional<Outcome> mark(TableStorage storage, CleanupPlan plan, MarkMode mode, MarkTasks.Decoder decoder,
+      LedgerReadAhead ahead) {
     // Verify takes today's path and compares this one's answers with its marks (MarkTasks).
-    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder) : Optional.empty();
+    return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder, ahead) : Optional.empty();
   }
 
   /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */
-  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder) {
+  static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder, LedgerReadAhead ahead) {
     RetentionFacts facts = plan.facts();
-    Optional<String> excluded = excluded(plan)
-        .or(() -> new ExpiryRecords(storage, facts.dataset()).markTasks().isEmpty() ? Optional.empty() : Optional.of("expiry records"));
+    // The expiry records and the snapshot from the ledger directory's one listing, taken beside the
+    // plan (LedgerDirectory), which today's path, should this one give way, uses as well.
+    Optional<String> excluded = excluded(plan).or(() ->
+        ahead.expiryRecordTasks(storage, facts.dataset()).isEmpty() ? Optional.empty() : Optional.of("expiry records"));
     if (excluded.isPresent()) {
       return Optional.empty();
     }
     String fingerprint = Ledger.fingerprint(storage.location().identity(), facts.dataset());
-    KeySnapshotFile.Read read = KeySnapshotFile.readNewest(storage, facts.dataset(), fingerprint);
+    KeySnapshotFile.Read read = ahead.keySnapshotOf(storage, facts.dataset(), fingerprint);
     if (read.snapshot().isEmpty()) {
       LOG.info("lance cleanup {}: no key snapshot to decide from ({})", facts.describe(), read.problem().orElse(""));
       return Optional.empty();
@@ -107,7 +175,7 @@ public final class KeySnapshotMark {
       return Optional.empty();
     }
     try {
-      return Optional.of(mark(snapshot, facts, listed, decoder));
+      return Optional.of(mark(snapshot, facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint)));
     } catch (KeySnapshot.NotContinuable e) {
       LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
       return Optional.empty();
@@ -115,7 +183,7 @@ public final class KeySnapshotMark {
   }
 
   private static Outcome mark(KeySnapshot snapshot, RetentionFacts facts, List<ManifestLocation> listed,
-      MarkTasks.Decoder decoder) throws KeySnapshot.NotContinuable {
+      MarkTasks.Decoder decoder, Optional<LedgerDirectory> ledgerListing) throws KeySnapshot.NotContinuable {
     long end = snapshot.endVersion();
     List<ManifestLocation> newer = listed.stream().filter(location -> location.version() > end).toList();
     List<LedgerVersion> newVersions = new ArrayList<>();
@@ -130,8 +198,9 @@ public final class KeySnapshotMark {
       closes.addAll(summary.closes());
       decoded += newer.size();
     }
-    KeySnapshot.Continued continued =
-        snapshot.continueWith(new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes));
+    // Summarised without base: its first version whole, as the ledger takes it without a fold.
+    LedgerSegment summarised = new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes, true);
+    KeySnapshot.Continued continued = snapshot.continueWith(summarised);
 
     Map<Long, Long> timestamps = new HashMap<>();
     snapshot.versions().forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
@@ -169,7 +238,10 @@ public final class KeySnapshotMark {
     MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
     LOG.info("lance cleanup {}: deciding from the key snapshot of version {} ({} entries, {} new versions, {} islands)",
         facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());
-    return new Outcome(read, expiredManifests, answers);
+    Set<Long> listedVersions = new HashSet<>();
+    listed.forEach(location -> listedVersions.add(location.version()));
+    List<ManifestLocation> keptManifests = listed.stream().filter(location -> keepFiles.contains(location.version())).toList();
+    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests, ledgerListing);
   }
 
   private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {

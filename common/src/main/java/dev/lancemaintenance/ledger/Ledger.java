@@ -13,12 +13,12 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
@@ -108,7 +108,15 @@ public final class Ledger {
 
   /** Reads and checks the ledger; never throws for a ledger that is absent, damaged or foreign. */
   public LedgerRead read() {
-    Map<Long, FileEntry> commits = commits();
+    return read(LedgerDirectory.list(storage, dataset));
+  }
+
+  /** As {@link #read()}, from a listing of the ledger's directory the run took once for all its readers. */
+  public LedgerRead read(LedgerDirectory listed) {
+    if (!listed.dataset().equals(dataset)) {
+      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + dataset + "'s");
+    }
+    Map<Long, FileEntry> commits = listed.commits();
     long head = commits.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
     if (commits.isEmpty()) {
       return LedgerRead.unusable(0, "no ledger yet");
@@ -183,6 +191,105 @@ public final class Ledger {
     return commit(previous.headGeneration() + 1, segments, segment, continued.endVersion());
   }
 
+  /**
+   * Appends the versions a run that decided from the key snapshot summarised (docs/ledger.md,
+   * section 12.4), reading the head commit alone: the ledger is neither read whole nor folded,
+   * except when the append reaches {@link #COMPACT_AT_SEGMENTS}, which folds it once to compact.
+   *
+   * <p>Exact because the segment's first version is whole ({@link LedgerSegment#firstVersionWhole}):
+   * the fold continues it from its own newest references ({@link LedgerState#joined}), so what the
+   * ledger says about the appended versions is what their manifests reference, whatever any reader
+   * later folds before them. What the append needs from the ledger is where it ends, {@code E}:
+   * <ul>
+   *   <li>{@code E} below the snapshot's end {@code L}: nothing is appended. The versions in
+   *       {@code (E, L]} were summarised by runs whose segments never landed (a run that died after
+   *       leaving its snapshot, a commit lost to another writer), and this run has not decoded them;
+   *       a ledger with a gap would be refused by the next read's identity check anyway. The
+   *       ledger falls behind, which costs a later run on today's path decoding, never exactness.
+   *   <li>{@code E} at or above {@code L}: the run's versions above {@code E} are appended, the
+   *       first of them whole ({@link LedgerSegment#wholeAbove}). Above {@code L} when the run
+   *       before left its ledger commit and died before its snapshot (the ledger is committed first
+   *       for that reason, {@link KeySnapshotMark.Outcome#leaveNext}), or when another engine's run
+   *       on today's path appended since.
+   *   <li>No usable head commit (none, cut short, another table's): nothing; a run on today's path
+   *       starts a fresh ledger, which must describe every listed version.
+   * </ul>
+   * A whole ledger that is damaged further back is not looked at here and still refused by the
+   * next read, which checks every segment. Another writer committing the same generation makes
+   * ours lose its create-if-absent, as any append.
+   *
+   * @param newVersions the run's new versions, all above the snapshot's end, summarised without base
+   * @param snapshotEnd the end {@code L} of the snapshot the run decided from
+   * @param listedVersions the versions whose manifests are listed now, for compaction
+   * @return why nothing was appended, or empty when the ledger now ends at the run's newest version
+   */
+  public Optional<String> appendWithoutFold(LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions) {
+    LedgerDirectory listed;
+    try {
+      listed = LedgerDirectory.list(storage, dataset);
+    } catch (StorageException e) {
+      return Optional.of("its directory could not be listed: " + e.getMessage());
+    }
+    return appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions);
+  }
+
+  /**
+   * As {@link #appendWithoutFold(LedgerSegment, long, Set)}, the head commit found in a listing of
+   * the ledger's directory the run took once, beside its plan ({@link LedgerDirectory}: under the
+   * lease no other run commits; if one did, ours loses its create-if-absent).
+   */
+  public Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
+      Set<Long> listedVersions) {
+    requireOurs(newVersions);
+    if (!newVersions.firstVersionWhole()) {
+      throw new IllegalArgumentException("a segment appended without a fold has its first version whole");
+    }
+    if (newVersions.versions().isEmpty()) {
+      return Optional.of("no new versions");
+    }
+    long newest = newVersions.versions().get(newVersions.versions().size() - 1).version();
+    Map<Long, FileEntry> commits = listed.commits();
+    if (commits.isEmpty()) {
+      return Optional.of("no ledger yet");
+    }
+    long head = commits.keySet().stream().mapToLong(Long::longValue).max().getAsLong();
+    LedgerCommit commit;
+    try {
+      commit = LedgerCommit.decode(commits.get(head).path(), storage.readAsListed(commits.get(head)));
+    } catch (LedgerFormatException | StorageException e) {
+      return Optional.of("its head commit is not usable: " + e.getMessage());
+    }
+    if (commit.generation() != head || !commit.fingerprint().equals(fingerprint) || !commit.dataset().equals(dataset)) {
+      return Optional.of("its head commit " + head + " describes another generation, table or dataset");
+    }
+    long end = commit.endVersion();
+    if (end < snapshotEnd) {
+      return Optional.of("it ends at version " + end + ", before the key snapshot's " + snapshotEnd
+          + ": the versions between are summarised nowhere this run has");
+    }
+    if (end >= newest) {
+      return Optional.of("it already ends at version " + end);
+    }
+    LedgerSegment segment = newVersions.wholeAbove(end);
+    if (commit.segments().size() + 1 < COMPACT_AT_SEGMENTS) {
+      return commit(head + 1, commit.segments(), segment, newest, Optional.of(listed))
+          ? Optional.empty() : Optional.of("another writer committed first");
+    }
+    // The one fold of this path, every COMPACT_AT_SEGMENTS appends: the compacted ledger is what
+    // the whole ledger continued by our segment folds to (the continued fold append takes).
+    LedgerRead whole = read();
+    if (!whole.isUsable() || whole.headGeneration() != head) {
+      return Optional.of("its fold for the compaction is not usable: " + whole.problem().orElse("the head moved"));
+    }
+    LedgerState continued = whole.state().orElseThrow();
+    try {
+      continued.apply("this run's new versions", segment);
+    } catch (LedgerFormatException e) {
+      return Optional.of("our versions do not continue its fold: " + e.getMessage());
+    }
+    return append(whole, segment, continued, listedVersions) ? Optional.empty() : Optional.of("another writer committed first");
+  }
+
   /** Replaces the ledger by one segment holding what {@code previous} folds to, keeping what the listed versions need. */
   public boolean compact(LedgerRead previous, Set<Long> listedVersions) {
     LedgerState state = previous.state().orElseThrow(() -> new IllegalArgumentException("nothing to compact: " + previous.problem().orElse("")));
@@ -190,6 +297,12 @@ public final class Ledger {
   }
 
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
+    return commit(generation, base, segment, endVersion, Optional.empty());
+  }
+
+  /** As above; the prune takes the files to remove from {@code listed} when the run listed the directory already. */
+  private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion,
+      Optional<LedgerDirectory> listed) {
     byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
     storage.write(TablePaths.join(dirOf(dataset), name), content);
@@ -203,7 +316,7 @@ public final class Ledger {
           storage.location(), generation);
       return false;
     }
-    prune(generation, segments);
+    prune(generation, segments, listed);
     return true;
   }
 
@@ -234,13 +347,19 @@ public final class Ledger {
     return false;
   }
 
-  /** Removes older commits, and segments no commit names that are past the grace period. Best effort. */
-  private void prune(long head, List<LedgerCommit.SegmentRef> live) {
+  /**
+   * Removes older commits, and segments no commit names that are past the grace period. Best effort.
+   * From {@code listed}, a listing the run took before it committed, when it has one: what it lacks
+   * is what the run wrote since, its own segment and commit, which are the live ones (and a file of
+   * another writer, an accident under the lease, is left for the next prune).
+   */
+  private void prune(long head, List<LedgerCommit.SegmentRef> live, Optional<LedgerDirectory> listed) {
     Set<String> liveNames = new HashSet<>();
     live.forEach(ref -> liveNames.add(ref.name()));
     long staleBefore = clock.millis() - UNNAMED_GRACE_MILLIS;
     List<String> old = new ArrayList<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
+    Iterator<FileEntry> files = listed.map(directory -> directory.files().iterator()).orElseGet(() -> storage.listFiles(dirOf(dataset), false));
+    while (files.hasNext()) {
       FileEntry file = files.next();
       String name = Generations.lastSegment(file.path());
       OptionalLong generation = generationOf(name);
@@ -264,18 +383,14 @@ public final class Ledger {
     }
   }
 
+  /** A segment of this ledger whose first version opens everything it references ({@link LedgerSegment#firstVersionWhole}). */
+  public LedgerSegment wholeFirstSegment(List<LedgerVersion> versions, List<LedgerSegment.Open> opens, List<LedgerSegment.Close> closes) {
+    return new LedgerSegment(fingerprint, dataset, versions, opens, closes, true);
+  }
+
   /** An empty segment of this ledger, to fill. */
   public LedgerSegment segment(List<LedgerVersion> versions, List<LedgerSegment.Open> opens, List<LedgerSegment.Close> closes) {
     return new LedgerSegment(fingerprint, dataset, versions, opens, closes);
-  }
-
-  private Map<Long, FileEntry> commits() {
-    Map<Long, FileEntry> commits = new HashMap<>();
-    for (Iterator<FileEntry> files = storage.listFiles(dirOf(dataset), false); files.hasNext(); ) {
-      FileEntry file = files.next();
-      generationOf(file.path()).ifPresent(g -> commits.put(g, file));
-    }
-    return commits;
   }
 
   /** The path of a dataset's ledger commit of one generation. */

@@ -2,9 +2,11 @@ package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,17 +33,24 @@ public final class LedgerReadAhead implements AutoCloseable {
 
   /** The fingerprint of the ledger read (table identity and dataset): the one it may stand for. */
   private final String fingerprint;
-  /** The read, or empty when it was skipped for a key snapshot; none when nothing was started. */
-  private final Optional<CompletableFuture<Optional<LedgerRead>>> reading;
+  /** What the read's thread found; none when nothing was started. */
+  private final Optional<CompletableFuture<Ahead>> reading;
 
-  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Optional<LedgerRead>>> reading) {
+  /**
+   * What the read's thread found: the one listing of the ledger's directory, and from it the ledger
+   * read, or the newest key snapshot read instead (a run that decides from it needs no ledger).
+   */
+  private record Ahead(LedgerDirectory listed, Optional<LedgerRead> ledger, Optional<KeySnapshotFile.Read> keySnapshot) {}
+
+  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading) {
     this.fingerprint = fingerprint;
     this.reading = reading;
   }
 
   /**
    * Starts reading {@code dataset}'s ledger through {@code storage} when {@code mode} reads it (not
-   * {@link MarkMode#FULL}); close it before {@code storage}.
+   * {@link MarkMode#FULL}); close it before {@code storage}. The ledger's directory is listed once,
+   * and the expiry records' names come from the same listing ({@link #expiryRecordTasks}).
    */
   public static LedgerReadAhead start(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock) {
     if (mode == MarkMode.FULL) {
@@ -49,16 +58,19 @@ public final class LedgerReadAhead implements AutoCloseable {
     }
     Objects.requireNonNull(dataset, "dataset");
     Ledger ledger = new Ledger(storage, dataset, clock);
-    return new LedgerReadAhead(ledger.fingerprint(),
-        Optional.of(DaemonThreads.beside("lance-ledger-read", () -> Optional.of(ledger.read()))));
+    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
+      LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
+      return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty());
+    })));
   }
 
   /**
-   * As {@link #start}, except that an incremental run of a dataset with a key snapshot reads no
-   * ledger ahead: the local engine's daily run decides from the snapshot and never needs it
-   * ({@link KeySnapshotMark}). The snapshot is looked for on the read's own thread, beside the
-   * plan, not in a row before it; a run whose snapshot then proves unusable reads the ledger in line,
-   * after the plan, which is as exact.
+   * As {@link #start}, except that an incremental run of a dataset with a key snapshot reads the
+   * snapshot ahead instead of the ledger: the local engine's daily run decides from the snapshot and
+   * never needs the ledger ({@link KeySnapshotMark}). One listing of the ledger's directory, on the
+   * read's own thread beside the plan, serves the snapshot, the ledger and the expiry records; a run
+   * whose snapshot then proves unusable reads the ledger in line, after the plan, from that listing,
+   * which is as exact ({@link LedgerDirectory}).
    */
   public static LedgerReadAhead startUnlessKeySnapshot(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock) {
     if (mode != MarkMode.INCREMENTAL) {
@@ -66,8 +78,12 @@ public final class LedgerReadAhead implements AutoCloseable {
     }
     Objects.requireNonNull(dataset, "dataset");
     Ledger ledger = new Ledger(storage, dataset, clock);
-    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read",
-        () -> KeySnapshotFile.exists(storage, dataset) ? Optional.empty() : Optional.of(ledger.read()))));
+    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
+      LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
+      return listed.keySnapshots().isEmpty()
+          ? new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty())
+          : new Ahead(listed, Optional.empty(), Optional.of(KeySnapshotFile.readNewest(storage, listed, ledger.fingerprint())));
+    })));
   }
 
   /** Nothing read ahead: the mark reads the ledger in line, after the plan. */
@@ -77,14 +93,40 @@ public final class LedgerReadAhead implements AutoCloseable {
 
   /** The read started for {@code ledger}'s table and dataset, or {@code ledger} read now when none was (or it was skipped). */
   LedgerRead readOf(Ledger ledger) {
+    return ahead(ledger.fingerprint(), ledger.dataset())
+        .map(ahead -> ahead.ledger().orElseGet(() -> ledger.read(ahead.listed())))
+        .orElseGet(ledger::read);
+  }
+
+  /** The dataset's newest key snapshot, read ahead or from the listing taken ahead; read now when nothing was started. */
+  KeySnapshotFile.Read keySnapshotOf(TableStorage storage, DatasetRef dataset, String fingerprint) {
+    return ahead(fingerprint, dataset)
+        .map(ahead -> ahead.keySnapshot().orElseGet(() -> KeySnapshotFile.readNewest(storage, ahead.listed(), fingerprint)))
+        .orElseGet(() -> KeySnapshotFile.readNewest(storage, dataset, fingerprint));
+  }
+
+  /** The mark tasks of the dataset's expiry records, from the listing taken ahead; listed now when nothing was started. */
+  List<MarkTask> expiryRecordTasks(TableStorage storage, DatasetRef dataset) {
+    ExpiryRecords records = new ExpiryRecords(storage, dataset);
+    String ours = Ledger.fingerprint(storage.location().identity(), dataset);
+    return ahead(ours, dataset).map(ahead -> records.markTasks(ahead.listed())).orElseGet(records::markTasks);
+  }
+
+  /** The listing of the dataset's ledger directory taken ahead, when one was. */
+  Optional<LedgerDirectory> listingOf(DatasetRef dataset, String fingerprint) {
+    return ahead(fingerprint, dataset).map(Ahead::listed);
+  }
+
+  /** What was read ahead, when something was started; only for the table and dataset it was started for. */
+  private Optional<Ahead> ahead(String wanted, DatasetRef dataset) {
     if (reading.isEmpty()) {
-      return ledger.read();
+      return Optional.empty();
     }
-    if (!fingerprint.equals(ledger.fingerprint())) {
+    if (!fingerprint.equals(wanted)) {
       throw new IllegalArgumentException("the ledger was read ahead for another table or dataset than "
-          + ledger.dataset() + " (fingerprint " + fingerprint + ", this one " + ledger.fingerprint() + ")");
+          + dataset + " (fingerprint " + fingerprint + ", this one " + wanted + ")");
     }
-    return DaemonThreads.join(reading.get()).orElseGet(ledger::read);
+    return Optional.of(DaemonThreads.join(reading.get()));
   }
 
   /** Waits for a read still under way, so that none outlives the run's storage; never throws. */

@@ -19,13 +19,25 @@ import java.util.Objects;
  * every element, the half-open version ranges {@code [from, to)} in which it was referenced. A
  * compacted segment carries the same records for the whole ledger at once.
  *
- * <p>Encoding: a magic and format number, the table fingerprint and dataset, the three record lists,
- * then a CRC-32C of everything before it and an end magic. A file cut short, or changed, never
- * decodes ({@link LedgerFormatException}).
+ * <p><b>First version whole</b> ({@code firstVersionWhole}): a segment summarised without a base,
+ * as a run that decided from the key snapshot summarises its new versions (docs/ledger.md, section
+ * 12.4): its first version opens everything it references, the later ones their changes. The fold
+ * continues it from its own newest references ({@link LedgerState#joined}), as the driver joins a
+ * first run without base ({@link VersionSummaries#join}), so such a segment needs no reader of the
+ * ledger to write it, and what the fold says about the first version is that manifest's references
+ * whatever the fold said before it.
+ *
+ * <p>Encoding: a magic and format number (1, or 2 for a segment whose first version is whole, which
+ * an older release refuses and so marks in full), the table fingerprint and dataset, the three
+ * record lists, then a CRC-32C of everything before it and an end magic. A file cut short, or
+ * changed, never decodes ({@link LedgerFormatException}).
  */
-public record LedgerSegment(
-    String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, List<Open> opens, List<Close> closes) {
+public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, List<Open> opens,
+    List<Close> closes, boolean firstVersionWhole) {
   private static final LedgerFile FILE = new LedgerFile("ledger segment", "LMLEDGER", "LMLEDEND", 1);
+  private static final LedgerFile FIRST_WHOLE = new LedgerFile("ledger segment", "LMLEDGER", "LMLEDEND", 2);
+  /** Where {@link LedgerFile} writes the format number: after the eight bytes of magic. */
+  private static final int FORMAT_AT = 8;
 
   public LedgerSegment {
     Objects.requireNonNull(fingerprint, "fingerprint");
@@ -33,6 +45,48 @@ public record LedgerSegment(
     versions = List.copyOf(versions);
     opens = List.copyOf(opens);
     closes = List.copyOf(closes);
+    if (firstVersionWhole && !versions.isEmpty()) {
+      long first = versions.get(0).version();
+      if (closes.stream().anyMatch(close -> close.atVersion() == first)) {
+        throw new IllegalArgumentException("a segment whose first version is whole closes nothing at it");
+      }
+    }
+  }
+
+  /** A segment of changes against the fold it continues. */
+  public LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerVersion> versions, List<Open> opens, List<Close> closes) {
+    this(fingerprint, dataset, versions, opens, closes, false);
+  }
+
+  /**
+   * This segment's versions above {@code version}, the first of them whole: its references are this
+   * segment's first version's, carried through every change up to it. Only of a segment whose first
+   * version is whole; empty of versions when none is above.
+   */
+  public LedgerSegment wholeAbove(long version) {
+    if (!firstVersionWhole) {
+      throw new IllegalStateException("only a segment whose first version is whole can be cut anywhere");
+    }
+    List<LedgerVersion> above = versions.stream().filter(summarised -> summarised.version() > version).toList();
+    if (above.size() == versions.size()) {
+      return this;
+    }
+    if (above.isEmpty()) {
+      return new LedgerSegment(fingerprint, dataset, List.of(), List.of(), List.of(), true);
+    }
+    long first = above.get(0).version();
+    // Folded from nothing up to the new first version, the segment's first version being whole,
+    // the fold's open elements are the new first version's references.
+    LedgerState upToFirst = new LedgerState(fingerprint, dataset);
+    upToFirst.apply("the new versions up to " + first, new LedgerSegment(fingerprint, dataset,
+        versions.stream().filter(summarised -> summarised.version() <= first).toList(),
+        opens.stream().filter(open -> open.fromVersion() <= first).toList(),
+        closes.stream().filter(close -> close.atVersion() <= first).toList()));
+    List<Open> keptOpens = new ArrayList<>();
+    upToFirst.openElements().forEach(element -> keptOpens.add(new Open(element, first)));
+    opens.stream().filter(open -> open.fromVersion() > first).forEach(keptOpens::add);
+    List<Close> keptCloses = closes.stream().filter(close -> close.atVersion() > first).toList();
+    return new LedgerSegment(fingerprint, dataset, above, keptOpens, keptCloses, true);
   }
 
   /** An element starts being referenced at {@code fromVersion}. */
@@ -51,7 +105,7 @@ public record LedgerSegment(
 
   /** The file's bytes. */
   public byte[] encode() {
-    return FILE.encode(out -> {
+    return (firstVersionWhole ? FIRST_WHOLE : FILE).encode(out -> {
       out.writeUTF(fingerprint);
       out.writeUTF(dataset.dir());
       out.writeInt(versions.size());
@@ -77,7 +131,11 @@ public record LedgerSegment(
 
   /** Decodes a segment file; {@code name} is for the message. */
   public static LedgerSegment decode(String name, byte[] content) {
-    return FILE.decode(name, content, in -> {
+    // The format number picks the frame; any other number, or a file too short to hold one, fails
+    // the frame's own checks.
+    boolean firstWhole = content.length >= FORMAT_AT + Integer.BYTES
+        && java.nio.ByteBuffer.wrap(content, FORMAT_AT, Integer.BYTES).getInt() == 2;
+    return (firstWhole ? FIRST_WHOLE : FILE).decode(name, content, in -> {
       String fingerprint = in.readUTF();
       DatasetRef dataset = new DatasetRef(in.readUTF());
       List<LedgerVersion> versions = new ArrayList<>();
@@ -92,7 +150,7 @@ public record LedgerSegment(
       for (int i = count(in, name); i > 0; i--) {
         closes.add(new Close(readElement(in, name), in.readLong()));
       }
-      return new LedgerSegment(fingerprint, dataset, versions, opens, closes);
+      return new LedgerSegment(fingerprint, dataset, versions, opens, closes, firstWhole);
     });
   }
 

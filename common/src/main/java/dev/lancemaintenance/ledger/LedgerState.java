@@ -71,10 +71,16 @@ public final class LedgerState {
     return all;
   }
 
-  /** Applies the next segment; {@code name} is for the message. */
+  /**
+   * Applies the next segment; {@code name} is for the message. A segment whose first version is
+   * whole is applied as {@link #joined} continues it.
+   */
   public void apply(String name, LedgerSegment segment) {
     if (!segment.fingerprint().equals(fingerprint) || !segment.dataset().equals(dataset)) {
       throw new LedgerFormatException(name, "the segment describes another table or dataset");
+    }
+    if (segment.firstVersionWhole()) {
+      segment = joined(segment);
     }
     long end = endVersion();
     for (LedgerVersion version : segment.versions()) {
@@ -111,6 +117,31 @@ public final class LedgerState {
   }
 
   private record Change(LedgerElement element, long version, boolean opens) {}
+
+  /**
+   * The segment of changes that continues this fold with {@code wholeFirst}, whose first version
+   * opens everything it references: against the fold's newest references it opens what they lack
+   * and closes what they have and it does not; its later versions' changes are kept as they are.
+   * Exact whatever the fold held: the first version then references exactly what its own manifest
+   * does (the one home of this join: {@link VersionSummaries#join}, a first run without base, and
+   * a segment a run that decided from the key snapshot appended, docs/ledger.md section 12.4).
+   */
+  public LedgerSegment joined(LedgerSegment wholeFirst) {
+    if (!wholeFirst.firstVersionWhole()) {
+      throw new IllegalArgumentException("only a segment whose first version is whole is joined");
+    }
+    List<LedgerSegment.Open> opens = new ArrayList<>(wholeFirst.opens());
+    List<LedgerSegment.Close> closes = new ArrayList<>(wholeFirst.closes());
+    if (!wholeFirst.versions().isEmpty()) {
+      long first = wholeFirst.versions().get(0).version();
+      Set<LedgerElement> firstReferences = new HashSet<>();
+      opens.stream().filter(open -> open.fromVersion() == first).forEach(open -> firstReferences.add(open.element()));
+      opens.removeIf(open -> open.fromVersion() == first && openSince.containsKey(open.element()));
+      openSince.keySet().stream().filter(element -> !firstReferences.contains(element))
+          .forEach(element -> closes.add(new LedgerSegment.Close(element, first)));
+    }
+    return new LedgerSegment(fingerprint, dataset, wholeFirst.versions(), opens, closes);
+  }
 
   private void requireSummarised(String name, Set<Long> summarisedHere, long version, LedgerElement element) {
     if (!summarisedHere.contains(version) && !versions.containsKey(version)) {

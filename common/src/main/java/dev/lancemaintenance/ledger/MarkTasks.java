@@ -87,9 +87,9 @@ public final class MarkTasks {
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
       LedgerReadAhead ahead, boolean leaveKeySnapshot) {
     // The expiry records are listed beside the manifests' marks, which do not need them (nor they
-    // the marks): on an object store one round trip fewer in a row. The tasks are the same, in the
-    // same order.
-    CompletableFuture<List<MarkTask>> records = DaemonThreads.beside("lance-expiry-records", () -> fromExpiryRecords(storage, plan));
+    // the marks): on an object store one round trip fewer in a row; with a read ahead, its listing
+    // of the ledger's directory already holds them. The tasks are the same, in the same order.
+    CompletableFuture<List<MarkTask>> records = DaemonThreads.beside("lance-expiry-records", () -> fromExpiryRecords(storage, plan, ahead));
     List<MarkTask> tasks;
     try {
       tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead, leaveKeySnapshot));
@@ -104,10 +104,11 @@ public final class MarkTasks {
    * What {@code expire_versions} recorded before it deleted manifests: the expired versions' files,
    * marked by tasks that read the records as a cleanup would have marked them had the manifests
    * still been listed (docs/ledger.md, section 10). In every mode: the records stand for manifests
-   * that no mode can read any more. The driver lists the records' names and reads none.
+   * that no mode can read any more. The driver lists the records' names (in the listing of the
+   * ledger's directory read {@code ahead}, when one was) and reads none.
    */
-  private static List<MarkTask> fromExpiryRecords(TableStorage storage, CleanupPlan plan) {
-    return new ExpiryRecords(storage, plan.facts().dataset()).markTasks();
+  private static List<MarkTask> fromExpiryRecords(TableStorage storage, CleanupPlan plan, LedgerReadAhead ahead) {
+    return ahead.expiryRecordTasks(storage, plan.facts().dataset());
   }
 
   private static List<MarkTask> fromManifests(
@@ -138,7 +139,7 @@ public final class MarkTasks {
       MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
       if (leaveKeySnapshot) {
         // The key snapshot's path too, where the engine takes it: its answers must be the marks.
-        KeySnapshotMark.fromSnapshot(storage, plan, decoder)
+        KeySnapshotMark.fromSnapshot(storage, plan, decoder, ahead)
             .ifPresent(snapshot -> MarkVerification.requireSameAsSnapshot(plan.facts().describe(), fromLedger, snapshot));
       }
     }

@@ -7,9 +7,7 @@ import dev.lancemaintenance.format.ReferenceScanner;
 import dev.lancemaintenance.format.ScannedManifest;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Summarises manifests for the ledger: decodes each (the only manifest reads of an incremental run)
@@ -96,18 +94,8 @@ public final class VersionSummaries {
       opens.addAll(run.opens());
       closes.addAll(run.closes());
     }
-    if (!versions.isEmpty()) {
-      long first = versions.get(0).version();
-      Set<LedgerElement> newest = state.openElements();
-      // The first manifest's opens are all it references: against the ledger's newest version, it
-      // opens what that lacks and closes what that has and it does not.
-      Set<LedgerElement> firstReferences = new HashSet<>();
-      opens.stream().filter(open -> open.fromVersion() == first).forEach(open -> firstReferences.add(open.element()));
-      opens.removeIf(open -> open.fromVersion() == first && newest.contains(open.element()));
-      newest.stream().filter(element -> !firstReferences.contains(element))
-          .forEach(element -> closes.add(new LedgerSegment.Close(element, first)));
-    }
-    return ledger.segment(versions, opens, closes);
+    // The first manifest's opens are all it references: joined against the ledger's newest version.
+    return state.joined(ledger.wholeFirstSegment(versions, opens, closes));
   }
 
   /** A dataset the ledger cannot describe; its runs mark every manifest. */

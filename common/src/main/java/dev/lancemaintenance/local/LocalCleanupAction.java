@@ -329,6 +329,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
     /** Each listed key's mark when the mark stage decided from the key snapshot; null when it marked. */
     private volatile KeySnapshot.Answers answers;
+    /** The mark from the key snapshot, when the run decides from it: its gate at the decision's end. */
+    private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
     Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
         Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
@@ -348,12 +350,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // mark on the same pool; the decision joins the two, after both ended and the gate passed.
       DatasetRef dataset = plan.facts().dataset();
       listing = submitAll(plan.listings(), task -> list(task, dataset));
-      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan));
+      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
         // No marks: the decision asks the snapshot's answers for each listed key instead.
         answers = fromSnapshot.get().answers();
+        markedFromSnapshot = fromSnapshot.get();
         fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
-        fromSnapshot.get().leaveNext(storage, settings().mode());
+        fromSnapshot.get().leaveNext(storage, settings().mode(), now);
         progress().manifestsRead(fromSnapshot.get().summary().manifestsRead());
         return fromSnapshot.get().summary();
       }
@@ -411,10 +414,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
       UnlistedReferences unlisted = runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
           UnlistedReferences::plus, UnlistedReferences.NONE);
-      if (answers != null) {
-        // The referenced-files gate as a count: the snapshot knows the keys it misses by hash only.
-        long missing = answers.keptEntries() - answers.keptEntriesListed();
-        unlisted = unlisted.plus(missing == 0 ? UnlistedReferences.NONE : new UnlistedReferences(missing, List.of()));
+      if (markedFromSnapshot != null) {
+        // The referenced-files gate as a count; the keys it misses named only when some are.
+        unlisted = unlisted.plus(markedFromSnapshot.unlisted(new PoolDecoder(plan)));
       }
       return unlisted;
     }

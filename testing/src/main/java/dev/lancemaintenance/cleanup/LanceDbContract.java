@@ -2,6 +2,7 @@ package dev.lancemaintenance.cleanup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancemaintenance.ledger.KeySnapshots;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceDbScenarios.LanceDbScenario;
 import dev.lancemaintenance.testing.LanceDbScenarios;
@@ -51,8 +52,16 @@ final class LanceDbContract {
         LanceDbScenarios::shallowClone);
   }
 
-  /** One container per scenario, one case per policy, cleaned by the engine's {@code newCleanup}. */
+  /**
+   * One container per scenario, one case per policy, cleaned by the engine's {@code newCleanup};
+   * and {@link #dayAfterDay}.
+   */
   static Stream<DynamicContainer> cases(Path workDir, Function<String, CleanupAction> newCleanup) {
+    return Stream.concat(perScenario(workDir, newCleanup), Stream.of(DynamicContainer.dynamicContainer("lancedb day after day",
+        Stream.of(DynamicTest.dynamicTest("three incremental runs", () -> dayAfterDay(workDir.resolve("daily"), newCleanup))))));
+  }
+
+  private static Stream<DynamicContainer> perScenario(Path workDir, Function<String, CleanupAction> newCleanup) {
     return scenarios().stream().map(build -> {
       LanceDbScenario scenario = build.apply(workDir.resolve("tables"));
       PristineTable pristine = PristineTable.keep(scenario.writer().root(), workDir.resolve("pristine").resolve(scenario.name()));
@@ -78,7 +87,7 @@ final class LanceDbContract {
       Function<String, CleanupAction> newCleanup) {
     Path table = pristine.table();
     Optional<Reference> reference =
-        policy.branch().isEmpty() ? Optional.of(references(scenario, pristine, policy)) : Optional.empty();
+        policy.branch().isEmpty() ? Optional.of(references(scenario.writer(), pristine, policy)) : Optional.empty();
 
     pristine.restore();
     Optional<CleanupResult> ours = CleanupContractTest.runOurs(policy, newCleanup.apply(table.toString()));
@@ -107,6 +116,47 @@ final class LanceDbContract {
   }
 
   /**
+   * Three daily runs in incremental mode on a table LanceDB writes between them (appends, deletes, an
+   * index, each day ending compacted), without branches; each leaves what LanceDB's and the SDK's
+   * cleanups leave on the table as it was, and every kept version reads back as before. On an engine
+   * that leaves a key snapshot (the local engine, docs/ledger.md section 12), the second and third
+   * runs decide from it: their new versions are appended to the ledger as a segment whose first
+   * version is whole, which only that path writes (section 12.4).
+   */
+  private static void dayAfterDay(Path workDir, Function<String, CleanupAction> newCleanup) {
+    LanceDbWriter writer = LanceDbWriter.at(workDir, "daily");
+    writer.recipe().append(20).append(20).delete("id % 10 = 0").index("id", "btree").append(10).compact().write();
+    boolean leavesKeySnapshots = false;
+    for (int day = 1; day <= 3; day++) {
+      String when = "day " + day;
+      if (day > 1) {
+        writer.recipe().append(10).delete("id % 7 = " + day).append(10).compact().write();
+      }
+      Path table = writer.root();
+      PristineTable pristine = PristineTable.keep(table, workDir.resolve("pristine-" + day));
+      TableSnapshot before = writer.readBack();
+      ContractPolicy policy = ContractPolicy.before("everything old", Instant.now().plus(Duration.ofMinutes(1)));
+      Reference reference = references(writer, pristine, policy);
+      assertThat(reference.refused()).as("%s: the references cleaned", when).isEmpty();
+      pristine.restore();
+      Optional<CleanupResult> ours = CleanupContractTest.runOurs(policy, newCleanup.apply(table.toString()).markMode(MarkMode.INCREMENTAL));
+      assertThat(ours).as("%s: our cleanup ran", when).isPresent();
+      TreeSet<String> ourFiles = PristineTable.filesOf(table);
+      assertThat(ourFiles).as("%s: files left by our cleanup vs the references' (ours minus theirs: %s; theirs minus ours: %s)",
+          when, minus(ourFiles, reference.files()), minus(reference.files(), ourFiles)).isEqualTo(reference.files());
+      TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, writer::read);
+      kept.entries().forEach((version, content) -> assertThat(content).as("%s: %s", when, version).isEqualTo(before.get(version)));
+      if (day == 1) {
+        leavesKeySnapshots = KeySnapshots.leftBeside(table);
+        System.out.printf("LanceDB day after day: the engine left %s key snapshot%n", leavesKeySnapshots ? "a" : "no");
+      } else if (leavesKeySnapshots) {
+        assertThat(KeySnapshots.newestSegmentHasItsFirstVersionWhole(table))
+            .as("%s decided from the key snapshot (its new versions appended without a fold)", when).isTrue();
+      }
+    }
+  }
+
+  /**
    * The official Java SDK reads the main line of these tables too (not their branches or a shallow
    * clone, whose relative base paths it resolves against the JVM's directory): every kept
    * main-line manifest reads in full through it, with the row count LanceDB read.
@@ -127,10 +177,10 @@ final class LanceDbContract {
    * everything), so the reference is the union of what they leave. The disagreements are printed
    * (docs/cleanup-semantics.md, section 11).
    */
-  private static Reference references(LanceDbScenario scenario, PristineTable pristine, ContractPolicy policy) {
+  private static Reference references(LanceDbWriter writer, PristineTable pristine, ContractPolicy policy) {
     Path table = pristine.table();
     pristine.restore();
-    LanceDbWriter.CleanupOutcome lanceDb = scenario.writer().cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
+    LanceDbWriter.CleanupOutcome lanceDb = writer.cleanup(policy.beforeTimestamp(), policy.deleteUnverified());
     assertThat(lanceDb.compacted()).as("LanceDB's cleanup compacted: the scenario must end compacted").isFalse();
     TreeSet<String> lanceDbFiles = PristineTable.filesOf(table);
     pristine.restore();

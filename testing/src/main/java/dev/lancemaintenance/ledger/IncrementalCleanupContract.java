@@ -163,7 +163,8 @@ public abstract class IncrementalCleanupContract {
     return log.read().stream().filter(p -> p.endsWith(".manifest")).distinct().toList();
   }
 
-  private static String manifestName(long version) {
+  /** The path of a version's manifest (V2 naming). */
+  protected static String manifestName(long version) {
     return "_versions/" + Long.toUnsignedString(-1L - version) + ".manifest";
   }
 

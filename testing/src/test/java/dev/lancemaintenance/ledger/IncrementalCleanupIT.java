@@ -1,12 +1,15 @@
 package dev.lancemaintenance.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.CountingTableStorage;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -82,13 +85,18 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     for (int run = 1; run <= Ledger.COMPACT_AT_SEGMENTS + 2; run++) {
       table.append(5);
       cleanAndCompare(table, new Policy(2), "run " + run, MarkMode.VERIFY);
-      try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults())) {
-        LedgerRead read = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC()).read();
-        assertThat(read.state()).as("the ledger after run %d", run).get()
-            .extracting(LedgerState::endVersion).isEqualTo(table.latestVersion());
-        assertThat(read.commit().orElseThrow().segments()).as("its segments after run %d", run)
-            .hasSizeLessThan(Ledger.COMPACT_AT_SEGMENTS);
-      }
+      assertLedgerEndsAtTheNewestVersion(table, "run " + run);
+    }
+  }
+
+  /** The ledger read after a run ends at the table's newest version, in fewer segments than compact. */
+  private static void assertLedgerEndsAtTheNewestVersion(LanceTableFixture table, String after) {
+    try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults())) {
+      LedgerRead read = new Ledger(storage, DatasetRef.MAIN, Clock.systemUTC()).read();
+      assertThat(read.state()).as("the ledger after %s", after).get()
+          .extracting(LedgerState::endVersion).isEqualTo(table.latestVersion());
+      assertThat(read.commit().orElseThrow().segments()).as("its segments after %s", after)
+          .hasSizeLessThan(Ledger.COMPACT_AT_SEGMENTS);
     }
   }
 
@@ -97,7 +105,8 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
    * day it can describe, and leave what the SDK leaves: day 1 has none yet; days 2 to 8 take it
    * (appends, a delete, an index, a tag added, moved and deleted, a compaction, a Restore of the
    * tagged version); from day 9 a branch reads the table and every run takes today's path. The path
-   * a run took shows in the ledger: today's path commits its summaries, the snapshot's does not.
+   * a run took shows in what it read: today's path reads the whole ledger, the snapshot's reads the
+   * snapshot and of the ledger only its head commit.
    */
   @Test
   void dayAfterDayTheKeySnapshotDecidesWhereItCanAndTheRunsLeaveWhatTheSdkLeaves() {
@@ -122,12 +131,8 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
    */
   @Test
   void whateverHappensToTheKeySnapshotTheRunsLeaveWhatTheSdkLeaves() throws IOException {
-    Path root = work.resolve("damaged-keys");
-    LanceTableFixture table = LanceTableFixture.create(root);
-    for (int i = 0; i < 4; i++) {
-      table.append(5);
-    }
-    cleanAndCompare(table, new Policy(3), "first run", MarkMode.INCREMENTAL);
+    LanceTableFixture table = afterAFirstRun("damaged-keys", 4, new Policy(3));
+    Path root = table.root();
     Path older = work.resolve("older-keys");
     Files.copy(newestKeySnapshot(root), older);
     List<Consumer<Path>> damages = List.of(
@@ -168,15 +173,90 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
 
   /**
    * Cleans in incremental mode (compared with the SDK); whether the table's run decided from the key
-   * snapshot. Every run here has new versions, so today's path commits its summaries to the ledger
-   * (and, where the path could be taken next time, leaves a snapshot); a run that decided from the
-   * snapshot leaves the next snapshot and does not touch the ledger.
+   * snapshot: it read one, left the next, and read none of the ledger's segments, except to compact
+   * them beside its release (today's path reads the whole ledger to mark; a run on the snapshot's
+   * path appends its new versions from the head commit alone, and folds the ledger only for the
+   * append that compacts it, on the thread that leaves the snapshot).
    */
   private boolean takesTheKeySnapshot(LanceTableFixture table, Policy policy, String when) {
-    long ledgerBefore = generation(table.root(), "commit.");
     long keysBefore = generation(table.root(), "keys.");
-    cleanAndCompare(table, policy, when, MarkMode.INCREMENTAL);
-    return generation(table.root(), "keys.") > keysBefore && generation(table.root(), "commit.") == ledgerBefore;
+    LedgerReads reads = new LedgerReads();
+    cleanAndCompare(table, policy, when, MarkMode.INCREMENTAL, reads.factory());
+    return generation(table.root(), "keys.") > keysBefore && reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact();
+  }
+
+  /** Which of the ledger's files a run read, and on which threads; and on which threads it listed their directory. */
+  private static final class LedgerReads {
+    /** The threads that write beside the release: the ledger's commit and the key snapshot with its append. */
+    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit-", "lance-key-snapshot-");
+
+    final List<String> segmentReaders = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<String> directoryListers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final AtomicBoolean keySnapshotRead = new AtomicBoolean();
+
+    TableStorageFactory factory() {
+      TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+      return location -> new ForwardingTableStorage(plain.open(location)) {
+        @Override
+        public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+          if (dir.equals(Ledger.DIR)) {
+            directoryListers.add(Thread.currentThread().getName());
+          }
+          return super.listFiles(dir, recursive);
+        }
+
+        @Override
+        public byte[] read(String path, long offset, int length) {
+          String name = path.substring(path.lastIndexOf('/') + 1);
+          if (path.startsWith(Ledger.DIR + "/") && name.startsWith("seg-")) {
+            segmentReaders.add(Thread.currentThread().getName());
+          }
+          if (path.startsWith(Ledger.DIR + "/") && name.startsWith("keys.")) {
+            keySnapshotRead.set(true);
+          }
+          return super.read(path, offset, length);
+        }
+      };
+    }
+
+    boolean ledgerReadOnlyToCompact() {
+      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-key-snapshot-"));
+    }
+
+    /** The listings of the ledger's directory that the run's mark took, before the writes beside its release. */
+    long listingsToMark() {
+      return directoryListers.stream().filter(thread -> BESIDE_THE_RELEASE.stream().noneMatch(thread::startsWith)).count();
+    }
+  }
+
+  /**
+   * Runs that decide from the key snapshot append their new versions to the ledger (docs/ledger.md,
+   * section 12.4), through its compaction, so that a run that must take today's path later decodes
+   * only the versions since the last run, not every version since the ledger's last commit by
+   * today's path; and it leaves what the SDK leaves.
+   */
+  @Test
+  void aFallbackAfterDaysOnTheKeySnapshotDecodesOnlyTheVersionsSinceTheLastRun() {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("snapshot-then-fallback"));
+    table.append(5);
+    table.append(5);
+    cleanAndCompare(table, new Policy(2), "first run", MarkMode.INCREMENTAL);
+    for (int day = 1; day <= Ledger.COMPACT_AT_SEGMENTS + 2; day++) {
+      table.append(5);
+      assertThat(takesTheKeySnapshot(table, new Policy(1 + day % 3), "day " + day)).as("day %d", day).isTrue();
+      assertLedgerEndsAtTheNewestVersion(table, "day " + day);
+    }
+    // The snapshot lost: today's path, from the ledger the snapshot's runs kept up.
+    deleteKeySnapshots(table.root());
+    long before = table.latestVersion();
+    table.append(5);
+    table.append(5);
+    String log = getClass().getSimpleName() + "-fallback-" + System.nanoTime();
+    cleanAndCompare(table, new Policy(2), "the fallback", MarkMode.INCREMENTAL, CountingTableStorage.sharedFactory(log));
+    assertThat(CountingTableStorage.sharedLog(log).read().stream()
+        .filter(path -> path.endsWith(".manifest")).distinct().toList())
+        .as("manifests the fallback decoded: the two versions since the last run")
+        .containsExactlyInAnyOrder(manifestName(before + 1), manifestName(before + 2));
   }
 
   /** The highest generation of the ledger's files named {@code prefix}, 0 when there is none. */
@@ -212,6 +292,68 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     other.append(3);
     run(other.root(), MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()), new Policy(1), other.latestVersion());
     restoreAsNewest(root, newestKeySnapshot(other.root()));
+  }
+
+  /**
+   * The referenced-files gate on the key snapshot's path is a count of hashes; a run it refuses
+   * still names the file, as every other refusal does (the kept versions' manifests decoded for the
+   * message), and deletes nothing.
+   */
+  @Test
+  void aKeptFileRemovedBetweenTwoRunsOnTheKeySnapshotRefusesTheRunNamingIt() throws IOException {
+    LanceTableFixture table = afterAFirstRun("missing-kept", 3, new Policy(2));
+    Path root = table.root();
+    table.append(5);
+    String kept = keptDataFile(root);
+    Files.delete(root.resolve(kept));
+    List<String> before = lanceFiles(root);
+    LedgerReads reads = new LedgerReads();
+
+    assertThatThrownBy(() -> run(root, MarkMode.INCREMENTAL, reads.factory(), new Policy(2), table.latestVersion()))
+        .isInstanceOf(MissingFilesException.class)
+        .hasMessageContaining("1 file(s) that retained versions reference are not in the table's listing (" + kept + ")");
+    assertThat(reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact()).as("the run decided from the key snapshot").isTrue();
+    assertThat(lanceFiles(root)).as("a refused run deletes nothing").isEqualTo(before);
+  }
+
+  /**
+   * The key snapshots, the ledger's commits and the expiry records share one directory, which the
+   * run lists once, on the read-ahead's thread beside the plan, whichever path it then takes (on an
+   * object store each listing is a LIST round trip): the snapshot's path read the snapshot from it,
+   * and a run whose snapshot cannot be used reads the ledger and the expiry records from it too.
+   * Until now the first listed it three times and the second five, and the snapshot's path listed
+   * it once more to append to the ledger.
+   */
+  @Test
+  void theLedgersDirectoryIsListedOnceForTheSnapshotTheLedgerAndTheExpiryRecords() {
+    LanceTableFixture table = afterAFirstRun("listed-once", 3, new Policy(2));
+    table.append(5);
+    LedgerReads onTheSnapshot = new LedgerReads();
+    cleanAndCompare(table, new Policy(2), "on the snapshot", MarkMode.INCREMENTAL, onTheSnapshot.factory());
+    assertThat(onTheSnapshot.keySnapshotRead.get() && onTheSnapshot.ledgerReadOnlyToCompact()).as("decided from the snapshot").isTrue();
+    assertThat(onTheSnapshot.listingsToMark()).as("listings of the ledger's directory to mark (%s)", onTheSnapshot.directoryListers)
+        .isEqualTo(1);
+    // Beside the release, the append to the ledger finds its head and what to prune in that listing
+    // too: what is left is the snapshot's write, listing the generations it replaces.
+    assertThat(onTheSnapshot.directoryListers).as("listings of the ledger's directory in all").hasSize(2);
+
+    rewrite(newestKeySnapshot(table.root()), bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 9));
+    table.append(5);
+    LedgerReads fallingBack = new LedgerReads();
+    cleanAndCompare(table, new Policy(2), "a snapshot cut short", MarkMode.INCREMENTAL, fallingBack.factory());
+    assertThat(fallingBack.ledgerReadOnlyToCompact()).as("read the ledger to mark").isFalse();
+    assertThat(fallingBack.listingsToMark()).as("listings of the ledger's directory to mark (%s)", fallingBack.directoryListers)
+        .isEqualTo(1);
+  }
+
+  /** A table of {@code appends} appends after its first incremental run (today's path: the ledger and the first key snapshot). */
+  private LanceTableFixture afterAFirstRun(String name, int appends, Policy policy) {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
+    for (int i = 0; i < appends; i++) {
+      table.append(5);
+    }
+    cleanAndCompare(table, policy, "first run", MarkMode.INCREMENTAL);
+    return table;
   }
 
   /** A data file the newest version references (the newest data file: appends write one each). */
