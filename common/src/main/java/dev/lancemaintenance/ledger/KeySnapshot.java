@@ -378,14 +378,26 @@ public final class KeySnapshot {
 
     /** The mark of a listed file's reference key; records that the listing holds it. */
     public Optional<MarkState> markOfListed(String key) {
-      return markOf(KeyHash.of(fingerprint, key), true);
+      return Optional.ofNullable(markOf(KeyHash.of(fingerprint, key), true));
+    }
+
+    /**
+     * Whether a listed file's reference key is answered {@code KEPT}; records that the listing holds
+     * it, as {@link #markOfListed} does. The decision of such a file is settled: a version this run
+     * keeps references it, so it stays whatever its kind, age or attributes, and nothing about it is
+     * recorded for a resume ({@code DecideByPath.decideAndRecord} records only files that go or are
+     * kept for their age). The listing calls this for every name, so that only the others travel on.
+     */
+    public boolean keptListed(String key) {
+      return markOf(KeyHash.of(fingerprint, key), true) == MarkState.KEPT;
     }
 
     private Optional<MarkState> markOf(KeyHash hash) {
-      return markOf(hash, false);
+      return Optional.ofNullable(markOf(hash, false));
     }
 
-    private Optional<MarkState> markOf(KeyHash hash, boolean listed) {
+    /** The key's mark, or null when no listed version references it. */
+    private MarkState markOf(KeyHash hash, boolean listed) {
       long newest;
       Entry entry = changed.get(hash);
       if (entry != null) {
@@ -399,7 +411,7 @@ public final class KeySnapshot {
         Partition partition = partitions.get(hash.partition());
         int at = partition.indexOf(hash);
         if (at < 0) {
-          return Optional.empty(); // no listed version references it
+          return null; // no listed version references it
         }
         if (listed) {
           long bit = 1L << at;
@@ -408,9 +420,9 @@ public final class KeySnapshot {
         newest = partition.newest[at];
       }
       if (newest < 0) {
-        return Optional.empty();
+        return null;
       }
-      return Optional.of(keeps(hash, newest) ? MarkState.KEPT : MarkState.EXPIRED);
+      return keeps(hash, newest) ? MarkState.KEPT : MarkState.EXPIRED;
     }
 
     /**

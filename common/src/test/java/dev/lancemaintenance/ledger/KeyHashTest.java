@@ -28,6 +28,18 @@ class KeyHashTest {
     assertThat(new KeyHash(-1, 0).partition()).isEqualTo(KeyHash.PARTITIONS - 1);
   }
 
+  /** Equal exactly when both halves are: hashes sharing a low half stay two keys in a map. */
+  @Test
+  void twoHashesAreEqualOnlyWhenBothHalvesAre() {
+    KeyHash hash = new KeyHash(7, 11);
+    assertThat(hash).isEqualTo(new KeyHash(7, 11)).hasSameHashCodeAs(new KeyHash(7, 11));
+    assertThat(hash).isNotEqualTo(new KeyHash(8, 11)).isNotEqualTo(new KeyHash(7, 12)).isNotEqualTo("7 11");
+    java.util.Map<KeyHash, String> answers = new java.util.HashMap<>();
+    answers.put(hash, "kept");
+    answers.put(new KeyHash(8, 11), "expired");
+    assertThat(answers).hasSize(2).containsEntry(new KeyHash(7, 11), "kept").containsEntry(new KeyHash(8, 11), "expired");
+  }
+
   /** The two halves little-endian, as the reference lays out its 16 bytes. */
   private static String hex(KeyHash hash) {
     return HexFormat.of().formatHex(

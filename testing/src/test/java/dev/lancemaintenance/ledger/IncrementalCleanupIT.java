@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.format.DatasetRef;
@@ -169,6 +170,35 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThat(root.resolve("data/planted-old.lance")).doesNotExist();
     assertThat(root.resolve("data/planted-young.lance")).exists();
     assertThat(root.resolve(kept)).exists();
+  }
+
+  /**
+   * The referenced-files gate on the key snapshot's path: the listing settles each name answered
+   * {@code KEPT} itself and never hands it to the decision, yet counts it for the gate. A kept data
+   * file deleted between two runs refuses the next one, naming it, before its first delete, though
+   * its policy expires versions whose files would go.
+   */
+  @Test
+  void onTheKeySnapshotsPathAMissingKeptFileRefusesTheRunBeforeItsFirstDelete() throws IOException {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("missing-kept"));
+    for (int i = 0; i < 4; i++) {
+      table.append(5);
+    }
+    cleanAndCompare(table, new Policy(3), "first run", MarkMode.INCREMENTAL);
+    table.append(5);
+    table.append(5);
+    assertThat(takesTheKeySnapshot(table, new Policy(3), "second run")).isTrue();
+    table.append(5);
+    table.append(5);
+    Path root = table.root();
+    String kept = keptDataFile(root);
+    Files.delete(root.resolve(kept));
+    List<String> before = lanceFiles(root);
+    assertThatThrownBy(() -> run(root, MarkMode.INCREMENTAL, HadoopTableStorage.factory(StorageConf.defaults()),
+        new Policy(1), table.latestVersion()))
+        .isInstanceOf(MissingFilesException.class)
+        .hasMessageContaining("1 file(s) that retained versions reference are not in the table's listing (" + kept + ")");
+    assertThat(lanceFiles(root)).as("nothing deleted").isEqualTo(before);
   }
 
   /**
