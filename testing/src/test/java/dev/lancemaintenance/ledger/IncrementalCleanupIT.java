@@ -218,7 +218,7 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
   /** Which of the ledger's files a run read, and on which threads; and on which threads it listed their directory. */
   private static final class LedgerReads {
     /** The threads that write beside the release: the ledger's commit and the key snapshot with its append. */
-    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit-", "lance-key-snapshot-");
+    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit", "lance-key-snapshot");
 
     final List<String> segmentReaders = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> directoryListers = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -250,7 +250,7 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     }
 
     boolean ledgerReadOnlyToCompact() {
-      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-key-snapshot-"));
+      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-key-snapshot"));
     }
 
     /** The listings of the ledger's directory that the run's mark took, before the writes beside its release. */
