@@ -99,15 +99,6 @@ public final class KeySnapshotFile {
     }
   }
 
-  /** Whether the dataset has a snapshot file, usable or not: one listing of the ledger's directory. */
-  public static boolean exists(TableStorage storage, DatasetRef dataset) {
-    try {
-      return !generations(storage, dataset).isEmpty();
-    } catch (StorageException e) {
-      return false;
-    }
-  }
-
   /**
    * Writes {@code snapshot} as the dataset's next generation and removes the older ones. Returns
    * false, writing nothing, when another writer took that generation first.

@@ -54,11 +54,13 @@ final class LanceDbContract {
 
   /**
    * One container per scenario, one case per policy, cleaned by the engine's {@code newCleanup};
-   * and {@link #dayAfterDay}.
+   * and {@link #dayAfterDay}, where the engine's runs after the first decide from the key snapshot
+   * exactly when {@code decidesFromKeySnapshots}.
    */
-  static Stream<DynamicContainer> cases(Path workDir, Function<String, CleanupAction> newCleanup) {
+  static Stream<DynamicContainer> cases(Path workDir, Function<String, CleanupAction> newCleanup, boolean decidesFromKeySnapshots) {
     return Stream.concat(perScenario(workDir, newCleanup), Stream.of(DynamicContainer.dynamicContainer("lancedb day after day",
-        Stream.of(DynamicTest.dynamicTest("three incremental runs", () -> dayAfterDay(workDir.resolve("daily"), newCleanup))))));
+        Stream.of(DynamicTest.dynamicTest("three incremental runs",
+            () -> dayAfterDay(workDir.resolve("daily"), newCleanup, decidesFromKeySnapshots))))));
   }
 
   private static Stream<DynamicContainer> perScenario(Path workDir, Function<String, CleanupAction> newCleanup) {
@@ -118,15 +120,15 @@ final class LanceDbContract {
   /**
    * Three daily runs in incremental mode on a table LanceDB writes between them (appends, deletes, an
    * index, each day ending compacted), without branches; each leaves what LanceDB's and the SDK's
-   * cleanups leave on the table as it was, and every kept version reads back as before. On an engine
-   * that leaves a key snapshot (the local engine, docs/ledger.md section 12), the second and third
-   * runs decide from it: their new versions are appended to the ledger as a segment whose first
-   * version is whole, which only that path writes (section 12.4).
+   * cleanups leave on the table as it was, and every kept version reads back as before. An engine
+   * that {@code decidesFromKeySnapshots} (the local engine, docs/ledger.md section 12) leaves a key
+   * snapshot on the first day and decides from it on the second and third: their new versions are
+   * appended to the ledger as a segment whose first version is whole, which only that path writes
+   * (section 12.4). Any other engine leaves no snapshot at all.
    */
-  private static void dayAfterDay(Path workDir, Function<String, CleanupAction> newCleanup) {
+  private static void dayAfterDay(Path workDir, Function<String, CleanupAction> newCleanup, boolean decidesFromKeySnapshots) {
     LanceDbWriter writer = LanceDbWriter.at(workDir, "daily");
     writer.recipe().append(20).append(20).delete("id % 10 = 0").index("id", "btree").append(10).compact().write();
-    boolean leavesKeySnapshots = false;
     for (int day = 1; day <= 3; day++) {
       String when = "day " + day;
       if (day > 1) {
@@ -146,10 +148,8 @@ final class LanceDbContract {
           when, minus(ourFiles, reference.files()), minus(reference.files(), ourFiles)).isEqualTo(reference.files());
       TableSnapshot kept = KeptManifests.assertEveryManifestReadsBack(table, writer::read);
       kept.entries().forEach((version, content) -> assertThat(content).as("%s: %s", when, version).isEqualTo(before.get(version)));
-      if (day == 1) {
-        leavesKeySnapshots = KeySnapshots.leftBeside(table);
-        System.out.printf("LanceDB day after day: the engine left %s key snapshot%n", leavesKeySnapshots ? "a" : "no");
-      } else if (leavesKeySnapshots) {
+      assertThat(KeySnapshots.leftBeside(table)).as("%s: a key snapshot left", when).isEqualTo(decidesFromKeySnapshots);
+      if (day > 1 && decidesFromKeySnapshots) {
         assertThat(KeySnapshots.newestSegmentHasItsFirstVersionWhole(table))
             .as("%s decided from the key snapshot (its new versions appended without a fold)", when).isTrue();
       }

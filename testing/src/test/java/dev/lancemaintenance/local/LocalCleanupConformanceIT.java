@@ -28,4 +28,9 @@ class LocalCleanupConformanceIT extends CleanupContractTest {
         .parallelism(4)
         .partitions(7);
   }
+
+  @Override
+  protected boolean decidesFromKeySnapshots() {
+    return true;
+  }
 }
