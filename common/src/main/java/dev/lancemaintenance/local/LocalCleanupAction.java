@@ -337,9 +337,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private List<List<Integer>> taskPartitions;
     /** The decided parts being ended ({@link #decideBounded}), awaited before the first delete. */
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
-    /** Each listed key's mark when the mark stage decided from the key snapshot; null when it marked. */
-    private volatile KeySnapshot.Answers answers;
-    /** The mark from the key snapshot, when the run decides from it: its gate at the decision's end. */
+    /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
     Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
@@ -362,7 +360,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         // No marks: each listed key is asked the snapshot's answers instead. The listing starts once
         // they exist, so that it settles every name they answer KEPT itself and spills only the rest
         // (list); on huge-steady that is 9 names in 10 that no longer go to disk and back.
-        answers = fromSnapshot.get().answers();
         markedFromSnapshot = fromSnapshot.get();
         listing = submitAll(plan.listings(), task -> list(task, dataset));
         fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
@@ -492,6 +489,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return result.summary();
     }
 
+    /** Each listed key's mark when the mark stage decided from the key snapshot; null when it marked. */
+    private KeySnapshot.Answers snapshotAnswers() {
+      KeySnapshotMark.Outcome marked = markedFromSnapshot;
+      return marked == null ? null : marked.answers();
+    }
+
     /**
      * Lists one managed directory into the spill. On the key snapshot's path (the answers exist
      * before the listing starts) a name whose key is answered {@code KEPT} is settled here instead:
@@ -502,7 +505,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * exactly the names whose decision can still go either way, and decides each as before.
      */
     private Long list(ListingTask task, DatasetRef dataset) {
-      KeySnapshot.Answers settles = answers;
+      KeySnapshot.Answers settles = snapshotAnswers();
       long count = 0;
       List<FileEntry> batch = new ArrayList<>();
       for (Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task); files.hasNext(); ) {
@@ -610,7 +613,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Map<String, KeyMark> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.computeIfAbsent(mark.key(), any -> new KeyMark()).merge(mark.state()));
       DecideByPath decide = new DecideByPath(context);
-      KeySnapshot.Answers fromSnapshot = answers;
+      KeySnapshot.Answers fromSnapshot = snapshotAnswers();
       spills.files(partition).forEach(file -> {
         Optional<MarkState> state = Optional.empty();
         if (fromSnapshot != null) {
