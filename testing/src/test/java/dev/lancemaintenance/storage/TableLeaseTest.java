@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The table lease on a local disk: one holder at a time, renewal, expiry, dead holders, the message. */
 class TableLeaseTest {
   private static final Duration TIMEOUT = Duration.ofMinutes(1);
+  private static final int TAKES_EACH = 3;
 
   @TempDir Path tableDir;
   private final List<TableStorage> opened = new ArrayList<>();
@@ -41,21 +42,23 @@ class TableLeaseTest {
     int contenders = 4;
     AtomicInteger holding = new AtomicInteger();
     AtomicInteger mostAtOnce = new AtomicInteger();
-    AtomicInteger acquisitions = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(contenders);
     List<Future<?>> running = new ArrayList<>();
     for (int i = 0; i < contenders; i++) {
       LeaseHolder holder = LeaseHolder.ofOwner("contender-" + i);
       TableStorage storage = storage();
       running.add(pool.submit(() -> {
-        for (int attempt = 0; attempt < 30; attempt++) {
+        // Each contender keeps trying until it has held the lease a few times: a fixed number of
+        // attempts let a slow machine's scheduler hand nearly every attempt to a lost race.
+        for (int takes = 0; takes < TAKES_EACH; ) {
           Optional<TableLease> lease = TableLease.tryAcquire(storage, holder, TIMEOUT, Clock.systemUTC());
           if (lease.isEmpty()) {
+            Thread.sleep(1);
             continue;
           }
+          takes++;
           try (TableLease held = lease.get()) {
             mostAtOnce.accumulateAndGet(holding.incrementAndGet(), Math::max);
-            acquisitions.incrementAndGet();
             Thread.sleep(2);
             holding.decrementAndGet();
           }
@@ -64,12 +67,11 @@ class TableLeaseTest {
       }));
     }
     for (Future<?> contender : running) {
-      contender.get(2, TimeUnit.MINUTES);
+      contender.get(2, TimeUnit.MINUTES); // every contender got its turns: no lease stays stuck
     }
     pool.shutdown();
 
     assertThat(mostAtOnce.get()).as("holders at the same time").isEqualTo(1);
-    assertThat(acquisitions.get()).as("runs that got the lease").isGreaterThan(contenders);
     assertThat(leaseFiles()).as("lease files left once every holder released: the last run's take and release,"
         + " older ones pruned when it took the lease").hasSize(2);
   }
