@@ -17,7 +17,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -116,11 +116,11 @@ public final class Ledger {
     if (!listed.dataset().equals(dataset)) {
       throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + dataset + "'s");
     }
-    Map<Long, FileEntry> commits = listed.commits();
-    long head = commits.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+    NavigableMap<Long, FileEntry> commits = listed.commits();
     if (commits.isEmpty()) {
       return LedgerRead.unusable(0, "no ledger yet");
     }
+    long head = commits.lastKey();
     String commitPath = commits.get(head).path();
     try {
       // Read at the listed size and the recorded lengths: no status request before each read (a
@@ -248,11 +248,11 @@ public final class Ledger {
       return Optional.of("no new versions");
     }
     long newest = newVersions.versions().get(newVersions.versions().size() - 1).version();
-    Map<Long, FileEntry> commits = listed.commits();
+    NavigableMap<Long, FileEntry> commits = listed.commits();
     if (commits.isEmpty()) {
       return Optional.of("no ledger yet");
     }
-    long head = commits.keySet().stream().mapToLong(Long::longValue).max().getAsLong();
+    long head = commits.lastKey();
     LedgerCommit commit;
     try {
       commit = LedgerCommit.decode(commits.get(head).path(), storage.readAsListed(commits.get(head)));
