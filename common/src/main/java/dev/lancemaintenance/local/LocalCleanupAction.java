@@ -58,9 +58,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
@@ -284,8 +285,21 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     return parallelism.orElseGet(storage::suggestedConcurrency);
   }
 
+  /**
+   * The run's pool, its threads started beside the driver's next step (the plan), not by the first
+   * tasks submitted: a daily run's first submit came after the mark, and the thread starts of the
+   * listing's tasks were in its row (2-4.5 ms on two busy cores, docs/benchmarks.md, "Where the
+   * snapshot path's daily run goes"). Nothing else changes: the same fixed number of threads, made
+   * by the same factory (the starting thread carries the caller's context class loader, as the
+   * driver did: {@link DaemonThreads#beside}), stopped with the run; a pool already stopped when the
+   * start comes (a run that failed in its plan) starts none ({@link ThreadPoolExecutor#prestartAllCoreThreads}
+   * adds no worker after a shutdown), and a task submitted first starts its own thread as before.
+   */
   private static ExecutorService newPool(int threads) {
-    return Executors.newFixedThreadPool(threads, DaemonThreads.named("lance-cleanup"));
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), DaemonThreads.named("lance-cleanup"));
+    DaemonThreads.beside("lance-cleanup-start", pool::prestartAllCoreThreads);
+    return pool;
   }
 
   /**
