@@ -109,6 +109,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * than it saves.
    */
   static final long RECORDS_PER_DECIDE_TASK = 25_000;
+  /**
+   * Fewer marks and listed files than this in memory per core and the decision is one task: well
+   * under a millisecond of lookups, less than a second task's hand-off and recorded part (a file
+   * created, 0.5-1 ms on a local disk) would save. A daily run on the key snapshot's path meets
+   * only the names its answers did not settle (2,041 on {@code steady}, against 12,120 marks and
+   * listed files on its full run).
+   */
+  static final long RECORDS_PER_CORE_SHARE = 4_096;
 
   /** Listed names the key snapshot's answers settle in one task: a few ms each, beside the walk. */
   private static final int SETTLED_PER_BATCH = 8_192;
@@ -252,9 +260,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * The partitions each decide task decides, in order: a task per partition when any mark or listed
    * file went to disk; when all of them are in memory ({@code inMemory}, their count), one task per
    * {@value #RECORDS_PER_DECIDE_TASK} of them but at least one per core ({@code cores}, so that the
-   * decision still uses the machine), each deciding a run of consecutive partitions (on {@code
-   * steady}'s 12,120 records and 2 cores, two tasks and two recorded parts instead of sixteen of
-   * each).
+   * decision still uses the machine) while each core gets {@value #RECORDS_PER_CORE_SHARE} or more,
+   * each deciding a run of consecutive partitions (on {@code steady}'s 12,120 records and 2 cores,
+   * two tasks and two recorded parts instead of sixteen of each; on its daily run's few unsettled
+   * names, one).
    *
    * <p>Exact: a file's decision depends on its partition's marks alone (marks and files are
    * partitioned by the same key), never on the task that decides it; every partition is decided by
@@ -267,7 +276,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory, int cores) {
     int tasks = inMemory.isEmpty()
         ? partitions
-        : (int) Math.min(partitions, Math.max(Math.max(1, cores), ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK)));
+        : (int) Math.min(partitions, Math.max(1, Math.max(
+            Math.min(cores, ceilDiv(inMemory.getAsLong(), RECORDS_PER_CORE_SHARE)),
+            ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK))));
     List<List<Integer>> groups = new ArrayList<>(tasks);
     for (int task = 0; task < tasks; task++) {
       int from = (int) ((long) task * partitions / tasks);
