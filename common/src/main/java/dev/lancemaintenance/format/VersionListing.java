@@ -2,6 +2,7 @@ package dev.lancemaintenance.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TablePaths;
@@ -14,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Lists the committed versions of one dataset: the main table or a branch ({@link DatasetRef}). Reads names only, no manifest bodies, so planning stays one listing.
@@ -49,16 +51,59 @@ public final class VersionListing {
    */
   public static Directory listDirectory(TableStorage storage, DatasetRef dataset) {
     String dir = versionsDir(storage, dataset);
+    List<FileEntry> files = withAttributes(storage, storage.listFilesDeferringAttributes(dir, true));
     List<ManifestLocation> locations = new ArrayList<>();
-    List<FileEntry> files = new ArrayList<>();
-    for (Iterator<FileEntry> it = storage.listFiles(dir, true); it.hasNext(); ) {
-      FileEntry entry = it.next();
-      files.add(entry);
+    for (FileEntry entry : files) {
       if (TablePaths.parent(entry.path()).equals(dir)) {
         addIfCommitted(storage, entry, locations);
       }
     }
     return new Directory(sortedByVersion(locations), files);
+  }
+
+  /** Fewer names than this and their attributes are read on the calling thread alone. */
+  static final int READ_BESIDE_FROM = 256;
+
+  /**
+   * The listed entries with their attributes, those the listing left unread (a local directory with
+   * no subdirectory gives names alone) read half here and half beside: on a local disk the {@code
+   * stat} per manifest was most of the plan's listing (2,020 of them, 4-6 ms of a daily run's row
+   * on {@code steady}: docs/benchmarks.md, "Where the snapshot path's daily run goes"), and the
+   * plan's other work beside it (the refs, the hint, the ledger read ahead) leaves the second core
+   * idle for most of it. The same entries as a listing that reads every one ({@link
+   * TableStorage#listFiles}): the same {@code stat}, not following links, of the same names, each a
+   * moment later than the walk would have read it, as the walk reads each a moment after the
+   * directory gave its name; a file gone in between is left out, as the walk leaves it out
+   * ({@link TableStorage#withAttributes}), and so is a subdirectory made after the directory was
+   * found to have none, with its files, as by a walk a moment earlier (docs/cleanup-semantics.md,
+   * section 20). The store's order is kept. An object store's listing carries the attributes:
+   * nothing is read then.
+   */
+  private static List<FileEntry> withAttributes(TableStorage storage, Iterator<FileEntry> listed) {
+    List<FileEntry> entries = new ArrayList<>();
+    listed.forEachRemaining(entries::add);
+    if (entries.size() < READ_BESIDE_FROM || entries.stream().allMatch(FileEntry::attributesRead)) {
+      return read(storage, entries);
+    }
+    int half = entries.size() / 2;
+    CompletableFuture<List<FileEntry>> second =
+        DaemonThreads.beside("lance-plan-attributes", () -> read(storage, entries.subList(half, entries.size())));
+    List<FileEntry> first;
+    try {
+      first = read(storage, entries.subList(0, half));
+    } finally {
+      second.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
+    }
+    first.addAll(DaemonThreads.join(second));
+    return first;
+  }
+
+  private static List<FileEntry> read(TableStorage storage, List<FileEntry> entries) {
+    List<FileEntry> read = new ArrayList<>(entries.size());
+    for (FileEntry entry : entries) {
+      storage.withAttributes(entry).ifPresent(read::add);
+    }
+    return read;
   }
 
   /**

@@ -58,9 +58,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
@@ -108,6 +109,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * than it saves.
    */
   static final long RECORDS_PER_DECIDE_TASK = 25_000;
+  /**
+   * Fewer marks and listed files than this in memory per core and the decision is one task: well
+   * under a millisecond of lookups, less than a second task's hand-off and recorded part (a file
+   * created, 0.5-1 ms on a local disk) would save. A daily run on the key snapshot's path meets
+   * only the names its answers did not settle (2,041 on {@code steady}, against 12,120 marks and
+   * listed files on its full run).
+   */
+  static final long RECORDS_PER_CORE_SHARE = 4_096;
 
   /** Listed names the key snapshot's answers settle in one task: a few ms each, beside the walk. */
   private static final int SETTLED_PER_BATCH = 8_192;
@@ -251,9 +260,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * The partitions each decide task decides, in order: a task per partition when any mark or listed
    * file went to disk; when all of them are in memory ({@code inMemory}, their count), one task per
    * {@value #RECORDS_PER_DECIDE_TASK} of them but at least one per core ({@code cores}, so that the
-   * decision still uses the machine), each deciding a run of consecutive partitions (on {@code
-   * steady}'s 12,120 records and 2 cores, two tasks and two recorded parts instead of sixteen of
-   * each).
+   * decision still uses the machine) while each core gets {@value #RECORDS_PER_CORE_SHARE} or more,
+   * each deciding a run of consecutive partitions (on {@code steady}'s 12,120 records and 2 cores,
+   * two tasks and two recorded parts instead of sixteen of each; on its daily run's few unsettled
+   * names, one).
    *
    * <p>Exact: a file's decision depends on its partition's marks alone (marks and files are
    * partitioned by the same key), never on the task that decides it; every partition is decided by
@@ -266,7 +276,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory, int cores) {
     int tasks = inMemory.isEmpty()
         ? partitions
-        : (int) Math.min(partitions, Math.max(Math.max(1, cores), ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK)));
+        : (int) Math.min(partitions, Math.max(1, Math.max(
+            Math.min(cores, ceilDiv(inMemory.getAsLong(), RECORDS_PER_CORE_SHARE)),
+            ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK))));
     List<List<Integer>> groups = new ArrayList<>(tasks);
     for (int task = 0; task < tasks; task++) {
       int from = (int) ((long) task * partitions / tasks);
@@ -284,8 +296,21 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     return parallelism.orElseGet(storage::suggestedConcurrency);
   }
 
+  /**
+   * The run's pool, its threads started beside the driver's next step (the plan), not by the first
+   * tasks submitted: a daily run's first submit came after the mark, and the thread starts of the
+   * listing's tasks were in its row (2-4.5 ms on two busy cores, docs/benchmarks.md, "Where the
+   * snapshot path's daily run goes"). Nothing else changes: the same fixed number of threads, made
+   * by the same factory (the starting thread carries the caller's context class loader, as the
+   * driver did: {@link DaemonThreads#beside}), stopped with the run; a pool already stopped when the
+   * start comes (a run that failed in its plan) starts none ({@link ThreadPoolExecutor#prestartAllCoreThreads}
+   * adds no worker after a shutdown), and a task submitted first starts its own thread as before.
+   */
   private static ExecutorService newPool(int threads) {
-    return Executors.newFixedThreadPool(threads, DaemonThreads.named("lance-cleanup"));
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), DaemonThreads.named("lance-cleanup"));
+    DaemonThreads.beside("lance-cleanup-start", pool::prestartAllCoreThreads);
+    return pool;
   }
 
   /**

@@ -3,6 +3,8 @@ package dev.lancemaintenance.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.storage.FileEntry;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +48,26 @@ class VersionListingTest extends PlantedFilesTest {
 
     assertThat(VersionListing.list(storage, DatasetRef.MAIN)).extracting(ManifestLocation::path)
         .containsExactly("_versions/1.manifest");
+  }
+
+  @Test
+  void theDirectoryListingReadsEveryFilesAttributesAsAFullWalkDoes() {
+    // Enough names that half of their attributes are read beside the caller.
+    int manifests = 2 * VersionListing.READ_BESIDE_FROM + 1;
+    for (int version = 1; version <= manifests; version++) {
+      plant("_versions/" + version + ".manifest", "x".repeat(version % 97));
+    }
+    plant("_versions/.tmp_3.manifest_abc", "staging");
+    plant("_versions/latest_version_hint.json", "{\"version\": " + manifests + "}");
+
+    VersionListing.Directory listed = VersionListing.listDirectory(storage, DatasetRef.MAIN);
+
+    List<FileEntry> walked = new ArrayList<>();
+    storage.listFiles("_versions", true).forEachRemaining(walked::add);
+    assertThat(listed.files()).as("every file once, with its size, time and type")
+        .containsExactlyInAnyOrderElementsOf(walked).allMatch(FileEntry::attributesRead);
+    assertThat(listed.manifests()).hasSize(manifests)
+        .allSatisfy(at -> assertThat(at.size()).isEqualTo(at.version() % 97));
   }
 
   @Test

@@ -37,5 +37,9 @@ class DecideTasksTest {
     assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(3 * LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1), 2))
         .hasSize(4);
     assertThat(LocalCleanupAction.partitionsPerDecideTask(2, OptionalLong.of(10_000_000), 8)).as("never more than the partitions").hasSize(2);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(2_041), 2))
+        .as("a daily run's names the key snapshot did not settle (2,041 on steady): one task, one recorded part").hasSize(1);
+    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(LocalCleanupAction.RECORDS_PER_CORE_SHARE + 1), 2))
+        .as("a share per core from two shares on").hasSize(2);
   }
 }
