@@ -32,6 +32,12 @@ final class KeyRangeSplits {
    * when it turns out empty, and each takes a thread while it lists.
    */
   static final int MAX_RANGES = 8;
+  /**
+   * Ranges per page expected to be left, in quarters: the estimate is a density read off one page,
+   * and a directory whose rest is a page and a bit (2,0xx data files after a page of 1,000) must
+   * not be left in one range of two pages.
+   */
+  private static final int MARGIN_QUARTERS = 5;
 
   /**
    * The shapes of names whose leading digits spread evenly enough over their interval, first
@@ -121,10 +127,13 @@ final class KeyRangeSplits {
       return List.of();
     }
     // The page's keys lay over [first, last]: as many are expected over each as large a part of the
-    // space left above last, a page's worth a range.
+    // space left above last, so left / covered pages are left. A range a little over a page costs a
+    // round trip more in the row, one range more a request beside: a quarter more ranges than that.
     BigInteger covered = last.subtract(first).add(BigInteger.ONE);
     BigInteger left = shape.top.subtract(last).subtract(BigInteger.ONE);
-    BigInteger ranges = left.add(covered).subtract(BigInteger.ONE).divide(covered);
+    BigInteger withMargin = left.multiply(BigInteger.valueOf(MARGIN_QUARTERS));
+    BigInteger quarterCovered = covered.multiply(BigInteger.valueOf(4));
+    BigInteger ranges = withMargin.add(quarterCovered).subtract(BigInteger.ONE).divide(quarterCovered);
     int count = ranges.min(BigInteger.valueOf(MAX_RANGES)).intValueExact();
     List<String> points = new ArrayList<>();
     for (int i = 1; i < count; i++) {

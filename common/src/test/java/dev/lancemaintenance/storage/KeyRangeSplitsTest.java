@@ -44,10 +44,17 @@ class KeyRangeSplitsTest {
       page.add(dataFile(i * (space / 7000)));
     }
     List<String> splits = KeyRangeSplits.after(page);
-    assertThat(splits).hasSizeBetween(5, 6).isSorted().allSatisfy(split -> {
+    assertThat(splits).hasSizeBetween(6, 7).isSorted().allSatisfy(split -> {
       assertThat(split).hasSizeLessThanOrEqualTo(24).matches("[01]+");
       assertThat(split).isGreaterThan(page.get(page.size() - 1));
     });
+
+    // A page covering a little over half of 2,050 files: the rest is a page and a bit, two ranges.
+    List<String> half = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      half.add(dataFile(i * (space / 2050)));
+    }
+    assertThat(KeyRangeSplits.after(half)).hasSize(1);
 
     // A page covering a thousandth: capped.
     List<String> narrow = new ArrayList<>();
