@@ -30,8 +30,9 @@ import org.apache.hadoop.util.functional.FutureIO;
  * ships 3.3.4), and the one newer API it uses, 3.4.1's {@code BulkDelete}, is chosen once per
  * storage where the client has it ({@link DeleteRoute}, {@link HadoopDeletes#open}). Deletes go in
  * bulk where the store has bulk deletes (s3a on a 3.4 client: one DeleteObjects request per page),
- * as parallel single deletes elsewhere. The instance owns its {@code FileSystem} (opened with
- * {@code newInstance}) and closes it.
+ * as parallel single deletes elsewhere. A recursive walk on s3a (3.4 clients) lists a directory of
+ * more than one page in key ranges side by side ({@link RecursiveListing}). The instance owns its
+ * {@code FileSystem} (opened with {@code newInstance}) and closes it.
  */
 public final class HadoopTableStorage implements TableStorage {
   /** Hadoop's object store connectors: every request there waits for a network round trip. */
@@ -63,6 +64,8 @@ public final class HadoopTableStorage implements TableStorage {
    * set of rules for local disk), else null.
    */
   private final LocalTableStorage local;
+  /** How directories are walked when the table is not on local disk, else null. */
+  private final RecursiveListing recursiveListing;
   /** How files are deleted when the table is not on local disk; chosen at the first delete. */
   private HadoopDeletes deletes;
 
@@ -70,8 +73,8 @@ public final class HadoopTableStorage implements TableStorage {
     this.location = location;
     this.conf = conf;
     this.root = new Path(location.uri());
+    String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
     try {
-      String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
       this.opened = FileSystem.newInstance(root.toUri(), S3ExpectContinue.configure(scheme, conf.toConfiguration()));
     } catch (IOException e) {
       throw new StorageException("open file system for", location.toString(), e);
@@ -82,6 +85,7 @@ public final class HadoopTableStorage implements TableStorage {
     this.fs = opened instanceof LocalFileSystem local ? local.getRawFileSystem() : opened;
     this.rootPath = root.toUri().getPath();
     this.local = fs instanceof RawLocalFileSystem ? new LocalTableStorage(location, conf) : null;
+    this.recursiveListing = local == null ? RecursiveListing.of(fs, scheme) : null;
   }
 
   /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
@@ -124,7 +128,7 @@ public final class HadoopTableStorage implements TableStorage {
     }
     RemoteIterator<? extends FileStatus> files;
     try {
-      files = recursive ? fs.listFiles(pathOf(dir), true) : filesOnly(fs.listStatusIterator(pathOf(dir)));
+      files = recursive ? recursiveListing.listFiles(pathOf(dir)) : filesOnly(fs.listStatusIterator(pathOf(dir)));
     } catch (FileNotFoundException e) {
       return java.util.Collections.emptyIterator();
     } catch (IOException e) {
@@ -195,6 +199,11 @@ public final class HadoopTableStorage implements TableStorage {
         return file;
       }
     };
+  }
+
+  /** Whether directories are walked in key ranges side by side ({@link S3KeyRangeListing}). */
+  boolean walksInKeyRanges() {
+    return recursiveListing != null && !(recursiveListing instanceof RecursiveListing.Plain);
   }
 
   /** Names without attributes where the table is on local disk ({@link LocalTableStorage}); the listing's own elsewhere. */
@@ -527,6 +536,9 @@ public final class HadoopTableStorage implements TableStorage {
         if (deletes != null) {
           deletes.close();
         }
+      }
+      if (recursiveListing != null) {
+        recursiveListing.close();
       }
       opened.close();
     } catch (IOException e) {

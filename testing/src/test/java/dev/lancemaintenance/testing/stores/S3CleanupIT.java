@@ -19,7 +19,9 @@ import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -50,16 +52,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class S3CleanupIT {
   private static final String BUCKET = "lance-cleanup";
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
+  private static final int LISTING_PAGE = 3;
 
   /**
    * One spill partition, so that the sweep holds every doomed file in one buffer: the requests the
    * server sees are then predictable (the engine's default 64 partitions each flush their own
-   * batch, and s3a sends a one-key page as a plain DELETE).
+   * batch, and s3a sends a one-key page as a plain DELETE). Listings in pages of {@value
+   * #LISTING_PAGE} keys: every directory of the table takes several, so that its walk goes in key
+   * ranges side by side (storage.S3KeyRangeListing), as a directory of thousands of files does.
    */
   private static CleanupAction ourCleanup(String key) {
+    Map<String, String> smallPages = new HashMap<>(S3.hadoopSettings());
+    smallPages.put("fs.s3a.paging.maximum", Integer.toString(LISTING_PAGE));
     return new LocalCleanupAction(
             TableLocation.of(S3.s3aUri(key)),
-            HadoopTableStorage.factory(S3.storageConf()),
+            HadoopTableStorage.factory(StorageConf.of(smallPages)),
             Clock.systemUTC())
         .partitions(1);
   }

@@ -1,0 +1,307 @@
+package dev.lancemaintenance.storage;
+
+import dev.lancemaintenance.DaemonThreads;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.s3a.S3AUtils;
+import org.apache.hadoop.fs.store.audit.AuditSpan;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A recursive listing on s3a (hadoop-aws 3.4) that asks for the pages of one directory side by
+ * side: s3a asks for page n+1 with page n's continuation token, so a directory of n pages is n
+ * round trips in a row; here it is the first page, then the rest in key ranges listed at once,
+ * each with {@code ListObjectsV2}'s {@code StartAfter} (which Hadoop's {@code FileSystem} does not
+ * offer) and its own pages.
+ *
+ * <p><b>Why the union is exactly s3a's listing.</b> The first page is s3a's own first request
+ * (the directory's key with a slash as the prefix, no delimiter, {@code fs.s3a.paging.maximum}
+ * keys): all keys up to its last key {@code L}, in order. When the page is not the last, {@link
+ * KeyRangeSplits} picks split points {@code L < s1 < ... < sk} (any, even none: they only balance
+ * the ranges), and the ranges {@code (L, s1], (s1, s2], ..., (sk, +inf)} partition every key above
+ * {@code L}: the first continues with the page's continuation token (the request s3a would send
+ * next), each other starts after its lower bound, and each stops at its first key above its upper
+ * bound (keys come in order, so none of its own follows). Every key is thus seen once, in the
+ * store's order, and each goes through s3a's own filter ({@code Listing.AcceptFilesOnly}: no
+ * directory marker {@code …/}, no {@code _$folder$}, not the directory itself) and mapping
+ * ({@code S3AUtils.createFileStatus}: the listed size, the listed time, the key's qualified path),
+ * so directory markers and subdirectories come out as s3a gives them: a subdirectory's files are
+ * files of the walk, its marker nothing. A listing that finds no file asks for the path's status,
+ * as s3a's {@code listFiles} does then: a file is listed as itself, a missing path raises {@code
+ * FileNotFoundException}. The split points are ASCII, so S3's order of keys (by UTF-8 bytes) and
+ * {@link String#compareTo} agree on which side of one a key falls ({@link KeyRangeSplits}).
+ *
+ * <p>A directory of one page sends the one request it sent before. Not used where s3a changes
+ * what a listing shows or how it asks: client-side encryption (the listed size is not the file's),
+ * and list version 1 ({@code fs.s3a.list.version}, for stores without {@code ListObjectsV2}).
+ * Requests go through s3a's own client (its credentials, endpoint, path style, retries and
+ * interceptors; {@code S3AInternals.getAmazonS3Client}, public in 3.4 though marked for testing and
+ * diagnostics), built by s3a's request factory, inside an s3a audit span.
+ */
+final class S3KeyRangeListing implements RecursiveListing {
+  private static final String LIST_VERSION = "fs.s3a.list.version";
+  private static final String PAGING_MAXIMUM = "fs.s3a.paging.maximum";
+  private static final int DEFAULT_PAGING_MAXIMUM = 5000;
+  /** Pages a range lists ahead of the caller: a directory of millions streams, a few pages held. */
+  private static final int PAGES_AHEAD = 2;
+  private static final String FOLDER_SUFFIX = "_$folder$";
+
+  private final S3AFileSystem fs;
+  private final S3Client client;
+  private final int maxKeys;
+  private final ExecutorService rangeThreads;
+
+  private S3KeyRangeListing(S3AFileSystem fs, S3Client client, int maxKeys) {
+    this.fs = fs;
+    this.client = client;
+    this.maxKeys = maxKeys;
+    this.rangeThreads = Executors.newCachedThreadPool(DaemonThreads.named("lance-s3-key-range"));
+  }
+
+  /** The key-range listing of {@code fs}; null where s3a lists otherwise (see the class comment). */
+  public static RecursiveListing open(FileSystem fs) {
+    if (!(fs instanceof S3AFileSystem s3a) || s3a.getConf().getInt(LIST_VERSION, 2) != 2 || s3a.isCSEEnabled()) {
+      return null;
+    }
+    S3Client client = s3a.getS3AInternals().getAmazonS3Client("listing a directory in key ranges");
+    return new S3KeyRangeListing(s3a, client, s3a.getConf().getInt(PAGING_MAXIMUM, DEFAULT_PAGING_MAXIMUM));
+  }
+
+  @Override
+  public RemoteIterator<FileStatus> listFiles(Path dir) throws IOException {
+    Path qualified = fs.makeQualified(dir);
+    String prefix = S3AUtils.maybeAddTrailingSlash(fs.pathToKey(qualified));
+    AuditSpan span = fs.createSpan("op_list_files", qualified.toString(), null);
+    ListObjectsV2Response first;
+    try {
+      first = list(request(prefix).build(), prefix);
+    } finally {
+      span.deactivate();
+    }
+    List<Range> ranges = new ArrayList<>();
+    if (truncated(first)) {
+      List<String> names = new ArrayList<>(first.contents().size());
+      for (S3Object object : first.contents()) {
+        names.add(object.key().substring(prefix.length()));
+      }
+      List<String> splits = KeyRangeSplits.after(names);
+      String lower = null;
+      for (int i = 0; i <= splits.size(); i++) {
+        String upper = i < splits.size() ? prefix + splits.get(i) : null;
+        ranges.add(i == 0
+            ? new Range(qualified, prefix, first.nextContinuationToken(), null, upper, span)
+            : new Range(qualified, prefix, null, lower, upper, span));
+        lower = upper;
+      }
+      for (Range range : ranges) {
+        try {
+          rangeThreads.execute(range);
+        } catch (RejectedExecutionException closed) {
+          throw new InterruptedIOException("the storage was closed while listing " + qualified);
+        }
+      }
+    }
+    return new Files(qualified, filesOf(first.contents(), qualified), ranges);
+  }
+
+  private ListObjectsV2Request.Builder request(String prefix) {
+    return fs.getRequestFactory().newListObjectsV2RequestBuilder(prefix, null, maxKeys);
+  }
+
+  private ListObjectsV2Response list(ListObjectsV2Request request, String prefix) throws IOException {
+    try {
+      return client.listObjectsV2(request);
+    } catch (SdkException e) {
+      throw S3AUtils.translateException("list", prefix, e);
+    }
+  }
+
+  private static boolean truncated(ListObjectsV2Response page) {
+    return Boolean.TRUE.equals(page.isTruncated());
+  }
+
+  /** The files among {@code objects}, as s3a's recursive {@code listFiles} accepts and maps them. */
+  private List<FileStatus> filesOf(List<S3Object> objects, Path dir) {
+    List<FileStatus> files = new ArrayList<>(objects.size());
+    for (S3Object object : objects) {
+      String key = object.key();
+      Path path = fs.keyToQualifiedPath(key);
+      // Listing.AcceptFilesOnly.
+      if (path.equals(dir) || key.endsWith(FOLDER_SUFFIX) || S3AUtils.objectRepresentsDirectory(key)) {
+        continue;
+      }
+      // Listing.FileStatusListingIterator: the size s3a's getObjectSize gives without client-side
+      // encryption, the object's own.
+      files.add(S3AUtils.createFileStatus(
+          path, object, fs.getDefaultBlockSize(path), fs.getUsername(), object.eTag(), null, object.size()));
+    }
+    return files;
+  }
+
+  @Override
+  public void close() {
+    // A range still listing for a caller that stopped reading waits on its full queue: free it.
+    rangeThreads.shutdownNow();
+  }
+
+  /** One page's files of a range, whether it is the range's last, or why the range failed. */
+  private record Page(List<FileStatus> files, boolean last, Throwable failure) {}
+
+  /**
+   * The keys of {@code (lower, upper]} under the prefix ({@code upper} null: unbounded), listed
+   * ahead of the caller, a page at a time into {@link #pages}. The first range continues from
+   * the first page's token instead of a lower bound.
+   */
+  private final class Range implements Runnable {
+    private final String prefix;
+    private final String continuation;
+    private final String lower;
+    private final String upper;
+    private final AuditSpan span;
+    private final BlockingQueue<Page> pages = new ArrayBlockingQueue<>(PAGES_AHEAD);
+    private final Path dir;
+
+    Range(Path dir, String prefix, String continuation, String lower, String upper, AuditSpan span) {
+      this.dir = dir;
+      this.prefix = prefix;
+      this.continuation = continuation;
+      this.lower = lower;
+      this.upper = upper;
+      this.span = span;
+    }
+
+    @Override
+    public void run() {
+      span.activate();
+      try {
+        String token = continuation;
+        while (true) {
+          ListObjectsV2Request.Builder request = request(prefix);
+          if (token != null) {
+            request.continuationToken(token);
+          } else {
+            request.startAfter(lower);
+          }
+          ListObjectsV2Response page = list(request.build(), prefix);
+          List<S3Object> inRange = page.contents();
+          boolean beyond = false;
+          if (upper != null) {
+            for (int i = 0; i < inRange.size() && !beyond; i++) {
+              if (inRange.get(i).key().compareTo(upper) > 0) {
+                inRange = inRange.subList(0, i);
+                beyond = true;
+              }
+            }
+          }
+          boolean last = beyond || !truncated(page);
+          pages.put(new Page(filesOf(inRange, dir), last, null));
+          if (last) {
+            return;
+          }
+          token = page.nextContinuationToken();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (IOException | RuntimeException | Error e) {
+        pages.offer(new Page(List.of(), true, e));
+      } finally {
+        span.deactivate();
+      }
+    }
+
+    Page take() throws IOException {
+      try {
+        return pages.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while listing " + prefix);
+      }
+    }
+  }
+
+  /** The first page's files, then each range's in order; s3a's status probe when there are none. */
+  private final class Files implements RemoteIterator<FileStatus> {
+    private final Path dir;
+    private final Iterator<Range> ranges;
+    private Iterator<FileStatus> page;
+    /** The range whose pages are being read; null between ranges. */
+    private Range current;
+    private boolean anyFile;
+    private boolean probed;
+
+    Files(Path dir, List<FileStatus> first, List<Range> ranges) {
+      this.dir = dir;
+      this.page = first.iterator();
+      this.ranges = ranges.iterator();
+      this.anyFile = !first.isEmpty();
+    }
+
+    @Override
+    public boolean hasNext() throws IOException {
+      while (!page.hasNext()) {
+        if (current == null && ranges.hasNext()) {
+          current = ranges.next();
+        }
+        if (current != null) {
+          Page next = current.take();
+          if (next.failure() != null) {
+            throw rethrown(next.failure());
+          }
+          if (next.last()) {
+            current = null;
+          }
+          anyFile |= !next.files().isEmpty();
+          page = next.files().iterator();
+          continue;
+        }
+        if (anyFile || probed) {
+          return false;
+        }
+        // S3AFileSystem.innerListFiles: a listing without files is a file, an empty directory
+        // or nothing (FileNotFoundException), as the path's status says.
+        probed = true;
+        FileStatus status = fs.getFileStatus(dir);
+        page = status.isFile() ? List.of(status).iterator() : Collections.emptyIterator();
+      }
+      return true;
+    }
+
+    @Override
+    public FileStatus next() throws IOException {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return page.next();
+    }
+
+    /** A range's failure, thrown again here as it was thrown there. */
+    private IOException rethrown(Throwable failure) {
+      if (failure instanceof IOException io) {
+        return io;
+      }
+      if (failure instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw (Error) failure;
+    }
+  }
+}

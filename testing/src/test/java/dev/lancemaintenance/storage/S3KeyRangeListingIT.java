@@ -1,0 +1,166 @@
+package dev.lancemaintenance.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.testing.stores.S3Bucket;
+import dev.lancemaintenance.testing.stores.ThrottlingProxy;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.util.VersionInfo;
+import org.jclouds.blobstore.BlobStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A directory walked on S3 (s3proxy through s3a) by {@link HadoopTableStorage}, in key ranges side
+ * by side where the client offers them ({@link S3KeyRangeListing}, Hadoop 3.4), against s3a's own
+ * {@code listFiles(dir, true)}, entry by entry: the same paths in the same order, each with the
+ * same size and time. Pages of 7 keys, so every range takes several pages; names on, just below
+ * and just above every split point, in every range, and of no shape the splits know. On the
+ * Hadoop 3.3 client (compat/hadoop-3.3) the storage keeps s3a's listing, and the same test checks
+ * that it does.
+ */
+class S3KeyRangeListingIT {
+  private static final String BUCKET = "lance-key-ranges";
+  private static final int PAGE = 7;
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
+
+  private static Map<String, String> settings(URI endpoint) {
+    Map<String, String> settings = new HashMap<>(S3.hadoopSettings());
+    settings.put("fs.s3a.paging.maximum", Integer.toString(PAGE));
+    settings.put("fs.s3a.endpoint", endpoint.toString());
+    return settings;
+  }
+
+  private static void put(String key, int size) {
+    BlobStore store = S3.server().blobStore();
+    byte[] content = new byte[size];
+    store.putBlob(BUCKET, store.blobBuilder(key).payload(content).contentLength(size).build());
+  }
+
+  private static String dataName(long leading, String rest) {
+    String bits = Long.toBinaryString(leading);
+    return "0".repeat(24 - bits.length()) + bits + rest;
+  }
+
+  @Test
+  void aDirectoryOfManyPagesListsInRangesExactlyAsS3aListsIt() throws IOException {
+    String table = "many/t.lance";
+    String dirKey = table + "/data/";
+    TreeSet<String> names = new TreeSet<>();
+    long space = 1L << 24;
+    for (int i = 0; i < 150; i++) {
+      names.add(dataName(i * (space / 150) + (i * 7919L) % 1000, String.format("%026x.lance", i * 104729L)));
+    }
+    // Names of no shape the splits know, before, between and after the data files' names.
+    names.addAll(List.of(".tmp_staging", "0", "1", "01", "1".repeat(30), "a.txt", "zzz", "~last",
+        "\u00e9t\u00e9.lance", "\ud83d\ude00.lance", "\ufffd.bin", "old_$folder$", "sub/", "sub/inner.lance",
+        "010101010101010101010101/nested/deep.lance", "10/", "10/x"));
+    List<String> firstPage = new ArrayList<>(names).subList(0, PAGE);
+    List<String> splits = KeyRangeSplits.after(firstPage);
+    assertThat(splits).as("split points after the first page").hasSizeGreaterThanOrEqualTo(3);
+    String lastOfFirstPage = firstPage.get(PAGE - 1);
+    List<String> around = new ArrayList<>();
+    for (String split : splits) {
+      // A split point is the shortest digits of its value: trailing zeros left off.
+      long value = Long.parseLong(split + "0".repeat(24 - split.length()), 2);
+      around.addAll(List.of(split, split + ".lance", split + "/sub.lance", split + "0", split + "1",
+          dataName(value - 1, "ff.lance"), dataName(value, ".lance"), dataName(value + 1, ".lance")));
+      if (split.length() > 1) {
+        around.add(split.substring(0, split.length() - 1) + ".lance");
+      }
+    }
+    around.removeIf(name -> name.compareTo(lastOfFirstPage) <= 0);
+    names.addAll(around);
+    assertThat(new ArrayList<>(names).subList(0, PAGE)).as("the first page is unchanged").isEqualTo(firstPage);
+
+    int size = 1;
+    for (String name : names) {
+      put(dirKey + name, size++ % 97);
+    }
+    put(dirKey, 0); // the directory's own marker
+
+    try (ThrottlingProxy counting = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE)) {
+      Map<String, String> settings = settings(counting.endpoint());
+      long before = counting.requests();
+      List<FileEntry> plain = plainListing(settings, table, "data");
+      long plainRequests = counting.requests() - before;
+      before = counting.requests();
+      List<FileEntry> ranged = rangedListing(settings, table, "data");
+      long rangedRequests = counting.requests() - before;
+
+      assertThat(ranged).as("the ranged listing, entry by entry").containsExactlyElementsOf(plain);
+      assertThat(plain).extracting(FileEntry::path).as("files planted around every split point")
+          .contains(around.stream().filter(name -> !name.endsWith("/")).map(name -> "data/" + name).toArray(String[]::new))
+          .doesNotContain("data/sub/", "data/10/", "data/old_$folder$", "data");
+      // Each range but the last may read one page into the next range's keys.
+      assertThat(rangedRequests).as("requests, against s3a's %d", plainRequests).isLessThanOrEqualTo(plainRequests + splits.size());
+    }
+  }
+
+  @Test
+  void aDirectoryOfOnePageAnEmptyOneAMissingOneAndAFileListAsS3aListsThemWithItsRequests() throws IOException {
+    String table = "small/t.lance";
+    put(table + "/data/a.lance", 3);
+    put(table + "/data/b.lance", 4);
+    put(table + "/empty/", 0);
+    put(table + "/afile", 5);
+    put(table + "/markers/sub/", 0);
+    try (ThrottlingProxy counting = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE)) {
+      Map<String, String> settings = settings(counting.endpoint());
+      for (String dir : List.of("data", "empty", "absent", "afile", "markers")) {
+        long before = counting.requests();
+        List<FileEntry> plain = plainListing(settings, table, dir);
+        long plainRequests = counting.requests() - before;
+        before = counting.requests();
+        List<FileEntry> ranged = rangedListing(settings, table, dir);
+        assertThat(ranged).as(dir).containsExactlyElementsOf(plain);
+        assertThat(counting.requests() - before).as("requests to list %s", dir).isLessThanOrEqualTo(plainRequests);
+      }
+      assertThat(plainListing(settings, table, "afile")).extracting(FileEntry::path).as("a file lists as itself").containsExactly("afile");
+    }
+  }
+
+  private static List<FileEntry> rangedListing(Map<String, String> settings, String table, String dir) {
+    try (HadoopTableStorage storage = new HadoopTableStorage(TableLocation.of(S3.s3aUri(table)), StorageConf.of(settings))) {
+      assertThat(storage.walksInKeyRanges()).as("key ranges on a Hadoop 3.4 client, s3a's walk on 3.3")
+          .isEqualTo(!VersionInfo.getVersion().startsWith("3.3."));
+      List<FileEntry> entries = new ArrayList<>();
+      for (Iterator<FileEntry> it = storage.listFiles(dir, true); it.hasNext(); ) {
+        entries.add(it.next());
+      }
+      return entries;
+    }
+  }
+
+  /** s3a's own {@code listFiles(dir, true)}, as table-relative entries; a missing directory lists as empty. */
+  private static List<FileEntry> plainListing(Map<String, String> settings, String table, String dir) throws IOException {
+    URI root = URI.create(S3.s3aUri(table));
+    try (FileSystem fs = FileSystem.newInstance(root, StorageConf.of(settings).toConfiguration())) {
+      List<FileEntry> entries = new ArrayList<>();
+      String rootPath = root.getPath() + "/";
+      try {
+        RemoteIterator<LocatedFileStatus> files = fs.listFiles(new Path(root + "/" + dir), true);
+        while (files.hasNext()) {
+          LocatedFileStatus status = files.next();
+          entries.add(new FileEntry(status.getPath().toUri().getPath().substring(rootPath.length()), status.getLen(),
+              status.getModificationTime()));
+        }
+      } catch (FileNotFoundException missing) {
+        return List.of();
+      }
+      return entries;
+    }
+  }
+}
