@@ -1,7 +1,5 @@
 package dev.lancemaintenance.ledger;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * A reference key as the key snapshot stores it: a 128-bit hash (MurmurHash3, x64 128-bit variant)
  * of the table's ledger fingerprint and the key. A decide task hashes every listed name, so the hash
@@ -20,12 +18,11 @@ public record KeyHash(long high, long low) implements Comparable<KeyHash> {
   /** Partitions of a snapshot: a reader holds one at a time. */
   public static final int PARTITIONS = 1 << PARTITION_BITS;
 
-  private static final long C1 = 0x87c37b91114253d5L;
-  private static final long C2 = 0x4cf5ad432745937fL;
-
   /** The hash of {@code key} in the table whose ledger fingerprint is {@code fingerprint}. */
   public static KeyHash of(String fingerprint, String key) {
-    return murmur3((fingerprint + '\n' + key).getBytes(StandardCharsets.UTF_8));
+    KeyHasher hasher = new KeyHasher(fingerprint);
+    hasher.hash(key);
+    return new KeyHash(hasher.high(), hasher.low());
   }
 
   /** The partition this hash belongs to. */
@@ -64,66 +61,10 @@ public record KeyHash(long high, long low) implements Comparable<KeyHash> {
     return byHigh != 0 ? byHigh : Long.compareUnsigned(lowA, lowB);
   }
 
-  /** MurmurHash3_x64_128 with seed 0, as published (Austin Appleby, public domain). */
+  /** MurmurHash3_x64_128 with seed 0 of {@code data} (the one implementation is {@link KeyHasher#digest}). */
   static KeyHash murmur3(byte[] data) {
-    int length = data.length;
-    int blocks = length / 16;
-    long h1 = 0;
-    long h2 = 0;
-    for (int i = 0; i < blocks; i++) {
-      long k1 = littleEndian(data, i * 16);
-      long k2 = littleEndian(data, i * 16 + 8);
-      h1 ^= mixK1(k1);
-      h1 = Long.rotateLeft(h1, 27) + h2;
-      h1 = h1 * 5 + 0x52dce729;
-      h2 ^= mixK2(k2);
-      h2 = Long.rotateLeft(h2, 31) + h1;
-      h2 = h2 * 5 + 0x38495ab5;
-    }
-    long k1 = 0;
-    long k2 = 0;
-    int tail = blocks * 16;
-    for (int i = length - tail - 1; i >= 8; i--) {
-      k2 ^= (long) (data[tail + i] & 0xff) << ((i - 8) * 8);
-    }
-    for (int i = Math.min(length - tail, 8) - 1; i >= 0; i--) {
-      k1 ^= (long) (data[tail + i] & 0xff) << (i * 8);
-    }
-    h1 ^= mixK1(k1);
-    h2 ^= mixK2(k2);
-    h1 ^= length;
-    h2 ^= length;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix(h1);
-    h2 = fmix(h2);
-    h1 += h2;
-    h2 += h1;
-    return new KeyHash(h1, h2);
-  }
-
-  private static long littleEndian(byte[] data, int at) {
-    long value = 0;
-    for (int i = 7; i >= 0; i--) {
-      value = (value << 8) | (data[at + i] & 0xff);
-    }
-    return value;
-  }
-
-  private static long mixK1(long k1) {
-    return Long.rotateLeft(k1 * C1, 31) * C2;
-  }
-
-  private static long mixK2(long k2) {
-    return Long.rotateLeft(k2 * C2, 33) * C1;
-  }
-
-  private static long fmix(long k) {
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    k ^= k >>> 33;
-    return k;
+    KeyHasher hasher = new KeyHasher();
+    hasher.digest(data, data.length);
+    return new KeyHash(hasher.high(), hasher.low());
   }
 }

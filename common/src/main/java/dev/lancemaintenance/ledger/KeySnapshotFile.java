@@ -145,7 +145,7 @@ public final class KeySnapshotFile {
         out.writeLong(version.timestampNanos());
       }
       out.writeInt(snapshot.partitions().size());
-      for (KeySnapshot.Partition partition : snapshot.partitions()) {
+      for (KeyPartition partition : snapshot.partitions()) {
         byte[] entries = encode(partition);
         partitions.add(entries);
         out.writeInt(partition.size());
@@ -172,7 +172,7 @@ public final class KeySnapshotFile {
     return file.toByteArray();
   }
 
-  private static byte[] encode(KeySnapshot.Partition partition) {
+  private static byte[] encode(KeyPartition partition) {
     ByteBuffer entries = ByteBuffer.allocate(partition.size() * ENTRY_BYTES);
     for (int at = 0; at < partition.size(); at++) {
       entries.putLong(partition.high[at]).putLong(partition.low[at]).putLong(partition.newest[at]).put(partition.openElements[at]);
@@ -208,7 +208,7 @@ public final class KeySnapshotFile {
     if (!Arrays.equals(storage.read(path, length - END_MAGIC.length, END_MAGIC.length), END_MAGIC)) {
       throw new LedgerFormatException(path, "end magic missing");
     }
-    List<KeySnapshot.Partition> partitions = new ArrayList<>();
+    List<KeyPartition> partitions = new ArrayList<>();
     long offset = headerLength;
     for (int index = 0; index < KeyHash.PARTITIONS; index++) {
       int count = header.counts()[index];
@@ -226,10 +226,10 @@ public final class KeySnapshotFile {
     }
   }
 
-  private static KeySnapshot.Partition decode(String path, int index, byte[] bytes, int count) {
+  private static KeyPartition decode(String path, int index, byte[] bytes, int count) {
     ByteBuffer entries = ByteBuffer.wrap(bytes);
-    KeySnapshot.Partition partition =
-        new KeySnapshot.Partition(new long[count], new long[count], new long[count], new byte[count]);
+    KeyPartition partition =
+        new KeyPartition(new long[count], new long[count], new long[count], new byte[count]);
     for (int at = 0; at < count; at++) {
       partition.high[at] = entries.getLong();
       partition.low[at] = entries.getLong();

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * why it is exact: docs/cleanup-semantics.md, section 21): decodes the versions new since the
  * snapshot and the islands, classifies every listed
  * version from the snapshot's recorded commit times and the new ones', and hands the decide stage
- * an answer per key ({@link KeySnapshot.Answers}) instead of marks. Anything the snapshot cannot
+ * an answer per key ({@link KeySnapshotAnswers}) instead of marks. Anything the snapshot cannot
  * vouch for gives no outcome, and the run takes today's path ({@link MarkTasks}).
  *
  * <p>Also leaves the snapshot: {@link #leaveFromLedger} after today's path, {@link Outcome#commit}
@@ -60,7 +60,7 @@ public final class KeySnapshotMark {
    * @param ledgerListing the listing of the ledger's directory the run took beside its plan, when it
    *     did: the append finds the head commit there instead of listing again
    */
-  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshot.Answers answers,
+  public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshotAnswers answers,
       LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests,
       Optional<LedgerDirectory> ledgerListing) {
     public Outcome {
@@ -200,7 +200,7 @@ public final class KeySnapshotMark {
     }
     // Summarised without base: its first version whole, as the ledger takes it without a fold.
     LedgerSegment summarised = new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes, true);
-    KeySnapshot.Continued continued = snapshot.continueWith(summarised);
+    ContinuedKeySnapshot continued = snapshot.continueWith(summarised);
 
     Map<Long, Long> timestamps = new HashMap<>();
     snapshot.versions().forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
@@ -234,7 +234,7 @@ public final class KeySnapshotMark {
       }
       islandReferences.put(island, keys);
     }
-    KeySnapshot.Answers answers = continued.answers(keepFiles, islandReferences);
+    KeySnapshotAnswers answers = continued.answers(keepFiles, islandReferences);
     MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
     LOG.info("lance cleanup {}: deciding from the key snapshot of version {} ({} entries, {} new versions, {} islands)",
         facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());

@@ -28,7 +28,7 @@ import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.ExpiryRecords;
-import dev.lancemaintenance.ledger.KeySnapshot;
+import dev.lancemaintenance.ledger.KeySnapshotAnswers;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
@@ -515,7 +515,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     /** Each listed key's mark when the mark stage decided from the key snapshot; null when it marked. */
-    private KeySnapshot.Answers snapshotAnswers() {
+    private KeySnapshotAnswers snapshotAnswers() {
       KeySnapshotMark.Outcome marked = markedFromSnapshot;
       return marked == null ? null : marked.answers();
     }
@@ -523,14 +523,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /**
      * Lists one managed directory into the spill. On the key snapshot's path (the answers exist
      * before the listing starts) a name whose key is answered {@code KEPT} is settled here instead:
-     * {@link KeySnapshot.Answers#keptListed} counts it for the referenced-files gate, as the decide
+     * {@link KeySnapshotAnswers.Listing#keptListed} counts it for the referenced-files gate, as the decide
      * stage would, and the decision of such a file is to keep it and record nothing (a version the
      * run keeps references it: {@link DecideByPath}'s third rule, whatever its kind or age; only
      * files that go or are kept for their age are recorded for a resume). So the decide stage meets
      * exactly the names whose decision can still go either way, and decides each as before.
      */
     private Long list(ListingTask task, DatasetRef dataset) {
-      KeySnapshot.Answers settles = snapshotAnswers();
+      KeySnapshotAnswers settles = snapshotAnswers();
       long count = 0;
       List<FileEntry> batch = new ArrayList<>();
       for (Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task); files.hasNext(); ) {
@@ -562,7 +562,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * for a task of the pool (no task of the pool waits for another), and the names held in memory
      * are bounded. {@link #list(CleanupPlan)} awaits every batch before the decision.
      */
-    private void settle(List<FileEntry> batch, KeySnapshot.Answers settles, DatasetRef dataset) {
+    private void settle(List<FileEntry> batch, KeySnapshotAnswers settles, DatasetRef dataset) {
       if (!settlingSlots.tryAcquire()) {
         settleHere(batch, settles, dataset);
         return;
@@ -578,9 +578,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     /** Spills the names of {@code batch} whose keys are not answered {@code KEPT} (see {@link #list(ListingTask, DatasetRef)}). */
-    private void settleHere(List<FileEntry> batch, KeySnapshot.Answers settles, DatasetRef dataset) {
+    private void settleHere(List<FileEntry> batch, KeySnapshotAnswers settles, DatasetRef dataset) {
+      KeySnapshotAnswers.Listing lookups = settles.listing();
       for (FileEntry file : batch) {
-        if (!settles.keptListed(ReferenceKeys.keyOf(dataset, file.path()))) {
+        if (!lookups.keptListed(ReferenceKeys.keyOf(dataset, file.path()))) {
           spills.addFile(file, dataset);
         }
       }
@@ -638,7 +639,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Map<String, KeyMark> marks = new HashMap<>();
       spills.marks(partition).forEach(mark -> marks.computeIfAbsent(mark.key(), any -> new KeyMark()).merge(mark.state()));
       DecideByPath decide = new DecideByPath(context);
-      KeySnapshot.Answers fromSnapshot = snapshotAnswers();
+      KeySnapshotAnswers answers = snapshotAnswers();
+      KeySnapshotAnswers.Listing fromSnapshot = answers == null ? null : answers.listing();
       spills.files(partition).forEach(file -> {
         Optional<MarkState> state = Optional.empty();
         if (fromSnapshot != null) {

@@ -19,6 +19,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,16 +103,64 @@ class KeySnapshotTest {
     History history = new History();
     history.add(1, Set.of(element(1, FileKind.INDEX), element(2, FileKind.DATA)));
     KeySnapshot snapshot = KeySnapshot.fromLedger(history.fold(), Set.of(1L)).orElseThrow();
-    KeySnapshot.Answers answers = continued(snapshot, List.of()).answers(Set.of(1L), Map.of());
-    answers.markOfListed(key(1));
-    answers.markOfListed(key(1));
+    KeySnapshotAnswers answers = continued(snapshot, List.of()).answers(Set.of(1L), Map.of());
+    KeySnapshotAnswers.Listing listing = answers.listing();
+    listing.markOfListed(key(1));
+    listing.markOfListed(key(1));
     assertThat(answers.everyKeptKeyListed()).isFalse();
-    answers.markOfListed(key(2));
+    listing.markOfListed(key(2));
     assertThat(answers.everyKeptKeyListed()).isTrue();
     assertThat(answers.keptEntries()).isEqualTo(2);
   }
 
-  private static KeySnapshot.Continued continued(KeySnapshot snapshot, List<LedgerVersion> none) {
+  /**
+   * Listings on several threads, each meeting every key of its share: the gate sees every bit they
+   * set, and a key no listing met is the one it names as missing.
+   */
+  @Test
+  void listingsOnSeveralThreadsAllCountForTheGate() throws Exception {
+    History history = new History();
+    Set<LedgerElement> elements = new HashSet<>();
+    for (int index = 0; index < 5_000; index++) {
+      elements.add(element(index, FileKind.DATA));
+    }
+    history.add(1, elements);
+    KeySnapshot snapshot = KeySnapshot.fromLedger(history.fold(), Set.of(1L)).orElseThrow();
+    KeySnapshotAnswers answers = continued(snapshot, List.of()).answers(Set.of(1L), Map.of());
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Boolean>> tasks = new ArrayList<>();
+      for (int thread = 0; thread < threads; thread++) {
+        int share = thread;
+        tasks.add(pool.submit(() -> {
+          KeySnapshotAnswers.Listing listing = answers.listing();
+          boolean allKept = true;
+          for (int index = share; index < 5_000; index += threads) {
+            if (index != 4_321) {
+              allKept &= listing.keptListed(key(index));
+            }
+          }
+          return allKept;
+        }));
+      }
+      for (Future<Boolean> task : tasks) {
+        assertThat(task.get()).isTrue();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(answers.keptEntries()).isEqualTo(5_000);
+    assertThat(answers.keptEntriesListed()).isEqualTo(4_999);
+    assertThat(answers.everyKeptKeyListed()).isFalse();
+    assertThat(answers.keptAndUnlisted(key(4_321))).isTrue();
+    assertThat(answers.keptAndUnlisted(key(4_322))).isFalse();
+    assertThat(answers.keptAndUnlisted(key(5_001))).isFalse(); // no entry
+    answers.listing().keptListed(key(4_321));
+    assertThat(answers.everyKeptKeyListed()).isTrue();
+  }
+
+  private static ContinuedKeySnapshot continued(KeySnapshot snapshot, List<LedgerVersion> none) {
     try {
       return snapshot.continueWith(new LedgerSegment(FINGERPRINT, DatasetRef.MAIN, none, List.of(), List.of()));
     } catch (KeySnapshot.NotContinuable e) {
@@ -209,7 +260,7 @@ class KeySnapshotTest {
         commit(random.nextInt(5));
         Set<Long> nowListed = new TreeSet<>(listed);
         nowListed.addAll(history.references.tailMap(end, false).keySet());
-        KeySnapshot.Continued continued;
+        ContinuedKeySnapshot continued;
         try {
           continued = snapshot.continueWith(history.changesAfter(end));
         } catch (KeySnapshot.NotContinuable e) {
@@ -221,7 +272,7 @@ class KeySnapshotTest {
         for (long island : continued.islands(keepFiles)) {
           islandReferences.put(island, keysOf(history.references.get(island)));
         }
-        KeySnapshot.Answers answers = continued.answers(keepFiles, islandReferences);
+        KeySnapshotAnswers answers = continued.answers(keepFiles, islandReferences);
         Set<String> kept = new HashSet<>();
         for (int index = 0; index <= KEYS; index++) {
           String key = key(index);
@@ -231,12 +282,18 @@ class KeySnapshotTest {
         }
         // The gate: a listing that misses one kept key fails it; one that holds them all passes.
         List<String> keptKeys = new ArrayList<>(kept);
-        keptKeys.stream().skip(1).forEach(answers::markOfListed);
-        answers.markOfListed(key(KEYS + 1)); // a name no version references
+        KeySnapshotAnswers.Listing listing = answers.listing();
+        keptKeys.stream().skip(1).forEach(listing::markOfListed);
+        listing.markOfListed(key(KEYS + 1)); // a name no version references
         assertThat(answers.everyKeptKeyListed()).as("seed %d", seed).isEqualTo(keptKeys.isEmpty());
-        keptKeys.stream().limit(1).forEach(answers::markOfListed);
+        keptKeys.stream().limit(1).forEach(listing::markOfListed);
         assertThat(answers.everyKeptKeyListed()).as("seed %d", seed).isTrue();
         assertThat(answers.keptEntries()).isEqualTo(kept.size());
+        // A listing's lookups answer as markOf does (and, every kept key met, leave the gate passed).
+        for (int index = 0; index <= KEYS + 1; index++) {
+          assertThat(listing.keptListed(key(index))).as("seed %d key %d", seed, index).isEqualTo(kept.contains(key(index)));
+        }
+        assertThat(answers.everyKeptKeyListed()).isTrue();
 
         KeySnapshot next = answers.next();
         KeySnapshot fromLedger = KeySnapshot.fromLedger(history.fold(), keepFiles).orElseThrow();
