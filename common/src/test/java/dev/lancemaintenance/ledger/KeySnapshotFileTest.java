@@ -8,10 +8,16 @@ import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +73,31 @@ class KeySnapshotFileTest {
     assertThat(read.versions()).isEqualTo(written.versions());
     assertThat(read.entries()).isEqualTo(40).isEqualTo(written.entries());
     assertThat(read.partitions().stream().filter(partition -> partition.size() > 0).count()).isGreaterThan(8);
+  }
+
+  @Test
+  void theSnapshotIsReadInOneRequestAtItsListedLength() {
+    assertThat(KeySnapshotFile.write(storage, snapshot("f1"))).isTrue();
+    List<String> requests = Collections.synchronizedList(new ArrayList<>());
+    TableStorage counting = (TableStorage) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {TableStorage.class}, (proxy, method, args) -> {
+          if (method.isDefault()) {
+            return InvocationHandler.invokeDefault(proxy, method, args); // its own calls are counted below
+          }
+          if (Set.of("read", "readFully", "length").contains(method.getName())) {
+            requests.add(method.getName() + " " + args[0]);
+          }
+          try {
+            return method.invoke(storage, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    LedgerDirectory listed = LedgerDirectory.list(storage, DatasetRef.MAIN);
+
+    assertThat(KeySnapshotFile.readNewest(counting, listed, "f1").snapshot()).isPresent();
+    // On an object store every ranged read is a round trip in the daily run's row.
+    assertThat(requests).as("reads and status requests of the snapshot").singleElement().asString().startsWith("read ");
   }
 
   @Test
