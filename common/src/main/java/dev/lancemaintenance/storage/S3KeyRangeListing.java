@@ -222,7 +222,13 @@ final class S3KeyRangeListing implements RecursiveListing {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (IOException | RuntimeException | Error e) {
-        pages.offer(new Page(List.of(), true, e));
+        try {
+          // Put, not offer: with the queue full of pages the caller has yet to take, an offered
+          // failure would be lost and the caller would wait for a page that never comes.
+          pages.put(new Page(List.of(), true, e));
+        } catch (InterruptedException closed) {
+          Thread.currentThread().interrupt();
+        }
       } finally {
         span.deactivate();
       }
