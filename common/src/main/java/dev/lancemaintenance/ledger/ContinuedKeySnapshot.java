@@ -151,6 +151,11 @@ public final class ContinuedKeySnapshot {
       KeyPartition.Entry entry = changed.computeIfAbsent(key,
           any -> throughFirst.get(key.partition()).find(key).orElseGet(() -> new KeyPartition.Entry(-1, 0)));
       if (change.opens()) {
+        if (entry.openElements == Byte.MAX_VALUE) {
+          // An entry keeps its count in a byte; the first version's keys are refused the same way.
+          throw new KeySnapshot.NotContinuable("version " + change.version() + " opens more than " + Byte.MAX_VALUE
+              + " elements under " + change.element().key());
+        }
         entry.openElements++;
         entry.newest = KeySnapshot.OPEN;
         continue;
@@ -205,25 +210,16 @@ public final class ContinuedKeySnapshot {
     return throughFirst;
   }
 
-  /** One partition of {@link #continueToFirst}: the snapshot's entries and the first version's keys, in hash order. */
+  /**
+   * One partition of {@link #continueToFirst}: the first version's keys, open, in place of the
+   * snapshot's entries of their hashes; a snapshot entry open at its end that the first version
+   * does not reference closes there.
+   */
   private static KeyPartition throughFirst(KeyPartition snapshot, KeyPartition referenced, long end) {
-    KeyPartition.Builder merged = new KeyPartition.Builder(snapshot.size() + referenced.size());
-    int at = 0;
-    int next = 0;
-    while (at < snapshot.size() || next < referenced.size()) {
-      int order = at == snapshot.size() ? 1 : next == referenced.size() ? -1 : KeyHash.compare(
-          snapshot.high[at], snapshot.low[at], referenced.high[next], referenced.low[next]);
-      if (order < 0) {
-        boolean closes = snapshot.newest[at] == KeySnapshot.OPEN;
-        merged.add(snapshot.high[at], snapshot.low[at], closes ? end : snapshot.newest[at], closes ? 0 : snapshot.openElements[at]);
-        at++;
-        continue;
-      }
-      merged.add(referenced.high[next], referenced.low[next], KeySnapshot.OPEN, referenced.openElements[next]);
-      at += order == 0 ? 1 : 0;
-      next++;
-    }
-    return merged.build();
+    return snapshot.withChanges(referenced, (merged, from, at) -> {
+      boolean closes = from.newest[at] == KeySnapshot.OPEN;
+      merged.add(from.high[at], from.low[at], closes ? end : from.newest[at], closes ? 0 : from.openElements[at]);
+    });
   }
 
   private record Change(LedgerElement element, long version, boolean opens) {}

@@ -24,7 +24,11 @@ final class KeyPartition {
     this.openElements = openElements;
   }
 
-  /** The partitions of {@code entries}, each sorted by hash. */
+  /**
+   * The partitions of {@code entries}, each sorted by hash.
+   *
+   * @throws IllegalStateException when an entry has more than {@link Byte#MAX_VALUE} open elements
+   */
   static List<KeyPartition> of(Map<KeyHash, Entry> entries) {
     List<List<Map.Entry<KeyHash, Entry>>> byPartition = new ArrayList<>();
     for (int i = 0; i < KeyHash.PARTITIONS; i++) {
@@ -35,13 +39,8 @@ final class KeyPartition {
     for (List<Map.Entry<KeyHash, Entry>> part : byPartition) {
       part.sort(Map.Entry.comparingByKey());
       Builder partition = new Builder(part.size());
-      part.forEach(entry -> {
-        if (entry.getValue().openElements > Byte.MAX_VALUE) {
-          throw new IllegalStateException("more than " + Byte.MAX_VALUE + " open elements under one key");
-        }
-        partition.add(entry.getKey().high(), entry.getKey().low(), entry.getValue().newest,
-            entry.getValue().openElements);
-      });
+      part.forEach(entry -> partition.add(entry.getKey().high(), entry.getKey().low(), entry.getValue().newest,
+          entry.getValue().openElements));
       partitions.add(partition.build());
     }
     return partitions;
@@ -85,9 +84,6 @@ final class KeyPartition {
         int same = at + 1;
         while (same < to && sortedHigh[same] == sortedHigh[at] && sortedLow[same] == sortedLow[at]) {
           same++;
-        }
-        if (same - at > Byte.MAX_VALUE) {
-          throw new IllegalStateException("more than " + Byte.MAX_VALUE + " open elements under one key");
         }
         built.add(sortedHigh[at], sortedLow[at], newest, same - at);
         at = same;
@@ -198,6 +194,48 @@ final class KeyPartition {
     return at < 0 ? Optional.empty() : Optional.of(new Entry(newest[at], openElements[at]));
   }
 
+  /**
+   * This partition with {@code changes} merged in, in hash order: a change takes the place of this
+   * partition's entry of its hash (or is new), and a change whose {@code newest} is negative (no
+   * listed version references the key any more) leaves no entry; an entry without a change goes
+   * through {@code unchanged}. The one merge of a snapshot's entries with what later versions
+   * changed: the first new version's keys ({@link ContinuedKeySnapshot}) and the later versions'
+   * changed entries ({@link KeySnapshotAnswers}).
+   */
+  KeyPartition withChanges(KeyPartition changes, UnchangedEntry unchanged) {
+    if (changes.size() == 0 && unchanged == UnchangedEntry.AS_IS) {
+      return this; // immutable once built: shared, not copied
+    }
+    Builder merged = new Builder(size() + changes.size());
+    int at = 0;
+    int next = 0;
+    while (at < size() || next < changes.size()) {
+      int order = at == size() ? 1 : next == changes.size() ? -1
+          : KeyHash.compare(high[at], low[at], changes.high[next], changes.low[next]);
+      if (order < 0) {
+        unchanged.add(merged, this, at);
+        at++;
+        continue;
+      }
+      if (changes.newest[next] >= 0) {
+        merged.add(changes.high[next], changes.low[next], changes.newest[next], changes.openElements[next]);
+      }
+      at += order == 0 ? 1 : 0;
+      next++;
+    }
+    return merged.build();
+  }
+
+  /** What {@link #withChanges} makes of an entry no change replaces. */
+  @FunctionalInterface
+  interface UnchangedEntry {
+    /** The entry stays as it is. */
+    UnchangedEntry AS_IS = (merged, from, at) -> merged.add(from.high[at], from.low[at], from.newest[at], from.openElements[at]);
+
+    /** Adds {@code from}'s entry {@code at}, or what it becomes, to {@code merged}. */
+    void add(Builder merged, KeyPartition from, int at);
+  }
+
   /** One key's state while a snapshot is built or continued. */
   static final class Entry {
     /** The newest version referencing the key, {@link KeySnapshot#OPEN}, or -1 for none yet. */
@@ -225,7 +263,16 @@ final class KeyPartition {
       openElements = new byte[capacity];
     }
 
+    /**
+     * @throws IllegalStateException when {@code openElements} does not fit the byte an entry keeps
+     *     it in. A key has at most one element per file kind and certainty, so no table reaches the
+     *     bound; a count past it would wrap and answer wrongly, so it is refused here, where every
+     *     entry is made.
+     */
     void add(long high, long low, long newest, int openElements) {
+      if (openElements < 0 || openElements > Byte.MAX_VALUE) {
+        throw new IllegalStateException(openElements + " open elements under one key, more than " + Byte.MAX_VALUE);
+      }
       this.high[size] = high;
       this.low[size] = low;
       this.newest[size] = newest;

@@ -56,15 +56,9 @@ public final class KeySnapshotAnswers {
     this.firstOfKeptTail = firstOfKeptTail;
     this.newestIsland = newestIsland;
     this.kept = kept;
-    List<List<Map.Entry<KeyHash, KeyPartition.Entry>>> changedByPartition = new ArrayList<>();
+    List<KeyPartition> changedByPartition = KeyPartition.of(changed);
     for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
-      changedByPartition.add(new ArrayList<>());
-    }
-    changed.entrySet().forEach(entry -> changedByPartition.get(entry.getKey().partition()).add(entry));
-    for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
-      List<Map.Entry<KeyHash, KeyPartition.Entry>> changedHere = changedByPartition.get(partition);
-      changedHere.sort(Map.Entry.comparingByKey());
-      KeyPartition merged = merge(snapshot.get(partition), changedHere);
+      KeyPartition merged = snapshot.get(partition).withChanges(changedByPartition.get(partition), KeyPartition.UnchangedEntry.AS_IS);
       merged.bucketStarts(); // made here, before any task looks up
       entries[partition] = merged;
       long[] keeps = new long[words(merged.size())];
@@ -80,33 +74,6 @@ public final class KeySnapshotAnswers {
 
   private static int words(int bits) {
     return (bits + Long.SIZE - 1) / Long.SIZE;
-  }
-
-  /** The snapshot's entries of one partition with the changed ones in hash order, each changed entry in place of the snapshot's. */
-  private static KeyPartition merge(KeyPartition snapshot, List<Map.Entry<KeyHash, KeyPartition.Entry>> changed) {
-    if (changed.isEmpty()) {
-      return snapshot; // immutable once built: shared, not copied
-    }
-    KeyPartition.Builder merged = new KeyPartition.Builder(snapshot.size() + changed.size());
-    int at = 0;
-    int next = 0;
-    while (at < snapshot.size() || next < changed.size()) {
-      int order = at == snapshot.size() ? 1 : next == changed.size() ? -1 : KeyHash.compare(
-          snapshot.high[at], snapshot.low[at], changed.get(next).getKey().high(), changed.get(next).getKey().low());
-      if (order < 0) {
-        merged.add(snapshot.high[at], snapshot.low[at], snapshot.newest[at], snapshot.openElements[at]);
-        at++;
-        continue;
-      }
-      KeyHash hash = changed.get(next).getKey();
-      KeyPartition.Entry entry = changed.get(next).getValue();
-      if (entry.newest >= 0) {
-        merged.add(hash.high(), hash.low(), entry.newest, entry.openElements);
-      }
-      at += order == 0 ? 1 : 0;
-      next++;
-    }
-    return merged.build();
   }
 
   /**
