@@ -1,12 +1,15 @@
 package dev.lancemaintenance.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.lancemaintenance.testing.stores.S3Bucket;
 import dev.lancemaintenance.testing.stores.ThrottlingProxy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -129,6 +132,46 @@ class S3KeyRangeListingIT {
         assertThat(counting.requests() - before).as("requests to list %s", dir).isLessThanOrEqualTo(plainRequests);
       }
       assertThat(plainListing(settings, table, "afile")).extracting(FileEntry::path).as("a file lists as itself").containsExactly("afile");
+    }
+  }
+
+  /**
+   * A range whose next page fails while the caller has yet to take the two pages it listed ahead
+   * (its queue full) hands the failure on once the caller gets there, after exactly the files
+   * listed before it: the listing fails loudly, it neither hangs nor ends early. Names of no shape
+   * the splits know make one range, so the requests come in order: the first page, the range's two
+   * pages ahead, then the failing one and its retries. s3a's own walk (the Hadoop 3.3 client) asks
+   * for the same pages one after another, as the caller reaches them, and fails at the same one.
+   */
+  @Test
+  void aRangeFailingWithItsPagesStillQueuedFailsTheListingAfterThem() throws Exception {
+    String table = "failing/t.lance";
+    for (int i = 0; i < PAGE * 6; i++) {
+      put(table + "/data/" + String.format("f%03d", i), 1);
+    }
+    try (ThrottlingProxy failing = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE);
+        HadoopTableStorage storage =
+            new HadoopTableStorage(TableLocation.of(S3.s3aUri(table)), StorageConf.of(settings(failing.endpoint())))) {
+      failing.refuseEveryRequestAfter(failing.requests() + 3);
+      Iterator<FileEntry> files = storage.listFiles("data", true);
+      List<String> listed = new ArrayList<>();
+      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+        assertThat(files.hasNext()).isTrue();
+        // The caller waits until the range has listed its two pages ahead and its next page failed
+        // with every retry (the client backs off between them: no new refusal for two seconds), so
+        // that the failure meets a full queue.
+        // s3a's own walk asks for a page only when the caller reaches it: nothing to wait for.
+        long refused = -1;
+        while (storage.walksInKeyRanges() && (failing.refused() == 0 || failing.refused() != refused)) {
+          refused = failing.refused();
+          Thread.sleep(2_000);
+        }
+        assertThatThrownBy(() -> files.forEachRemaining(file -> listed.add(file.path())))
+            .isInstanceOf(StorageException.class)
+            .hasMessageContaining("Cannot list " + S3.s3aUri(table) + "/data");
+      });
+      assertThat(listed).as("the first page and the two the range listed before failing")
+          .hasSize(3 * PAGE).startsWith("data/f000").endsWith("data/f" + String.format("%03d", 3 * PAGE - 1));
     }
   }
 

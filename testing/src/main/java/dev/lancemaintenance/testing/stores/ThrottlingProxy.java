@@ -41,6 +41,8 @@ public final class ThrottlingProxy implements AutoCloseable {
   private final int every;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
+  /** Requests after this arrival number are all refused: a store that stopped answering. */
+  private final AtomicLong refusingAfter = new AtomicLong(Long.MAX_VALUE);
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
   private ThrottlingProxy(ServerSocket listener, URI target, int every) {
@@ -74,6 +76,14 @@ public final class ThrottlingProxy implements AutoCloseable {
     return requests.get();
   }
 
+  /**
+   * Refuses every request after the {@code arrivals}-th from now on, retries included: a store that
+   * stops answering in the middle of a client's work, at a request the test can name.
+   */
+  public void refuseEveryRequestAfter(long arrivals) {
+    refusingAfter.set(arrivals);
+  }
+
   /** Requests answered with 503 Slow Down so far. */
   public long refused() {
     return refused.get();
@@ -100,7 +110,8 @@ public final class ThrottlingProxy implements AutoCloseable {
         return;
       }
       Request request = Request.parse(head);
-      if (requests.incrementAndGet() % every == 0) {
+      long arrival = requests.incrementAndGet();
+      if (arrival % every == 0 || arrival > refusingAfter.get()) {
         refused.incrementAndGet();
         // Unread body bytes are dropped with the connection, as a real server may do.
         slowDown(out);
