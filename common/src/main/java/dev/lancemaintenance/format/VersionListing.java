@@ -80,7 +80,7 @@ public final class VersionListing {
    * of it. The names go to the reader beside in chunks as the walk gives them, so that its {@code
    * stat}s start with the walk instead of after it (the walk of {@code _versions/} on {@code
    * huge-steady}, 101,013 names, was a quarter of the listing's time with the second core idle:
-   * docs/benchmarks.md, "The plan's stats beside its walk"); once the walk ended, this thread reads
+   * docs/benchmarks.md, "{@code huge-steady}'s daily run on local disk"); once the walk ended, this thread reads
    * the chunks left, and the two share them. The same entries as a listing that reads every one
    * ({@link TableStorage#listFiles}): the same {@code stat}, not following links, of the same names,
    * each a moment later than the walk would have read it, as the walk reads each a moment after the
