@@ -13,9 +13,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Lists the committed versions of one dataset: the main table or a branch ({@link DatasetRef}). Reads names only, no manifest bodies, so planning stays one listing.
@@ -63,39 +68,111 @@ public final class VersionListing {
 
   /** Fewer names than this and their attributes are read on the calling thread alone. */
   static final int READ_BESIDE_FROM = 256;
+  /** Listed names handed to the reader beside the walk at once. */
+  static final int CHUNK = 1_024;
 
   /**
    * The listed entries with their attributes, those the listing left unread (a local directory with
-   * no subdirectory gives names alone) read half here and half beside: on a local disk the {@code
-   * stat} per manifest was most of the plan's listing (2,020 of them, 4-6 ms of a daily run's row
-   * on {@code steady}: docs/benchmarks.md, "Where the snapshot path's daily run goes"), and the
-   * plan's other work beside it (the refs, the hint, the ledger read ahead) leaves the second core
-   * idle for most of it. The same entries as a listing that reads every one ({@link
-   * TableStorage#listFiles}): the same {@code stat}, not following links, of the same names, each a
-   * moment later than the walk would have read it, as the walk reads each a moment after the
-   * directory gave its name; a file gone in between is left out, as the walk leaves it out
-   * ({@link TableStorage#withAttributes}), and so is a subdirectory made after the directory was
-   * found to have none, with its files, as by a walk a moment earlier (docs/cleanup-semantics.md,
-   * section 20). The store's order is kept. An object store's listing carries the attributes:
-   * nothing is read then.
+   * no subdirectory gives names alone) read here and beside: on a local disk the {@code stat} per
+   * manifest was most of the plan's listing (2,020 of them, 4-6 ms of a daily run's row on {@code
+   * steady}: docs/benchmarks.md, "Where the snapshot path's daily run goes"), and the plan's other
+   * work beside it (the refs, the hint, the ledger read ahead) leaves the second core idle for most
+   * of it. The names go to the reader beside in chunks as the walk gives them, so that its {@code
+   * stat}s start with the walk instead of after it (the walk of {@code _versions/} on {@code
+   * huge-steady}, 101,013 names, was a quarter of the listing's time with the second core idle:
+   * docs/benchmarks.md, "{@code huge-steady}'s daily run on local disk"); once the walk ended, this thread reads
+   * the chunks left, and the two share them. The same entries as a listing that reads every one
+   * ({@link TableStorage#listFiles}): the same {@code stat}, not following links, of the same names,
+   * each a moment later than the walk would have read it, as the walk reads each a moment after the
+   * directory gave its name; a file gone in between is left out, as the walk leaves it out ({@link
+   * TableStorage#withAttributes}), and so is a subdirectory made after the directory was found to
+   * have none, with its files, as by a walk a moment earlier (docs/cleanup-semantics.md, section
+   * 20). The store's order is kept (each chunk's entries take its place). An object store's listing
+   * carries the attributes: nothing is read then.
    */
   private static List<FileEntry> withAttributes(TableStorage storage, Iterator<FileEntry> listed) {
-    List<FileEntry> entries = new ArrayList<>();
-    listed.forEachRemaining(entries::add);
-    if (entries.size() < READ_BESIDE_FROM || entries.stream().allMatch(FileEntry::attributesRead)) {
-      return read(storage, entries);
+    List<FileEntry> head = new ArrayList<>();
+    while (listed.hasNext() && head.size() < READ_BESIDE_FROM) {
+      head.add(listed.next());
     }
-    int half = entries.size() / 2;
-    CompletableFuture<List<FileEntry>> second =
-        DaemonThreads.beside("lance-plan-attributes", () -> read(storage, entries.subList(half, entries.size())));
-    List<FileEntry> first;
-    try {
-      first = read(storage, entries.subList(0, half));
-    } finally {
-      second.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
+    if (!listed.hasNext() || head.stream().allMatch(FileEntry::attributesRead)) {
+      List<FileEntry> entries = read(storage, head);
+      listed.forEachRemaining(entry -> storage.withAttributes(entry).ifPresent(entries::add));
+      return entries;
     }
-    first.addAll(DaemonThreads.join(second));
-    return first;
+    return new ChunkedReads(storage).readBeside(head, listed);
+  }
+
+  /** Chunks of listed names whose attributes two threads read, the walk's thread once it ended. */
+  private static final class ChunkedReads {
+    private static final int NO_MORE = -1;
+    private final TableStorage storage;
+    private final List<List<FileEntry>> chunks = new CopyOnWriteArrayList<>();
+    private final Map<Integer, List<FileEntry>> read = new ConcurrentHashMap<>();
+    private final BlockingQueue<Integer> toRead = new LinkedBlockingQueue<>();
+
+    ChunkedReads(TableStorage storage) {
+      this.storage = storage;
+    }
+
+    List<FileEntry> readBeside(List<FileEntry> head, Iterator<FileEntry> listed) {
+      CompletableFuture<Void> beside = DaemonThreads.beside("lance-plan-attributes", () -> {
+        readUntilNoMore(true);
+        return null;
+      });
+      try {
+        try {
+          List<FileEntry> chunk = head;
+          while (listed.hasNext()) {
+            if (chunk.size() == CHUNK) {
+              hand(chunk);
+              chunk = new ArrayList<>(CHUNK);
+            }
+            chunk.add(listed.next());
+          }
+          hand(chunk);
+        } finally {
+          toRead.add(NO_MORE); // the reader beside ends even when the walk failed
+        }
+        readUntilNoMore(false);
+      } finally {
+        beside.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
+      }
+      DaemonThreads.join(beside);
+      List<FileEntry> entries = new ArrayList<>();
+      for (int chunk = 0; chunk < chunks.size(); chunk++) {
+        entries.addAll(read.get(chunk));
+      }
+      return entries;
+    }
+
+    private void hand(List<FileEntry> chunk) {
+      chunks.add(chunk);
+      toRead.add(chunks.size() - 1);
+    }
+
+    /** Reads the chunks handed over until the walk ended and none is left; {@code waiting}: for chunks still to come. */
+    private void readUntilNoMore(boolean waiting) {
+      while (true) {
+        Integer chunk = waiting ? take() : toRead.poll();
+        if (chunk == null || chunk == NO_MORE) {
+          if (chunk != null) {
+            toRead.add(NO_MORE); // for the other reader
+          }
+          return;
+        }
+        read.put(chunk, read(storage, chunks.get(chunk)));
+      }
+    }
+
+    private Integer take() {
+      try {
+        return toRead.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading the listing's attributes", e);
+      }
+    }
   }
 
   private static List<FileEntry> read(TableStorage storage, List<FileEntry> entries) {

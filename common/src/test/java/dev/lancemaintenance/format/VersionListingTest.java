@@ -52,8 +52,8 @@ class VersionListingTest extends PlantedFilesTest {
 
   @Test
   void theDirectoryListingReadsEveryFilesAttributesAsAFullWalkDoes() {
-    // Enough names that half of their attributes are read beside the caller.
-    int manifests = 2 * VersionListing.READ_BESIDE_FROM + 1;
+    // Enough names for several chunks read beside the walk and after it, the last one short.
+    int manifests = 3 * VersionListing.CHUNK + 7;
     for (int version = 1; version <= manifests; version++) {
       plant("_versions/" + version + ".manifest", "x".repeat(version % 97));
     }
@@ -64,8 +64,8 @@ class VersionListingTest extends PlantedFilesTest {
 
     List<FileEntry> walked = new ArrayList<>();
     storage.listFiles("_versions", true).forEachRemaining(walked::add);
-    assertThat(listed.files()).as("every file once, with its size, time and type")
-        .containsExactlyInAnyOrderElementsOf(walked).allMatch(FileEntry::attributesRead);
+    assertThat(listed.files()).as("every file once, with its size, time and type, in the walk's order")
+        .containsExactlyElementsOf(walked).allMatch(FileEntry::attributesRead);
     assertThat(listed.manifests()).hasSize(manifests)
         .allSatisfy(at -> assertThat(at.size()).isEqualTo(at.version() % 97));
   }

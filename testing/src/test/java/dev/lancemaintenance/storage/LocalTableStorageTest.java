@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.storage.LocalStorageLinksTest.Store;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +83,38 @@ class LocalTableStorageTest {
       List<String> listed = new ArrayList<>();
       storage.listFiles("", true).forEachRemaining(entry -> listed.add(entry.path()));
       assertThat(listed).containsExactlyInAnyOrder("data/a.lance", "_refs/tags/t.json", "_leases/g1", "linked");
+    }
+  }
+
+  /**
+   * The walk cuts each name from its entry's path string (LocalFileWalk.Level#relative): every
+   * file comes out as its root-relative path, whatever its depth, with and without attributes, and
+   * names with spaces, dots and (where file names are UTF-8) non-ASCII letters, in them and in the
+   * root's path, read as the file system spells them.
+   */
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void listsEachFileAsItsPathBelowTheRoot(Store store) throws IOException {
+    boolean utf8Names = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8")).newEncoder().canEncode("éü");
+    String letters = utf8Names ? "é-ü" : "e-u";
+    Path root = Files.createDirectories(dir.resolve((utf8Names ? "tàble " : "table ") + letters + ".lance"));
+    List<String> planted = List.of("data/a.lance", "data/b c.lance", "data/" + letters + ".lance", "data/sub/..d.lance",
+        "data/sub/x/y.lance", "_transactions/1-" + letters + ".txn", "_transactions/2-.txn");
+    for (String path : planted) {
+      Files.createDirectories(root.resolve(path).getParent());
+      Files.writeString(root.resolve(path), path);
+    }
+    try (TableStorage storage = store.open(root)) {
+      for (boolean deferring : List.of(false, true)) {
+        List<String> listed = new ArrayList<>();
+        for (String managed : List.of("data", "/data/sub", "_transactions")) {
+          (deferring ? storage.listFilesDeferringAttributes(managed, true) : storage.listFiles(managed, true))
+              .forEachRemaining(entry -> listed.add(entry.path()));
+        }
+        List<String> expected = new ArrayList<>(planted);
+        expected.addAll(List.of("data/sub/..d.lance", "data/sub/x/y.lance"));
+        assertThat(listed).as(deferring ? "names" : "entries").containsExactlyInAnyOrderElementsOf(expected);
+      }
     }
   }
 
