@@ -66,7 +66,7 @@ final class S3KeyRangeListing implements RecursiveListing {
   /**
    * Keys the first page asks for at most. Every range waits for the first page, and a page of 1,000
    * keys (a store's most) is answered and parsed in about twice a small request's time (76 against
-   * 33 ms at +20 ms a request, docs/benchmarks.md, "The daily run's row on the store"); ranges cut
+   * 33 ms at +20 ms a request, docs/benchmarks.md, "The object store's daily run: the listing beside the mark"); ranges cut
    * from a smaller first page are smaller too, so a directory of a few thousand keys is listed in
    * two short round trips instead of two long ones. Only the first page: a range asks for full
    * pages. A directory of at most this many keys is still one request.
