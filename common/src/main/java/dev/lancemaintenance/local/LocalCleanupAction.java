@@ -382,24 +382,40 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public MarkSummary mark(CleanupPlan plan) {
       DatasetRef dataset = plan.facts().dataset();
+      // The listing reads only the managed directories and decides nothing, so it may run beside
+      // any mark; the decision joins the two, after both ended and the gate passed. On the key
+      // snapshot's path a listing task that starts once the answers exist settles every name they
+      // answer KEPT itself and spills only the rest (list): on a local disk, where the walk costs
+      // CPU and the mark's few new manifests are read at once, the listing waits for the answers (on
+      // huge-steady 9 names in 10 no longer go to disk and back). On an object store the listing's
+      // pages and the mark's new manifests each wait on the network (~150 ms of manifests at +20 ms
+      // a request), so the listing starts first and its tasks spill what they list while no answer
+      // exists; the decision looks those names up (exact either way: each task reads the answers
+      // once, at its start, and either settles by them or spills every name, docs/ledger.md 12.5).
+      if (storage.requestsWaitOnNetwork()) {
+        listing = submitAll(plan.listings(), task -> list(task, dataset));
+      }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
-        // No marks: each listed key is asked the snapshot's answers instead. The listing starts once
-        // they exist, so that it settles every name they answer KEPT itself and spills only the rest
-        // (list); on huge-steady that is 9 names in 10 that no longer go to disk and back.
+        // No marks: each listed key is asked the snapshot's answers instead.
         markedFromSnapshot = fromSnapshot.get();
-        listing = submitAll(plan.listings(), task -> list(task, dataset));
+        startListing(plan, dataset);
         fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
         fromSnapshot.get().leaveNext(storage, settings().mode(), now);
         progress().manifestsRead(fromSnapshot.get().summary().manifestsRead());
         return fromSnapshot.get().summary();
       }
-      // The listing reads only the managed directories and decides nothing, so it runs beside the
-      // mark on the same pool; the decision joins the two, after both ended and the gate passed.
-      listing = submitAll(plan.listings(), task -> list(task, dataset));
+      startListing(plan, dataset);
       List<MarkTask> tasks =
           MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger, true);
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
+    }
+
+    /** Starts the listing unless it started before the mark ({@link #mark}). */
+    private void startListing(CleanupPlan plan, DatasetRef dataset) {
+      if (listing == null) {
+        listing = submitAll(plan.listings(), task -> list(task, dataset));
+      }
     }
 
     /** The ledger's decoding on the pool. */
@@ -523,8 +539,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     /**
-     * Lists one managed directory into the spill. On the key snapshot's path (the answers exist
-     * before the listing starts) a name whose key is answered {@code KEPT} is settled here instead:
+     * Lists one managed directory into the spill. On the key snapshot's path, when the answers
+     * exist as the task starts (read once, here: on an object store a task may start before them
+     * and then spills every name, {@link #mark}), a name whose key is answered {@code KEPT} is settled here instead:
      * {@link KeySnapshotAnswers.Listing#keptListed} counts it for the referenced-files gate, as the decide
      * stage would, and the decision of such a file is to keep it and record nothing (a version the
      * run keeps references it: {@link DecideByPath}'s third rule, whatever its kind or age; only

@@ -501,11 +501,14 @@ public final class HadoopTableStorage implements TableStorage {
   }
 
   @Override
-  public int suggestedConcurrency() {
+  public boolean requestsWaitOnNetwork() {
     String scheme = root.toUri().getScheme();
-    return scheme != null && OBJECT_STORE_SCHEMES.contains(scheme.toLowerCase(Locale.ROOT))
-        ? OBJECT_STORE_CONCURRENCY
-        : TableStorage.super.suggestedConcurrency();
+    return scheme != null && OBJECT_STORE_SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+  }
+
+  @Override
+  public int suggestedConcurrency() {
+    return requestsWaitOnNetwork() ? OBJECT_STORE_CONCURRENCY : TableStorage.super.suggestedConcurrency();
   }
 
   @Override

@@ -34,8 +34,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * offer) and its own pages.
  *
  * <p><b>Why the union is exactly s3a's listing.</b> The first page is s3a's own first request
- * (the directory's key with a slash as the prefix, no delimiter, {@code fs.s3a.paging.maximum}
- * keys): all keys up to its last key {@code L}, in order. When the page is not the last, {@link
+ * (the directory's key with a slash as the prefix, no delimiter), asking for at most {@link
+ * #FIRST_PAGE_KEYS} keys rather than {@code fs.s3a.paging.maximum} (a store may answer any page
+ * with fewer keys than asked, and its continuation token is not bound to the page's size): all keys
+ * up to its last key {@code L}, in order. When the page is not the last, {@link
  * KeyRangeSplits} picks split points {@code L < s1 < ... < sk} (any, even none: they only balance
  * the ranges), and the ranges {@code (L, s1], (s1, s2], ..., (sk, +inf)} partition every key above
  * {@code L}: the first continues with the page's continuation token (the request s3a would send
@@ -61,6 +63,15 @@ final class S3KeyRangeListing implements RecursiveListing {
   private static final String LIST_VERSION = "fs.s3a.list.version";
   private static final String PAGING_MAXIMUM = "fs.s3a.paging.maximum";
   private static final int DEFAULT_PAGING_MAXIMUM = 5000;
+  /**
+   * Keys the first page asks for at most. Every range waits for the first page, and a page of 1,000
+   * keys (a store's most) is answered and parsed in about twice a small request's time (76 against
+   * 33 ms at +20 ms a request, docs/benchmarks.md, "The object store's daily run: the listing beside the mark"); ranges cut
+   * from a smaller first page are smaller too, so a directory of a few thousand keys is listed in
+   * two short round trips instead of two long ones. Only the first page: a range asks for full
+   * pages. A directory of at most this many keys is still one request.
+   */
+  static final int FIRST_PAGE_KEYS = 250;
   /** Pages a range lists ahead of the caller: a directory of millions streams, a few pages held. */
   private static final int PAGES_AHEAD = 2;
   private static final String FOLDER_SUFFIX = "_$folder$";
@@ -93,7 +104,7 @@ final class S3KeyRangeListing implements RecursiveListing {
     AuditSpan span = fs.createSpan("op_list_files", qualified.toString(), null);
     ListObjectsV2Response first;
     try {
-      first = list(request(prefix).build(), prefix);
+      first = list(request(prefix, Math.min(maxKeys, FIRST_PAGE_KEYS)).build(), prefix);
     } finally {
       span.deactivate();
     }
@@ -123,8 +134,8 @@ final class S3KeyRangeListing implements RecursiveListing {
     return new Files(qualified, filesOf(first.contents(), qualified), ranges);
   }
 
-  private ListObjectsV2Request.Builder request(String prefix) {
-    return fs.getRequestFactory().newListObjectsV2RequestBuilder(prefix, null, maxKeys);
+  private ListObjectsV2Request.Builder request(String prefix, int keys) {
+    return fs.getRequestFactory().newListObjectsV2RequestBuilder(prefix, null, keys);
   }
 
   private ListObjectsV2Response list(ListObjectsV2Request request, String prefix) throws IOException {
@@ -195,7 +206,7 @@ final class S3KeyRangeListing implements RecursiveListing {
       try {
         String token = continuation;
         while (true) {
-          ListObjectsV2Request.Builder request = request(prefix);
+          ListObjectsV2Request.Builder request = request(prefix, maxKeys);
           if (token != null) {
             request.continuationToken(token);
           } else {

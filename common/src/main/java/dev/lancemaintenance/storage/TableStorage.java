@@ -126,6 +126,17 @@ public interface TableStorage extends Closeable {
   List<DeleteFailure> deleteBatch(List<String> paths);
 
   /**
+   * Whether each request waits for a network round trip (object stores, tens of ms each) rather
+   * than answering at once from a disk. A run orders its stages by it where the order changes only
+   * where the time goes, never what is decided: on such a store the key snapshot's path lists
+   * beside its mark, since the listing's pages wait on the network while the mark waits for its new
+   * manifests (docs/ledger.md, section 12.5).
+   */
+  default boolean requestsWaitOnNetwork() {
+    return false;
+  }
+
+  /**
    * How many requests a run should keep in flight against this store when its caller does not say:
    * few where a request costs CPU and answers at once (local disk), many where it mostly waits for
    * a network round trip (object stores, tens of ms each). Engines on one machine size their I/O

@@ -85,6 +85,11 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public boolean requestsWaitOnNetwork() {
+    return delegate.requestsWaitOnNetwork();
+  }
+
+  @Override
   public int suggestedConcurrency() {
     return delegate.suggestedConcurrency();
   }
