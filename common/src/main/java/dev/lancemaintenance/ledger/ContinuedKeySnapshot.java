@@ -85,8 +85,8 @@ public final class ContinuedKeySnapshot {
       throw new IllegalArgumentException("island references for " + islandReferences.keySet() + ", islands " + islands);
     }
     Map<KeyHash, Long> newestIsland = new HashMap<>();
-    islandReferences.forEach((island, keys) -> keys.forEach(key ->
-        newestIsland.merge(KeyHash.of(snapshot.fingerprint(), key), island, Math::max)));
+    KeyHasher hasher = new KeyHasher(snapshot.fingerprint());
+    islandReferences.forEach((island, keys) -> keys.forEach(key -> newestIsland.merge(hasher.keyHash(key), island, Math::max)));
     List<LedgerVersion> kept = listed.values().stream().filter(version -> keepFiles.contains(version.version())).toList();
     return new KeySnapshotAnswers(snapshot.fingerprint(), snapshot.dataset(), throughFirst, changed, first,
         newestIsland, kept);
@@ -143,11 +143,12 @@ public final class ContinuedKeySnapshot {
     List<KeyPartition> throughFirst = continueToFirst(snapshot, first, inOrder);
     // Closes before opens at one version, as the fold applies them (a key left and taken back).
     inOrder.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
+    KeyHasher hasher = new KeyHasher(fingerprint);
     for (Change change : inOrder) {
       if (change.version() == first) {
         continue;
       }
-      KeyHash key = KeyHash.of(fingerprint, change.element().key());
+      KeyHash key = hasher.keyHash(change.element().key());
       KeyPartition.Entry entry = changed.computeIfAbsent(key,
           any -> throughFirst.get(key.partition()).find(key).orElseGet(() -> new KeyPartition.Entry(-1, 0)));
       if (change.opens()) {

@@ -1,5 +1,7 @@
 package dev.lancemaintenance.ledger;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A reference key as the key snapshot stores it: a 128-bit hash (MurmurHash3, x64 128-bit variant)
  * of the table's ledger fingerprint and the key. A decide task hashes every listed name, so the hash
@@ -18,11 +20,13 @@ public record KeyHash(long high, long low) implements Comparable<KeyHash> {
   /** Partitions of a snapshot: a reader holds one at a time. */
   public static final int PARTITIONS = 1 << PARTITION_BITS;
 
-  /** The hash of {@code key} in the table whose ledger fingerprint is {@code fingerprint}. */
+  /**
+   * The hash of {@code key} in the table whose ledger fingerprint is {@code fingerprint}: of the
+   * UTF-8 of fingerprint, newline and key. For one key; many keys of one table hash through one
+   * {@link KeyHasher}, which hashes the same bytes without encoding the fingerprint again for each.
+   */
   public static KeyHash of(String fingerprint, String key) {
-    KeyHasher hasher = new KeyHasher(fingerprint);
-    hasher.hash(key);
-    return new KeyHash(hasher.high(), hasher.low());
+    return murmur3((fingerprint + '\n' + key).getBytes(StandardCharsets.UTF_8));
   }
 
   /** The partition this hash belongs to. */

@@ -54,6 +54,12 @@ final class KeyHasher {
     digest(buffer, length);
   }
 
+  /** {@link #hash} as a {@link KeyHash}, for a key that is kept (a map's key, an entry's hash). */
+  KeyHash keyHash(String key) {
+    hash(key);
+    return new KeyHash(high, low);
+  }
+
   long high() {
     return high;
   }

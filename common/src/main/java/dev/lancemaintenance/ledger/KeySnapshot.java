@@ -107,6 +107,7 @@ public final class KeySnapshot {
     }
     long[] sortedKept = versions.stream().mapToLong(LedgerVersion::version).toArray();
     Map<KeyHash, KeyPartition.Entry> entries = new HashMap<>();
+    KeyHasher hasher = new KeyHasher(state.fingerprint());
     for (LedgerState.Range range : state.ranges()) {
       long newest = range.to() == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, range.to());
       if (newest != OPEN && newest < range.from()) {
@@ -115,7 +116,7 @@ public final class KeySnapshot {
       if (!range.element().certain()) {
         return Optional.empty();
       }
-      KeyPartition.Entry entry = entries.computeIfAbsent(KeyHash.of(state.fingerprint(), range.element().key()),
+      KeyPartition.Entry entry = entries.computeIfAbsent(hasher.keyHash(range.element().key()),
           any -> new KeyPartition.Entry(-1, 0));
       entry.newest = Math.max(entry.newest, newest);
       if (newest == OPEN) {
