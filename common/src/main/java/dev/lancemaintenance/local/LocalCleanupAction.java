@@ -393,7 +393,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // exists; the decision looks those names up (exact either way: each task reads the answers
       // once, at its start, and either settles by them or spills every name, docs/ledger.md 12.5).
       if (storage.requestsWaitOnNetwork()) {
-        listing = submitAll(plan.listings(), task -> list(task, dataset));
+        startListing(plan, dataset);
       }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
