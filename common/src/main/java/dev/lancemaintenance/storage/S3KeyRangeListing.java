@@ -17,10 +17,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.s3a.Invoker;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.s3a.S3AUtils;
 import org.apache.hadoop.fs.store.audit.AuditSpan;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -57,7 +57,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * and list version 1 ({@code fs.s3a.list.version}, for stores without {@code ListObjectsV2}).
  * Requests go through s3a's own client (its credentials, endpoint, path style, retries and
  * interceptors; {@code S3AInternals.getAmazonS3Client}, public in 3.4 though marked for testing and
- * diagnostics), built by s3a's request factory, inside an s3a audit span.
+ * diagnostics), built by s3a's request factory, retried by s3a's invoker, inside an s3a audit span.
  */
 final class S3KeyRangeListing implements RecursiveListing {
   private static final String LIST_VERSION = "fs.s3a.list.version";
@@ -80,12 +80,14 @@ final class S3KeyRangeListing implements RecursiveListing {
 
   private final S3AFileSystem fs;
   private final S3Client client;
+  private final Invoker invoker;
   private final int maxKeys;
   private final ExecutorService rangeThreads;
 
   private S3KeyRangeListing(S3AFileSystem fs, S3Client client, int maxKeys) {
     this.fs = fs;
     this.client = client;
+    this.invoker = fs.createStoreContext().getInvoker();
     this.maxKeys = maxKeys;
     this.rangeThreads = Executors.newCachedThreadPool(DaemonThreads.named("lance-s3-key-range"));
   }
@@ -140,12 +142,13 @@ final class S3KeyRangeListing implements RecursiveListing {
     return fs.getRequestFactory().newListObjectsV2RequestBuilder(prefix, null, keys);
   }
 
+  /**
+   * One page, retried by s3a's own invoker as s3a's listing retries its pages: a store that answers
+   * {@code 503 Slow Down} is backed off from under s3a's retry policy ({@code fs.s3a.retry.*}), not
+   * failed at the first refusal; what still fails is translated as s3a translates it.
+   */
   private ListObjectsV2Response list(ListObjectsV2Request request, String prefix) throws IOException {
-    try {
-      return client.listObjectsV2(request);
-    } catch (SdkException e) {
-      throw S3AUtils.translateException("list", prefix, e);
-    }
+    return invoker.retry("list", prefix, true, () -> client.listObjectsV2(request));
   }
 
   private static boolean truncated(ListObjectsV2Response page) {

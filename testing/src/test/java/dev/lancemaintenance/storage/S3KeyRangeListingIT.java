@@ -200,6 +200,30 @@ class S3KeyRangeListingIT {
     }
   }
 
+  /**
+   * A store that answers {@code 503 Slow Down} to every third request: each range's refused page is
+   * retried under s3a's retry policy, as s3a's own walk retries its pages, and the listing is still
+   * s3a's entry by entry. The SDK's client is told not to retry, so that a listing that skipped
+   * s3a's retry fails at the first refused page (checked by taking the retry out).
+   */
+  @Test
+  void aThrottledPageIsRetriedAsS3aRetriesIt() throws IOException {
+    String table = "throttled/t.lance";
+    for (int i = 0; i < PAGE * 6; i++) {
+      put(table + "/data/" + String.format("f%03d", i), i % 13);
+    }
+    try (ThrottlingProxy throttling = ThrottlingProxy.start(S3.endpoint(), 3)) {
+      Map<String, String> settings = settings(throttling.endpoint());
+      // No retry inside the SDK's client: every retry is s3a's own, the one its walk relies on.
+      settings.put("fs.s3a.attempts.maximum", "0");
+      List<FileEntry> plain = plainListing(settings, table, "data");
+      long refusedBefore = throttling.refused();
+      List<FileEntry> ranged = rangedListing(settings, table, "data");
+      assertThat(ranged).as("the ranged listing under throttling, entry by entry").containsExactlyElementsOf(plain).hasSize(PAGE * 6);
+      assertThat(throttling.refused()).as("refusals during the ranged listing").isGreaterThan(refusedBefore);
+    }
+  }
+
   private static List<FileEntry> rangedListing(Map<String, String> settings, String table, String dir) {
     try (HadoopTableStorage storage = new HadoopTableStorage(TableLocation.of(S3.s3aUri(table)), StorageConf.of(settings))) {
       assertThat(storage.walksInKeyRanges()).as("key ranges on a Hadoop 3.4 client, s3a's walk on 3.3")
