@@ -42,8 +42,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the ranges), and the ranges {@code (L, s1], (s1, s2], ..., (sk, +inf)} partition every key above
  * {@code L}: the first continues with the page's continuation token (the request s3a would send
  * next), each other starts after its lower bound, and each stops at its first key above its upper
- * bound (keys come in order, so none of its own follows). Every key is thus seen once, in the
- * store's order, and each goes through s3a's own filter ({@code Listing.AcceptFilesOnly}: no
+ * bound (keys come in order, so none of its own follows). Every key is thus seen once, and each
+ * goes through s3a's own filter ({@code Listing.AcceptFilesOnly}: no
  * directory marker {@code …/}, no {@code _$folder$}, not the directory itself) and mapping
  * ({@code S3AUtils.createFileStatus}: the listed size, the listed time, the key's qualified path),
  * so directory markers and subdirectories come out as s3a gives them: a subdirectory's files are
@@ -51,6 +51,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * as s3a's {@code listFiles} does then: a file is listed as itself, a missing path raises {@code
  * FileNotFoundException}. The split points are ASCII, so S3's order of keys (by UTF-8 bytes) and
  * {@link String#compareTo} agree on which side of one a key falls ({@link KeyRangeSplits}).
+ *
+ * <p><b>Pages as they come, not range after range.</b> The caller gets the first page, then each
+ * page of any range as soon as it is listed: a range's own pages in its order, the ranges' pages
+ * interleaved. Read range after range, a range could list only {@link #PAGES_AHEAD} pages ahead of
+ * the caller, so a directory of many pages a range (a {@code data/} of a million files: a thousand
+ * pages, 125 a range) was listed almost a page at a time again, each range waiting for the caller
+ * to reach it. Nothing that lists needs the store's order ({@link TableStorage#listFiles}: "Order is
+ * the store's", and a local directory has none); what is held stays bounded as before: at most
+ * {@link #PAGES_AHEAD} pages a range waiting in one queue, and one page in each range's hand.
  *
  * <p>A directory of one page sends the one request it sent before. Not used where s3a changes
  * what a listing shows or how it asks: client-side encryption (the listed size is not the file's),
@@ -74,7 +83,10 @@ final class S3KeyRangeListing implements RecursiveListing {
    * times above, about as long together as the one page was) and a request more on the bill.
    */
   static final int FIRST_PAGE_KEYS = 250;
-  /** Pages a range lists ahead of the caller: a directory of millions streams, a few pages held. */
+  /**
+   * Pages listed ahead of the caller, per range (all ranges share one queue of this many pages a
+   * range): a directory of millions streams, a few pages held.
+   */
   private static final int PAGES_AHEAD = 2;
   private static final String FOLDER_SUFFIX = "_$folder$";
 
@@ -113,18 +125,20 @@ final class S3KeyRangeListing implements RecursiveListing {
       span.deactivate();
     }
     List<Range> ranges = new ArrayList<>();
+    BlockingQueue<Page> pages = null;
     if (truncated(first)) {
       List<String> names = new ArrayList<>(first.contents().size());
       for (S3Object object : first.contents()) {
         names.add(object.key().substring(prefix.length()));
       }
       List<String> splits = KeyRangeSplits.after(names);
+      pages = new ArrayBlockingQueue<>(PAGES_AHEAD * (splits.size() + 1));
       String lower = null;
       for (int i = 0; i <= splits.size(); i++) {
         String upper = i < splits.size() ? prefix + splits.get(i) : null;
         ranges.add(i == 0
-            ? new Range(qualified, prefix, first.nextContinuationToken(), null, upper, span)
-            : new Range(qualified, prefix, null, lower, upper, span));
+            ? new Range(qualified, prefix, first.nextContinuationToken(), null, upper, span, pages)
+            : new Range(qualified, prefix, null, lower, upper, span, pages));
         lower = upper;
       }
       for (Range range : ranges) {
@@ -135,7 +149,7 @@ final class S3KeyRangeListing implements RecursiveListing {
         }
       }
     }
-    return new Files(qualified, filesOf(first.contents(), qualified), ranges);
+    return new Files(qualified, filesOf(first.contents(), qualified), ranges.size(), pages);
   }
 
   private ListObjectsV2Request.Builder request(String prefix, int keys) {
@@ -179,13 +193,13 @@ final class S3KeyRangeListing implements RecursiveListing {
     rangeThreads.shutdownNow();
   }
 
-  /** One page's files of a range, whether it is the range's last, or why the range failed. */
+  /** One page's files of a range, whether it is the range's last, or why the range failed (then its last). */
   private record Page(List<FileStatus> files, boolean last, Throwable failure) {}
 
   /**
    * The keys of {@code (lower, upper]} under the prefix ({@code upper} null: unbounded), listed
-   * ahead of the caller, a page at a time into {@link #pages}. The first range continues from
-   * the first page's token instead of a lower bound.
+   * ahead of the caller, a page at a time into the queue its directory's ranges share. The first
+   * range continues from the first page's token instead of a lower bound.
    */
   private final class Range implements Runnable {
     private final String prefix;
@@ -193,11 +207,13 @@ final class S3KeyRangeListing implements RecursiveListing {
     private final String lower;
     private final String upper;
     private final AuditSpan span;
-    private final BlockingQueue<Page> pages = new ArrayBlockingQueue<>(PAGES_AHEAD);
+    private final BlockingQueue<Page> pages;
     private final Path dir;
 
-    Range(Path dir, String prefix, String continuation, String lower, String upper, AuditSpan span) {
+    Range(Path dir, String prefix, String continuation, String lower, String upper, AuditSpan span,
+        BlockingQueue<Page> pages) {
       this.dir = dir;
+      this.pages = pages;
       this.prefix = prefix;
       this.continuation = continuation;
       this.lower = lower;
@@ -240,7 +256,8 @@ final class S3KeyRangeListing implements RecursiveListing {
       } catch (IOException | RuntimeException | Error e) {
         try {
           // Put, not offer: with the queue full of pages the caller has yet to take, an offered
-          // failure would be lost and the caller would wait for a page that never comes.
+          // failure would be lost and the caller would wait for a page that never comes (the
+          // caller takes every page until each range gave its last).
           pages.put(new Page(List.of(), true, e));
         } catch (InterruptedException closed) {
           Thread.currentThread().interrupt();
@@ -249,47 +266,40 @@ final class S3KeyRangeListing implements RecursiveListing {
         span.deactivate();
       }
     }
-
-    Page take() throws IOException {
-      try {
-        return pages.take();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while listing " + prefix);
-      }
-    }
   }
 
-  /** The first page's files, then each range's in order; s3a's status probe when there are none. */
+  /**
+   * The first page's files, then the ranges' pages as they are listed; s3a's status probe when
+   * there are none.
+   */
   private final class Files implements RemoteIterator<FileStatus> {
     private final Path dir;
-    private final Iterator<Range> ranges;
+    /** The queue the ranges put their pages in; null without ranges. */
+    private final BlockingQueue<Page> pages;
     private Iterator<FileStatus> page;
-    /** The range whose pages are being read; null between ranges. */
-    private Range current;
+    /** Ranges that have not given their last page yet. */
+    private int rangesOpen;
     private boolean anyFile;
     private boolean probed;
 
-    Files(Path dir, List<FileStatus> first, List<Range> ranges) {
+    Files(Path dir, List<FileStatus> first, int ranges, BlockingQueue<Page> pages) {
       this.dir = dir;
       this.page = first.iterator();
-      this.ranges = ranges.iterator();
+      this.rangesOpen = ranges;
+      this.pages = pages;
       this.anyFile = !first.isEmpty();
     }
 
     @Override
     public boolean hasNext() throws IOException {
       while (!page.hasNext()) {
-        if (current == null && ranges.hasNext()) {
-          current = ranges.next();
-        }
-        if (current != null) {
-          Page next = current.take();
+        if (rangesOpen > 0) {
+          Page next = take();
           if (next.failure() != null) {
             throw rethrown(next.failure());
           }
           if (next.last()) {
-            current = null;
+            rangesOpen--;
           }
           anyFile |= !next.files().isEmpty();
           page = next.files().iterator();
@@ -313,6 +323,16 @@ final class S3KeyRangeListing implements RecursiveListing {
         throw new NoSuchElementException();
       }
       return page.next();
+    }
+
+    /** The next page any of the ranges listed. */
+    private Page take() throws IOException {
+      try {
+        return pages.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while listing " + dir);
+      }
     }
 
     /** A range's failure, thrown again here as it was thrown there. */

@@ -9,6 +9,8 @@ import dev.lancemaintenance.testing.stores.ThrottlingProxy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -28,8 +31,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A directory walked on S3 (s3proxy through s3a) by {@link HadoopTableStorage}, in key ranges side
  * by side where the client offers them ({@link S3KeyRangeListing}, Hadoop 3.4), against s3a's own
- * {@code listFiles(dir, true)}, entry by entry: the same paths in the same order, each with the
- * same size and time. Pages of 7 keys, so every range takes several pages; names on, just below
+ * {@code listFiles(dir, true)}, entry by entry: the same paths, each once, with the same size and
+ * time (in the store's order within a range; the ranges' pages come as they are listed). Pages of
+ * 7 keys, so every range takes several pages; names on, just below
  * and just above every split point, in every range, and of no shape the splits know. On the
  * Hadoop 3.3 client (compat/hadoop-3.3) the storage keeps s3a's listing, and the same test checks
  * that it does.
@@ -103,7 +107,7 @@ class S3KeyRangeListingIT {
       List<FileEntry> ranged = rangedListing(settings, table, "data");
       long rangedRequests = counting.requests() - before;
 
-      assertThat(ranged).as("the ranged listing, entry by entry").containsExactlyElementsOf(plain);
+      assertThat(ranged).as("the ranged listing, entry by entry").containsExactlyInAnyOrderElementsOf(plain);
       assertThat(plain).extracting(FileEntry::path).as("files planted around every split point")
           .contains(around.stream().filter(name -> !name.endsWith("/")).map(name -> "data/" + name).toArray(String[]::new))
           .doesNotContain("data/sub/", "data/10/", "data/old_$folder$", "data");
@@ -130,7 +134,7 @@ class S3KeyRangeListingIT {
     assertThat(plain).as("s3a's listing").hasSize(files);
     try (ThrottlingProxy counting = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE)) {
       settings.put("fs.s3a.endpoint", counting.endpoint().toString());
-      assertThat(rangedListing(settings, table, "data")).containsExactlyElementsOf(plain);
+      assertThat(rangedListing(settings, table, "data")).containsExactlyInAnyOrderElementsOf(plain);
       // On the Hadoop 3.3 client s3a's own walk: one page of 1,000.
       assertThat(counting.requests()).as("requests: a first page, then ranges beside each other")
           .isGreaterThan(VersionInfo.getVersion().startsWith("3.3.") ? 0 : 1);
@@ -157,6 +161,65 @@ class S3KeyRangeListingIT {
         assertThat(counting.requests() - before).as("requests to list %s", dir).isLessThanOrEqualTo(plainRequests);
       }
       assertThat(plainListing(settings, table, "afile")).extracting(FileEntry::path).as("a file lists as itself").containsExactly("afile");
+    }
+  }
+
+  /**
+   * A range the store is slow to answer holds back only its own keys: every other range's pages
+   * reach the caller while its first request waits (read range after range, the caller waited at
+   * that range, and the ranges after it stopped a few pages ahead, so a directory of many pages a
+   * range was listed almost a page at a time). Then the held range comes, and the listing is s3a's.
+   */
+  @Test
+  void aRangeTheStoreIsSlowToAnswerHoldsBackOnlyItsOwnKeys() throws Exception {
+    String table = "held/t.lance";
+    long space = 1L << 24;
+    int files = 400;
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < files; i++) {
+      names.add(dataName(i * (space / files), String.format("%026x.lance", i * 104729L)));
+    }
+    for (String name : names) {
+      put(table + "/data/" + name, 1);
+    }
+    List<String> splits = KeyRangeSplits.after(names.subList(0, PAGE));
+    assertThat(splits).as("split points after the first page").hasSizeGreaterThanOrEqualTo(3);
+    // The second range, (s1, s2]: its first request starts after s1.
+    String heldLow = splits.get(0);
+    String heldHigh = splits.get(1);
+    long heldKeys = names.stream().filter(name -> name.compareTo(heldLow) > 0 && name.compareTo(heldHigh) <= 0).count();
+    assertThat(heldKeys).as("keys of the held range").isGreaterThan(0);
+    assertThat(files - heldKeys).as("keys of the other ranges, many pages each")
+        .isGreaterThan(4L * PAGE * (splits.size() + 1));
+    Map<String, String> settings = new HashMap<>(S3.hadoopSettings());
+    settings.put("fs.s3a.paging.maximum", Integer.toString(PAGE));
+    List<FileEntry> plain = plainListing(settings, table, "data");
+
+    try (ThrottlingProxy holding = ThrottlingProxy.start(S3.endpoint(), Integer.MAX_VALUE);
+        HadoopTableStorage storage =
+            new HadoopTableStorage(TableLocation.of(S3.s3aUri(table)), StorageConf.of(settings(holding.endpoint())))) {
+      holding.holdRequestsContaining(
+          "start-after=" + URLEncoder.encode(table + "/data/" + heldLow, StandardCharsets.UTF_8));
+      List<FileEntry> listed = new CopyOnWriteArrayList<>();
+      Thread caller = new Thread(() -> storage.listFiles("data", true).forEachRemaining(listed::add));
+      caller.start();
+      try {
+        if (storage.walksInKeyRanges()) {
+          long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+          while (listed.size() < files - heldKeys && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+          }
+          assertThat(listed).as("files listed while the second range's first request waits")
+              .hasSize((int) (files - heldKeys))
+              .extracting(FileEntry::path)
+              .noneMatch(path -> path.compareTo("data/" + heldLow) > 0 && path.compareTo("data/" + heldHigh) <= 0);
+        }
+      } finally {
+        holding.releaseHeld();
+        caller.join(Duration.ofSeconds(30).toMillis());
+      }
+      assertThat(caller.isAlive()).as("the listing ended once the held range was answered").isFalse();
+      assertThat(listed).as("the whole listing").containsExactlyInAnyOrderElementsOf(plain);
     }
   }
 

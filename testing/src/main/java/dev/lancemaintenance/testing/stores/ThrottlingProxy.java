@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -44,6 +45,9 @@ public final class ThrottlingProxy implements AutoCloseable {
   /** Requests after this arrival number are all refused: a store that stopped answering. */
   private final AtomicLong refusingAfter = new AtomicLong(Long.MAX_VALUE);
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  /** Requests whose request line contains this wait for {@link #held} before they go on; null: none. */
+  private volatile String holding;
+  private volatile CountDownLatch held = new CountDownLatch(0);
 
   private ThrottlingProxy(ServerSocket listener, URI target, int every) {
     this.listener = listener;
@@ -84,6 +88,22 @@ public final class ThrottlingProxy implements AutoCloseable {
     refusingAfter.set(arrivals);
   }
 
+  /**
+   * Holds every request whose request line (method, path and query, e.g. {@code start-after=…} of
+   * a listing) contains {@code fragment} until {@link #releaseHeld()}: a request the store is slow
+   * to answer, named by the test. The others go on as before.
+   */
+  public void holdRequestsContaining(String fragment) {
+    held = new CountDownLatch(1);
+    holding = fragment;
+  }
+
+  /** Lets the held requests, and every later one, go on. */
+  public void releaseHeld() {
+    holding = null;
+    held.countDown();
+  }
+
   /** Requests answered with 503 Slow Down so far. */
   public long refused() {
     return refused.get();
@@ -110,6 +130,10 @@ public final class ThrottlingProxy implements AutoCloseable {
         return;
       }
       Request request = Request.parse(head);
+      String hold = holding;
+      if (hold != null && request.requestLine().contains(hold)) {
+        held.await();
+      }
       long arrival = requests.incrementAndGet();
       if (arrival % every == 0 || arrival > refusingAfter.get()) {
         refused.incrementAndGet();
@@ -133,6 +157,8 @@ public final class ThrottlingProxy implements AutoCloseable {
       } finally {
         open.removeIf(Socket::isClosed);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (IOException e) {
       // A client or server that went away mid-request: the client sees a broken connection and
       // retries, which is what the test is about.
@@ -257,6 +283,7 @@ public final class ThrottlingProxy implements AutoCloseable {
 
   @Override
   public void close() {
+    releaseHeld();
     try {
       listener.close();
     } catch (IOException e) {
