@@ -17,8 +17,8 @@ import java.util.List;
  * ({@code {read_version}-{uuid}.txn}, no leading zeros). A name's leading digits, read as a
  * fraction ({@code 0.d1d2d3...}, which orders names as the store does), place it in the interval
  * [0, 1); a page's names cover a part of it, the page's density there estimates how many pages
- * are left above the page's last name, and that many ranges (at most {@link #MAX_RANGES}) share
- * what is left evenly. Names of any other shape give no split points: the directory's pages are
+ * are left above the page's last name, and that many ranges (at most {@link #MAX_RANGES}, more for
+ * a directory of many pages: {@link #MAX_RANGES_LARGE}) share what is left evenly. Names of any other shape give no split points: the directory's pages are
  * then asked for one after the other, as before.
  *
  * <p>Every split point is ASCII. S3 orders keys by their UTF-8 bytes, Java's strings by their
@@ -28,10 +28,23 @@ import java.util.List;
  */
 final class KeyRangeSplits {
   /**
-   * Ranges listed side by side for one directory at most: each is a LIST request of its own even
-   * when it turns out empty, and each takes a thread while it lists.
+   * Ranges listed side by side for a directory of up to {@value #PAGES_PER_RANGE} of its pages a
+   * range at most: each is a LIST request of its own even when it turns out empty, and each takes a
+   * thread while it lists.
    */
   static final int MAX_RANGES = 8;
+  /**
+   * Pages a range of a directory of many pages is left with, about: past {@link #MAX_RANGES}
+   * ranges of this many, one range more for this many pages more, up to {@link #MAX_RANGES_LARGE}.
+   * A range's pages come one after another, so a {@code data/} of a million files (1,000 pages of
+   * 1,000 keys) in eight ranges is 125 pages in a row; in 32, about 31.
+   */
+  static final int PAGES_PER_RANGE = 8;
+  /**
+   * Ranges for one directory at most, however many pages: each holds up to two pages ahead of the
+   * caller and one in hand ({@code S3KeyRangeListing}), so 96 pages of statuses at most.
+   */
+  static final int MAX_RANGES_LARGE = 32;
   /**
    * Ranges per page expected to be left, in quarters: the estimate is a density read off one page,
    * and a directory whose rest is a page and a bit (2,0xx data files after a page of 1,000) must
@@ -99,8 +112,13 @@ final class KeyRangeSplits {
    *
    * @param pageNames the page's names in the store's order, relative to the directory (files and
    *     any other keys)
+   * @param keysPerPage the keys a range's page holds at most (the first page may be asked for
+   *     fewer): how many of its pages a directory of many pages is left with
    */
-  static List<String> after(List<String> pageNames) {
+  static List<String> after(List<String> pageNames, int keysPerPage) {
+    if (keysPerPage < 1) {
+      throw new IllegalArgumentException("keys per page must be > 0: " + keysPerPage);
+    }
     if (pageNames.isEmpty()) {
       return List.of();
     }
@@ -115,14 +133,15 @@ final class KeyRangeSplits {
       for (String name : pageNames) {
         BigInteger first = shape.position(name);
         if (first != null) {
-          return splits(shape, first, last, lastName);
+          return splits(shape, first, last, lastName, pageNames.size(), keysPerPage);
         }
       }
     }
     return List.of();
   }
 
-  private static List<String> splits(Shape shape, BigInteger first, BigInteger last, String lastName) {
+  private static List<String> splits(
+      Shape shape, BigInteger first, BigInteger last, String lastName, int pageKeys, int keysPerPage) {
     if (last.compareTo(shape.top) >= 0 || last.compareTo(first) < 0) {
       return List.of();
     }
@@ -135,6 +154,12 @@ final class KeyRangeSplits {
     BigInteger quarterCovered = covered.multiply(BigInteger.valueOf(4));
     BigInteger ranges = withMargin.add(quarterCovered).subtract(BigInteger.ONE).divide(quarterCovered);
     int count = ranges.min(BigInteger.valueOf(MAX_RANGES)).intValueExact();
+    if (count == MAX_RANGES) {
+      // Many pages left: pageKeys * left / covered keys, in pages of keysPerPage, PAGES_PER_RANGE a range.
+      BigInteger perRange = covered.multiply(BigInteger.valueOf((long) keysPerPage * PAGES_PER_RANGE));
+      BigInteger large = left.multiply(BigInteger.valueOf(pageKeys)).add(perRange).subtract(BigInteger.ONE).divide(perRange);
+      count = large.max(BigInteger.valueOf(MAX_RANGES)).min(BigInteger.valueOf(MAX_RANGES_LARGE)).intValueExact();
+    }
     List<String> points = new ArrayList<>();
     for (int i = 1; i < count; i++) {
       String point = shape.format(last.add(left.multiply(BigInteger.valueOf(i)).divide(BigInteger.valueOf(count))));

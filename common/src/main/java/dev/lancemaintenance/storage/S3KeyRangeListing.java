@@ -83,6 +83,8 @@ final class S3KeyRangeListing implements RecursiveListing {
    * times above, about as long together as the one page was) and a request more on the bill.
    */
   static final int FIRST_PAGE_KEYS = 250;
+  /** Keys S3 answers a {@code ListObjectsV2} with at most, whatever it was asked for. */
+  private static final int S3_MAX_KEYS = 1000;
   /**
    * Pages listed ahead of the caller, per range (all ranges share one queue of this many pages a
    * range): a directory of millions streams, a few pages held.
@@ -131,7 +133,7 @@ final class S3KeyRangeListing implements RecursiveListing {
       for (S3Object object : first.contents()) {
         names.add(object.key().substring(prefix.length()));
       }
-      List<String> splits = KeyRangeSplits.after(names);
+      List<String> splits = KeyRangeSplits.after(names, Math.min(maxKeys, S3_MAX_KEYS));
       pages = new ArrayBlockingQueue<>(PAGES_AHEAD * (splits.size() + 1));
       String lower = null;
       for (int i = 0; i <= splits.size(); i++) {

@@ -26,7 +26,7 @@ class KeyRangeSplitsTest {
     for (long version = 2002; version > 1002; version--) {
       page.add(manifest(version));
     }
-    List<String> splits = KeyRangeSplits.after(page);
+    List<String> splits = KeyRangeSplits.after(page, 1000);
     assertThat(splits).hasSize(1);
     // Versions 1002..0 are left above the page; the split leaves about half on either side.
     String split = splits.get(0);
@@ -36,14 +36,14 @@ class KeyRangeSplitsTest {
   }
 
   @Test
-  void dataFilesSpreadOverTheirLeadingBitsGetRangesInProportionToWhatIsLeftAtMostEight() {
+  void dataFilesSpreadOverTheirLeadingBitsGetRangesInProportionToWhatIsLeft() {
     // A page covering the first seventh of the space: about six pages are left.
     List<String> page = new ArrayList<>();
     long space = 1L << 24;
     for (int i = 0; i < 1000; i++) {
       page.add(dataFile(i * (space / 7000)));
     }
-    List<String> splits = KeyRangeSplits.after(page);
+    List<String> splits = KeyRangeSplits.after(page, 1000);
     assertThat(splits).hasSizeBetween(6, 7).isSorted().allSatisfy(split -> {
       assertThat(split).hasSizeLessThanOrEqualTo(24).matches("[01]+");
       assertThat(split).isGreaterThan(page.get(page.size() - 1));
@@ -54,23 +54,40 @@ class KeyRangeSplitsTest {
     for (int i = 0; i < 1000; i++) {
       half.add(dataFile(i * (space / 2050)));
     }
-    assertThat(KeyRangeSplits.after(half)).hasSize(1);
+    assertThat(KeyRangeSplits.after(half, 1000)).hasSize(1);
 
-    // A page covering a thousandth: capped.
+    // A page covering a hundredth: ~99 pages left, more than eight ranges of eight pages each
+    // would take; a range per eight pages instead (13).
+    List<String> hundredth = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      hundredth.add(dataFile(i * (space / 100_000)));
+    }
+    assertThat(KeyRangeSplits.after(hundredth, 1000)).hasSize(12);
+    // The same page, the ranges' pages holding 250 keys: four times the pages, capped.
+    assertThat(KeyRangeSplits.after(hundredth, 250)).hasSize(KeyRangeSplits.MAX_RANGES_LARGE - 1);
+
+    // A page covering a fifteenth: ~14 pages left, eight ranges of two pages.
+    List<String> fifteenth = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      fifteenth.add(dataFile(i * (space / 15_000)));
+    }
+    assertThat(KeyRangeSplits.after(fifteenth, 1000)).hasSize(KeyRangeSplits.MAX_RANGES - 1);
+
+    // A page covering a thousandth (a data/ of a million files): capped.
     List<String> narrow = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       narrow.add(dataFile(i * (space / 1_000_000)));
     }
-    assertThat(KeyRangeSplits.after(narrow)).hasSize(KeyRangeSplits.MAX_RANGES - 1);
+    assertThat(KeyRangeSplits.after(narrow, 1000)).hasSize(KeyRangeSplits.MAX_RANGES_LARGE - 1).isSorted();
   }
 
   @Test
   void aPageReachingNearTheTopOrNamesOfNoKnownShapeGiveNoSplit() {
     List<String> nearTop = List.of(dataFile((1L << 24) - 3), dataFile((1L << 24) - 2));
-    assertThat(KeyRangeSplits.after(nearTop)).isEmpty();
-    assertThat(KeyRangeSplits.after(List.of("a.txt", "b.txt", "zzz"))).isEmpty();
-    assertThat(KeyRangeSplits.after(List.of("0.manifest", "99999.manifest"))).as("near the top of [0, 1)").isEmpty();
-    assertThat(KeyRangeSplits.after(List.of())).isEmpty();
+    assertThat(KeyRangeSplits.after(nearTop, 1000)).isEmpty();
+    assertThat(KeyRangeSplits.after(List.of("a.txt", "b.txt", "zzz"), 1000)).isEmpty();
+    assertThat(KeyRangeSplits.after(List.of("0.manifest", "99999.manifest"), 1000)).as("near the top of [0, 1)").isEmpty();
+    assertThat(KeyRangeSplits.after(List.of(), 1000)).isEmpty();
   }
 
   @Test
@@ -83,7 +100,7 @@ class KeyRangeSplitsTest {
     }
     all.sort(null);
     List<String> page = all.subList(0, 1000);
-    List<String> splits = KeyRangeSplits.after(page);
+    List<String> splits = KeyRangeSplits.after(page, 1000);
     assertThat(splits).isNotEmpty().isSorted().allSatisfy(split -> {
       assertThat(split).matches("[0-9]+");
       assertThat(split).isGreaterThan(page.get(999));
@@ -110,7 +127,7 @@ class KeyRangeSplitsTest {
     for (long version = 2002; version > 1004; version--) {
       page.add(manifest(version));
     }
-    assertThat(KeyRangeSplits.after(page)).hasSize(1);
+    assertThat(KeyRangeSplits.after(page, 1000)).hasSize(1);
   }
 
   @Test
@@ -119,6 +136,6 @@ class KeyRangeSplitsTest {
     for (int i = 0; i < 100; i++) {
       page.add(dataFile(i * 17L));
     }
-    assertThat(KeyRangeSplits.after(page)).isNotEmpty().allSatisfy(split -> assertThat(split).matches("\\p{ASCII}+"));
+    assertThat(KeyRangeSplits.after(page, 1000)).isNotEmpty().allSatisfy(split -> assertThat(split).matches("\\p{ASCII}+"));
   }
 }

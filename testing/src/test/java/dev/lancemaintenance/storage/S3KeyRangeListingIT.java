@@ -75,7 +75,7 @@ class S3KeyRangeListingIT {
         "\u00e9t\u00e9.lance", "\ud83d\ude00.lance", "\ufffd.bin", "old_$folder$", "sub/", "sub/inner.lance",
         "010101010101010101010101/nested/deep.lance", "10/", "10/x"));
     List<String> firstPage = new ArrayList<>(names).subList(0, PAGE);
-    List<String> splits = KeyRangeSplits.after(firstPage);
+    List<String> splits = KeyRangeSplits.after(firstPage, PAGE);
     assertThat(splits).as("split points after the first page").hasSizeGreaterThanOrEqualTo(3);
     String lastOfFirstPage = firstPage.get(PAGE - 1);
     List<String> around = new ArrayList<>();
@@ -182,7 +182,7 @@ class S3KeyRangeListingIT {
     for (String name : names) {
       put(table + "/data/" + name, 1);
     }
-    List<String> splits = KeyRangeSplits.after(names.subList(0, PAGE));
+    List<String> splits = KeyRangeSplits.after(names.subList(0, PAGE), PAGE);
     assertThat(splits).as("split points after the first page").hasSizeGreaterThanOrEqualTo(3);
     // The second range, (s1, s2]: its first request starts after s1.
     String heldLow = splits.get(0);
