@@ -249,7 +249,8 @@ public final class Ledger {
    * after the commit chose from {@code listed} (older commits, stale segments no commit names) to
    * {@code prune} instead of deleting it here: a run deletes them beside its lease's release
    * ({@link KeySnapshotMark.Outcome#leaveNext}; docs/ledger.md, section 12.4, "The prunes beside
-   * the release"). Given nothing when the append commits nothing.
+   * the release"). Given nothing when the append commits nothing; the compaction, one append in
+   * {@value #COMPACT_AT_SEGMENTS}, lists and prunes here as before.
    */
   Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
       Set<Long> listedVersions, Consumer<List<String>> prune) {
@@ -390,7 +391,7 @@ public final class Ledger {
   }
 
   /** Deletes files the ledger's directory no longer needs (old commits and segments, old key snapshots). Best effort. */
-  void delete(List<String> old) {
+  private void delete(List<String> old) {
     deleteOld(storage, old);
   }
 
