@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -105,15 +106,37 @@ public final class KeySnapshotFile {
    * false, writing nothing, when another writer took that generation first.
    */
   public static boolean write(TableStorage storage, KeySnapshot snapshot) {
-    TreeMap<Long, FileEntry> older = generations(storage, snapshot.dataset());
+    return write(storage, snapshot, generations(storage, snapshot.dataset()), superseded -> {
+      if (!superseded.isEmpty()) {
+        storage.deleteBatch(superseded);
+      }
+    });
+  }
+
+  /**
+   * As {@link #write(TableStorage, KeySnapshot)}, above the generations in the listing of the
+   * ledger's directory the run took beside its plan ({@link LedgerDirectory}), handing the older
+   * generations to {@code superseded} instead of deleting them here (a run deletes them beside its
+   * lease's release). Exact as the listing's other readers (LedgerDirectory): under the lease no
+   * other run writes a snapshot, and one written after the listing all the same holds the generation
+   * this write would take, which it then does not take ({@code createIfAbsent}); the generations
+   * handed over are the listed ones, all below the one written.
+   */
+  static boolean write(TableStorage storage, KeySnapshot snapshot, LedgerDirectory listed,
+      Consumer<List<String>> superseded) {
+    if (!listed.dataset().equals(snapshot.dataset())) {
+      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + snapshot.dataset() + "'s");
+    }
+    return write(storage, snapshot, listed.keySnapshots(), superseded);
+  }
+
+  private static boolean write(TableStorage storage, KeySnapshot snapshot, NavigableMap<Long, FileEntry> older,
+      Consumer<List<String>> superseded) {
     long next = older.isEmpty() ? 1 : older.lastKey() + 1;
     if (!storage.createIfAbsent(pathOf(snapshot.dataset(), next), encode(snapshot))) {
       return false;
     }
-    List<String> superseded = older.values().stream().map(FileEntry::path).toList();
-    if (!superseded.isEmpty()) {
-      storage.deleteBatch(superseded);
-    }
+    superseded.accept(older.values().stream().map(FileEntry::path).toList());
     return true;
   }
 

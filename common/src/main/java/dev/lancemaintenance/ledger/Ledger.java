@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -240,6 +241,19 @@ public final class Ledger {
    */
   public Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
       Set<Long> listedVersions) {
+    return appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions, this::delete);
+  }
+
+  /**
+   * As {@link #appendWithoutFold(LedgerDirectory, LedgerSegment, long, Set)}, handing what the prune
+   * after the commit chose from {@code listed} (older commits, stale segments no commit names) to
+   * {@code prune} instead of deleting it here: a run deletes them beside its lease's release
+   * ({@link KeySnapshotMark.Outcome#leaveNext}; docs/ledger.md, section 12.4, "The prunes beside
+   * the release"). Given nothing when the append commits nothing; the compaction, one append in
+   * {@value #COMPACT_AT_SEGMENTS}, lists and prunes here as before.
+   */
+  Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
+      Set<Long> listedVersions, Consumer<List<String>> prune) {
     requireOurs(newVersions);
     if (!newVersions.firstVersionWhole()) {
       throw new IllegalArgumentException("a segment appended without a fold has its first version whole");
@@ -272,7 +286,7 @@ public final class Ledger {
     }
     LedgerSegment segment = newVersions.wholeAbove(end);
     if (commit.segments().size() + 1 < COMPACT_AT_SEGMENTS) {
-      return commit(head + 1, commit.segments(), segment, newest, Optional.of(listed))
+      return commit(head + 1, commit.segments(), segment, newest, Optional.of(listed), prune)
           ? Optional.empty() : Optional.of("another writer committed first");
     }
     // The one fold of this path, every COMPACT_AT_SEGMENTS appends: the compacted ledger is what
@@ -297,12 +311,15 @@ public final class Ledger {
   }
 
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
-    return commit(generation, base, segment, endVersion, Optional.empty());
+    return commit(generation, base, segment, endVersion, Optional.empty(), this::delete);
   }
 
-  /** As above; the prune takes the files to remove from {@code listed} when the run listed the directory already. */
+  /**
+   * As above; the prune takes the files to remove from {@code listed} when the run listed the
+   * directory already, and hands them to {@code prune}, which deletes them now or later.
+   */
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion,
-      Optional<LedgerDirectory> listed) {
+      Optional<LedgerDirectory> listed, Consumer<List<String>> prune) {
     byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
     storage.write(TablePaths.join(dirOf(dataset), name), content);
@@ -316,7 +333,7 @@ public final class Ledger {
           storage.location(), generation);
       return false;
     }
-    prune(generation, segments, listed);
+    prune.accept(prunable(generation, segments, listed));
     return true;
   }
 
@@ -348,12 +365,13 @@ public final class Ledger {
   }
 
   /**
-   * Removes older commits, and segments no commit names that are past the grace period. Best effort.
-   * From {@code listed}, a listing the run took before it committed, when it has one: what it lacks
-   * is what the run wrote since, its own segment and commit, which are the live ones (and a file of
-   * another writer, an accident under the lease, is left for the next prune).
+   * What the prune after commit {@code head} removes: older commits, and segments no commit names
+   * that are past the grace period. From {@code listed}, a listing the run took before it
+   * committed, when it has one: what it lacks is what the run wrote since, its own segment and
+   * commit, which are the live ones (and a file of another writer, an accident under the lease, is
+   * left for the next prune).
    */
-  private void prune(long head, List<LedgerCommit.SegmentRef> live, Optional<LedgerDirectory> listed) {
+  private List<String> prunable(long head, List<LedgerCommit.SegmentRef> live, Optional<LedgerDirectory> listed) {
     Set<String> liveNames = new HashSet<>();
     live.forEach(ref -> liveNames.add(ref.name()));
     long staleBefore = clock.millis() - UNNAMED_GRACE_MILLIS;
@@ -369,6 +387,16 @@ public final class Ledger {
         old.add(file.path());
       }
     }
+    return old;
+  }
+
+  /** Deletes files the ledger's directory no longer needs (old commits and segments, old key snapshots). Best effort. */
+  private void delete(List<String> old) {
+    deleteOld(storage, old);
+  }
+
+  /** As {@link #delete}, through {@code storage}. */
+  static void deleteOld(TableStorage storage, List<String> old) {
     int batch = Math.max(1, storage.maxDeleteBatchSize());
     for (int from = 0; from < old.size(); from += batch) {
       // Harmless when it fails: old files decide nothing; the next prune tries again.

@@ -15,6 +15,7 @@ import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.ReleaseWatch;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -33,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -364,8 +366,9 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThat(onTheSnapshot.listingsToMark()).as("listings of the ledger's directory to mark (%s)", onTheSnapshot.directoryListers)
         .isEqualTo(1);
     // Beside the release, the append to the ledger finds its head and what to prune in that listing
-    // too: what is left is the snapshot's write, listing the generations it replaces.
-    assertThat(onTheSnapshot.directoryListers).as("listings of the ledger's directory in all").hasSize(2);
+    // too, and the snapshot's write the generations it replaces.
+    assertThat(onTheSnapshot.directoryListers).as("listings of the ledger's directory in all (%s)", onTheSnapshot.directoryListers)
+        .hasSize(1);
 
     rewrite(newestKeySnapshot(table.root()), bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 9));
     table.append(5);
@@ -374,6 +377,67 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThat(fallingBack.ledgerReadOnlyToCompact()).as("read the ledger to mark").isFalse();
     assertThat(fallingBack.listingsToMark()).as("listings of the ledger's directory to mark (%s)", fallingBack.directoryListers)
         .isEqualTo(1);
+  }
+
+  /**
+   * A run on the key snapshot's path commits the ledger and then writes the snapshot under its
+   * lease, and deletes the older commit and the older snapshot, chosen from its listing of the
+   * directory, in one batch beside the release (docs/ledger.md, section 12.4, "The prunes beside
+   * the release"): the delete is held until the release was sent, which would hold the run ten
+   * seconds and fail the test if the release waited for it. The next run decides from the snapshot
+   * this one left, and both leave what the SDK leaves.
+   */
+  @Test
+  void theLedgersAndTheSnapshotsOldGenerationsAreDeletedBesideTheRelease() throws IOException {
+    LanceTableFixture table = afterAFirstRun("prunes-beside", 3, new Policy(2));
+    List<String> firstGenerations = ledgerFiles(table.root());
+    table.append(5);
+    List<String> events = new CopyOnWriteArrayList<>();
+    List<String> deleted = new CopyOnWriteArrayList<>();
+    ReleaseWatch release = new ReleaseWatch(events);
+    TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+    TableStorageFactory watched = location -> new ForwardingTableStorage(plain.open(location)) {
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        boolean created = super.createIfAbsent(path, content);
+        release.created(path, content);
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        if (path.startsWith(Ledger.DIR + "/") && (name.startsWith("commit.") || name.startsWith("keys."))) {
+          events.add("write " + name.substring(0, name.indexOf('.')));
+        }
+        return created;
+      }
+
+      @Override
+      public List<DeleteFailure> deleteBatch(List<String> paths) {
+        if (!paths.isEmpty() && paths.stream().allMatch(path -> path.startsWith(Ledger.DIR + "/"))) {
+          release.holdUntilReleased();
+          events.add("delete");
+          paths.forEach(path -> deleted.add(path.substring(path.lastIndexOf('/') + 1)));
+        }
+        return super.deleteBatch(paths);
+      }
+    };
+
+    cleanAndCompare(table, new Policy(2), "on the snapshot", MarkMode.INCREMENTAL, watched);
+
+    assertThat(events).as("the ledger's commit, then the snapshot, under the lease; the old generations beside the release"
+            + " (one batch on an object store, one delete per file on a local disk)")
+        .startsWith("write commit", "write keys", "release", "delete").containsOnlyOnce("write commit", "write keys", "release");
+    assertThat(deleted).as("the old generations, chosen from the run's listing").containsExactlyInAnyOrderElementsOf(firstGenerations);
+    assertThat(release.everyHeldDeleteSawTheRelease()).as("the release went while the delete waited").isTrue();
+    assertThat(ledgerFiles(table.root())).as("one commit and one snapshot left, both new")
+        .hasSize(2).doesNotContainAnyElementsOf(firstGenerations);
+    table.append(5);
+    assertThat(takesTheKeySnapshot(table, new Policy(2), "the next run")).as("the next run decides from the snapshot left").isTrue();
+  }
+
+  /** The ledger's commits and key snapshots, by name, sorted. */
+  private static List<String> ledgerFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.list(root.resolve(Ledger.DIR))) {
+      return files.map(file -> file.getFileName().toString())
+          .filter(name -> name.startsWith("commit.") || name.startsWith("keys.")).sorted().toList();
+    }
   }
 
   /** A table of {@code appends} appends after its first incremental run (today's path: the ledger and the first key snapshot). */

@@ -11,6 +11,7 @@ import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.ReleaseWatch;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
@@ -164,8 +165,7 @@ class RunRecordsIT {
   void thePrunesListingIsTakenUnderTheLeaseAndItsDeleteGoesBesideTheRelease() {
     LanceTableFixture table = table();
     List<String> events = new CopyOnWriteArrayList<>();
-    CountDownLatch released = new CountDownLatch(1);
-    AtomicBoolean deleteSawTheRelease = new AtomicBoolean();
+    ReleaseWatch release = new ReleaseWatch(events);
     TableStorageFactory watched = location -> new ForwardingTableStorage(stores().open(location)) {
       @Override
       public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
@@ -178,18 +178,14 @@ class RunRecordsIT {
       @Override
       public boolean createIfAbsent(String path, byte[] content) {
         boolean created = super.createIfAbsent(path, content);
-        if (path.startsWith(TableLease.DIR + "/cleanup.lease.") && new String(content, StandardCharsets.UTF_8).contains("released=true")) {
-          events.add("release");
-          released.countDown();
-        }
+        release.created(path, content);
         return created;
       }
 
       @Override
       public List<DeleteFailure> deleteBatch(List<String> paths) {
         if (!paths.isEmpty() && paths.stream().allMatch(path -> path.startsWith(RunRecords.DIR + "/"))) {
-          // Held until the release was sent: a release that waited for this delete never comes.
-          deleteSawTheRelease.set(awaitQuietly(released));
+          release.holdUntilReleased();
           events.add("prune's delete");
         }
         return super.deleteBatch(paths);
@@ -202,7 +198,7 @@ class RunRecordsIT {
         .startsWith("prune's listing", "release", "prune's delete")
         .containsOnly("prune's listing", "release", "prune's delete")
         .containsOnlyOnce("prune's listing", "release");
-    assertThat(deleteSawTheRelease).as("the release went while the delete waited").isTrue();
+    assertThat(release.everyHeldDeleteSawTheRelease()).as("the release went while the delete waited").isTrue();
     assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
     try (Stream<Path> decided = Files.walk(table.root().resolve(RunRecords.DIR))) {
       assertThat(decided.map(Path::toString).filter(name -> name.contains(".decided/")))
