@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * (the key snapshot's answers), while the walk needs nothing from it. The walk holds what it listed
  * in a bounded buffer of chunks, each name in a few dozen bytes instead of a {@link FileEntry}
  * (~120 bytes): the names as UTF-8 bytes, each after the length of the part it shares with the
- * name before it in its chunk (a directory's own prefix and more: on {@code huge-steady} 36 bytes a
- * name of {@code data/}, against 61 characters), then the size and time of a name whose attributes
- * the walk read. {@link #files()} gives the names back in the walk's order, exactly as the walk gave them.
+ * name before it in its chunk (at least the directory's own path), then the size and time of a
+ * name whose attributes the walk read: on {@code huge-steady} 53.7 bytes a name of {@code data/}
+ * (its names are 61 bytes, and in the directory's order share little more than {@code data/}).
+ * {@link #files()} gives the names back in the walk's order, exactly as the walk gave them.
  *
  * <p>Bounded: the walker takes a permit for each chunk it fills (at most {@code chunks} of {@code
  * chunkBytes} each, a chunk grown only for a single name longer than it) and the reader gives it
@@ -46,13 +47,13 @@ import org.slf4j.LoggerFactory;
  */
 final class WalkAhead implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WalkAhead.class);
-  /** A chunk of names: ~7,000 of {@code data/}'s on {@code huge-steady}, a few ms of walk. */
+  /** A chunk of names: ~4,900 of {@code data/}'s on {@code huge-steady}, a few ms of walk. */
   static final int CHUNK_BYTES = 256 * 1024;
   /**
    * The buffer of one directory's walk, 32 MiB: the 717,916 names of {@code huge-steady}'s
-   * {@code data/} take 26 MB (names of 53 random bytes would take 38 MB: the first ~640,000 wait
-   * in the buffer, the rest in the walk). Only a directory as large fills it: the others hold their
-   * whole listing in a fraction of it.
+   * {@code data/} would take 38.6 MB, so the first ~620,000 wait in the buffer and the walk waits
+   * for the rest until the answers exist (by then its task takes them). Only a directory that large
+   * fills it: the others hold their whole listing in a fraction of it.
    */
   static final long DEFAULT_BOUND_BYTES = 32L << 20;
   private static final long CLOSE_WAIT_SECONDS = 60;
