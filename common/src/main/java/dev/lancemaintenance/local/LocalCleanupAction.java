@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
@@ -88,7 +89,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
  * default the store's {@link TableStorage#suggestedConcurrency()} (a few on local disk, 64 on
  * object stores, where each request mostly waits for the network); decide tasks, pure CPU and
- * memory, run at most {@link #CPU_THREADS} at a time whatever the pool size.
+ * memory, run at most {@link #CPU_THREADS} at a time whatever the pool size. On a local disk, in
+ * {@code incremental} mode, each directory the listing walks is walked on a thread of its own,
+ * outside the pool, from the start of the mark ({@link WalkAhead}).
  *
  * <p>Memory, at most {@link #parallelism} mark tasks at a time: the plan (one manifest location per
  * version of the table and of each branch, plus tags and fork points); per mark task, one decoded
@@ -97,7 +100,9 @@ import org.slf4j.LoggerFactory;
  * references / {@link #partitions}; listed files stream past them from the spill); per sweep, a
  * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; the spilled records up to {@link
  * #inMemorySpillRecords(long)} (default 100,000), and a 64 KiB buffer per
- * spill file that went to disk (2 x partitions + 1 files at most). Above that bound the spill on
+ * spill file that went to disk (2 x partitions + 1 files at most); on a local disk in {@code
+ * incremental} mode, per directory walked, the names its walk found and its task has not yet taken, up to {@link
+ * #walkAheadBytes(long)} (default 32 MiB). Above that bound the spill on
  * local disk grows with references plus listed files; nothing in memory holds every path.
  */
 public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
@@ -135,6 +140,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
   private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
+  private long walkAheadBytes = WalkAhead.DEFAULT_BOUND_BYTES;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -195,6 +201,19 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   /**
+   * Bytes of listed names the walk of one directory holds on a local disk while the mark runs
+   * (default 32 MiB, {@link WalkAhead#DEFAULT_BOUND_BYTES}; at least one name): above it the walk
+   * waits until its names are taken. What the run decides is the same whatever the bound.
+   */
+  public LocalCleanupAction walkAheadBytes(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("walk-ahead bytes must be > 0: " + bytes);
+    }
+    this.walkAheadBytes = bytes;
+    return this;
+  }
+
+  /**
    * Where the spill files go (default: the {@value #SPILL_DIR_PROPERTY} system property, else
    * java.io.tmpdir). They hold the table's paths; a run removes the spills of dead runs here first.
    */
@@ -234,13 +253,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn) {
     long startNanos = System.nanoTime();
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
-    // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
+    // Closed in reverse order: the pool stops (and its running tasks end) before the walks its
+    // listing tasks read end, and those before the spill they
     // read and the storage they delete through go away, so no delete outlives execute(). The ledger
     // is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says why that is
     // exact), and a read still under way ends before the storage it reads through closes.
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = ledgerOn.apply(storage);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
+        WalkAhead.OfRun walks = new WalkAhead.OfRun();
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
@@ -250,7 +271,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, spills, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
+          new Run(storage, ledger, spills, walks, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -347,6 +368,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final TableStorage storage;
     private final LedgerReadAhead ledger;
     private final Spills spills;
+    /** The walks started beside the mark on a local disk, which the listing tasks read. */
+    private final WalkAhead.OfRun walks;
     private final ExecutorService pool;
     private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
@@ -367,11 +390,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
-    Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
-        Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
+    Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, WalkAhead.OfRun walks, ExecutorService pool,
+        Clock now, Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
       this.storage = storage;
       this.ledger = ledger;
       this.spills = spills;
+      this.walks = walks;
       this.pool = pool;
       this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
@@ -386,14 +410,22 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // any mark; the decision joins the two, after both ended and the gate passed. On the key
       // snapshot's path a listing task that starts once the answers exist settles every name they
       // answer KEPT itself and spills only the rest (list): on a local disk, where the walk costs
-      // CPU and the mark's few new manifests are read at once, the listing waits for the answers (on
-      // huge-steady 9 names in 10 no longer go to disk and back). On an object store the listing's
+      // CPU and the mark's few new manifests are read at once, the listing tasks wait for the
+      // answers (on huge-steady 9 names in 10 no longer go to disk and back), but the walks of the
+      // directories start now, each on a thread of its own into a bounded buffer (WalkAhead), and
+      // the listing tasks settle what they walked once the answers exist: the walk needs no answer,
+      // only the settling does, and a buffered name is settled or spilled exactly as a name walked
+      // later (docs/ledger.md 12.5). On an object store the listing's
       // pages and the mark's new manifests each wait on the network (~150 ms of manifests at +20 ms
       // a request), so the listing starts first and its tasks spill what they list while no answer
       // exists; the decision looks those names up (exact either way: each task reads the answers
       // once, at its start, and either settles by them or spills every name, docs/ledger.md 12.5).
       if (storage.requestsWaitOnNetwork()) {
         startListing(plan, dataset);
+      } else if (markMode() == MarkMode.INCREMENTAL) {
+        // Only a run that may decide from the key snapshot has listing tasks that wait for the
+        // mark; any other lists beside its mark from the start, as before.
+        walks.start(plan.listings(), storage, walkAheadBytes);
       }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
@@ -552,7 +584,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       KeySnapshotAnswers settles = snapshotAnswers();
       long count = 0;
       List<FileEntry> batch = new ArrayList<>(SETTLED_PER_BATCH);
-      for (Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task); files.hasNext(); ) {
+      for (Iterator<FileEntry> files = filesOf(task); files.hasNext(); ) {
         stopIfInterrupted();
         FileEntry file = files.next();
         if (settles == null) {
@@ -576,6 +608,18 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       }
       LOG.debug("lance cleanup {} [{}]: {} files under {}/", table(), CleanupStage.LIST.label(), count, task.dir());
       return count;
+    }
+
+    /**
+     * The task's files: on a local disk those of the walk {@link #mark} started beside itself
+     * ({@link WalkAhead}), which gives every name its walk found once, in the walk's order, with the
+     * attributes the walk read, and throws where the walk failed: the same names a walk started
+     * here would give (a walk started earlier may miss a file written in between, as a walk started
+     * a moment earlier would; the plan's listing of versions came before either). Otherwise, or for
+     * a task that reads no walk, its listing read here.
+     */
+    private Iterator<FileEntry> filesOf(ListingTask task) {
+      return walks.files(task).orElseGet(() -> ListManagedFiles.filesDeferringAttributes(storage, task));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.lancemaintenance.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.storage.FailingWalk;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.LocalTableStorage;
@@ -40,24 +41,7 @@ class VersionListingWalkFailureTest {
     try (TableStorage storage = new ForwardingTableStorage(new LocalTableStorage(TableLocation.of(dir.toString()), StorageConf.defaults())) {
       @Override
       public Iterator<FileEntry> listFilesDeferringAttributes(String path, boolean recursive) {
-        Iterator<FileEntry> walk = delegate().listFilesDeferringAttributes(path, recursive);
-        return new Iterator<>() {
-          private int given;
-
-          @Override
-          public boolean hasNext() {
-            if (given == failAfter) {
-              throw broken;
-            }
-            return walk.hasNext();
-          }
-
-          @Override
-          public FileEntry next() {
-            given++;
-            return walk.next();
-          }
-        };
+        return FailingWalk.after(failAfter, broken, delegate().listFilesDeferringAttributes(path, recursive));
       }
     }) {
       assertThatThrownBy(() -> VersionListing.listDirectory(storage, DatasetRef.MAIN)).isSameAs(broken);

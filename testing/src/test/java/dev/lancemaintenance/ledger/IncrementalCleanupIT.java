@@ -11,11 +11,13 @@ import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.CountingTableStorage;
+import dev.lancemaintenance.storage.FailingWalk;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
-import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.ReleaseWatch;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -34,6 +36,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -47,9 +51,14 @@ import org.junit.jupiter.api.Test;
  * store. Every run after the damage is still exact.
  */
 class IncrementalCleanupIT extends IncrementalCleanupContract {
+  /** The walk's buffer per directory the runs use; empty: the default. */
+  private OptionalLong walkAheadBytes = OptionalLong.empty();
+
   @Override
   protected CleanupAction newCleanup(String tableUri, TableStorageFactory storage) {
-    return new LocalCleanupAction(TableLocation.of(tableUri), storage, Clock.systemUTC());
+    LocalCleanupAction cleanup = new LocalCleanupAction(TableLocation.of(tableUri), storage, Clock.systemUTC());
+    walkAheadBytes.ifPresent(cleanup::walkAheadBytes);
+    return cleanup;
   }
 
   @Test
@@ -113,7 +122,13 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
    */
   @Test
   void dayAfterDayTheKeySnapshotDecidesWhereItCanAndTheRunsLeaveWhatTheSdkLeaves() {
-    LanceTableFixture table = LanceTableFixture.create(work.resolve("key-snapshot"));
+    assertThat(daysFromTheKeySnapshot("key-snapshot")).as("the days decided from the key snapshot")
+        .containsExactly(2, 3, 4, 5, 6, 7, 8);
+  }
+
+  /** Runs the days on a new table, each compared with the SDK; the days that decided from the key snapshot. */
+  private List<Integer> daysFromTheKeySnapshot(String name) {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
     List<Integer> fromSnapshot = new ArrayList<>();
     int day = 0;
     for (Consumer<LanceTableFixture> commits : days()) {
@@ -122,7 +137,104 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
         fromSnapshot.add(day);
       }
     }
-    assertThat(fromSnapshot).as("the days decided from the key snapshot").containsExactly(2, 3, 4, 5, 6, 7, 8);
+    return fromSnapshot;
+  }
+
+  /**
+   * The same days with the walks' buffers at one name (LocalCleanupAction#walkAheadBytes): the walk
+   * of every directory with more names than that fills its buffer during the mark and waits, and the
+   * listing task takes the buffered names and the rest of the walk once the answers exist. A name
+   * lost between the buffer and the settling (a file that goes left behind), or one given twice (a
+   * file counted or deleted twice, a kept file's gate flag set by another name), leaves another
+   * table than the SDK's cleanup does.
+   */
+  @Test
+  void dayAfterDayWithTheWalksBufferExceededTheRunsLeaveWhatTheSdkLeaves() {
+    walkAheadBytes = OptionalLong.of(1);
+    assertThat(daysFromTheKeySnapshot("walk-ahead")).as("the days decided from the key snapshot")
+        .containsExactly(2, 3, 4, 5, 6, 7, 8);
+    assertNoWalkLeft();
+  }
+
+  /**
+   * The walk of data/ fails midway, after it filled its buffer during the mark: the run fails with
+   * the walk's error before its decision, deletes nothing, and leaves no walker behind; the next
+   * run leaves what the SDK leaves.
+   */
+  @Test
+  void aWalkThatFailsMidwayOnTheKeySnapshotsPathFailsTheRunBeforeItsFirstDelete() {
+    LanceTableFixture table = walkingOneNameAheadAfterAFirstRun("walk-fails");
+    StorageException broken = new StorageException("list", "data", new IOException("the disk went away"));
+    TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+    TableStorageFactory failing = location -> new ForwardingTableStorage(plain.open(location)) {
+      @Override
+      public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+        Iterator<FileEntry> walk = super.listFilesDeferringAttributes(dir, recursive);
+        return dir.equals("data") ? FailingWalk.after(3, broken, walk) : walk;
+      }
+    };
+    List<String> before = lanceFiles(table.root());
+    assertThatThrownBy(() -> run(table.root(), MarkMode.INCREMENTAL, failing, new Policy(1), table.latestVersion()))
+        .isSameAs(broken);
+    assertThat(lanceFiles(table.root())).as("nothing deleted").isEqualTo(before);
+    assertNoWalkLeft();
+    cleanAndCompare(table, new Policy(1), "the run after", MarkMode.INCREMENTAL);
+  }
+
+  /**
+   * The mark from the key snapshot fails (a new manifest cannot be read) while the walk of data/
+   * waits for room in its buffer: the run fails with the mark's error, deletes nothing, and the
+   * walker ends with it.
+   */
+  @Test
+  void aMarkThatFailsWhileTheWalkWaitsForRoomEndsTheRunAndItsWalk() {
+    LanceTableFixture table = walkingOneNameAheadAfterAFirstRun("mark-fails");
+    StorageException broken = new StorageException("read", "_versions", new IOException("the disk went away"));
+    AtomicBoolean walkWaited = new AtomicBoolean();
+    TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+    TableStorageFactory failing = location -> new ForwardingTableStorage(plain.open(location)) {
+      @Override
+      public byte[] read(String path, long offset, int length) {
+        Optional<Thread> walker = walkThreads().stream().filter(t -> t.getName().endsWith("-data")).findFirst();
+        if (path.startsWith("_versions/") && walker.isPresent()) {
+          while (walker.get().getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+          }
+          walkWaited.set(true);
+          throw broken;
+        }
+        return super.read(path, offset, length);
+      }
+    };
+    List<String> before = lanceFiles(table.root());
+    assertThatThrownBy(() -> run(table.root(), MarkMode.INCREMENTAL, failing, new Policy(1), table.latestVersion()))
+        .isSameAs(broken);
+    assertThat(walkWaited).as("the mark failed while the walk of data/ waited for room").isTrue();
+    assertThat(lanceFiles(table.root())).as("nothing deleted").isEqualTo(before);
+    assertNoWalkLeft();
+  }
+
+  /**
+   * A table after a first run and four appends since (a daily run decides from the key snapshot),
+   * its runs walking one name ahead, so that the walk of data/ waits for room during the mark.
+   */
+  private LanceTableFixture walkingOneNameAheadAfterAFirstRun(String name) {
+    LanceTableFixture table = afterAFirstRun(name, 4, new Policy(3));
+    for (int i = 0; i < 4; i++) {
+      table.append(5);
+    }
+    walkAheadBytes = OptionalLong.of(1);
+    return table;
+  }
+
+  private static List<Thread> walkThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive).filter(t -> t.getName().startsWith("lance-cleanup-walk-")).toList();
+  }
+
+  /** The run waits for its walkers to end before it returns or throws. */
+  private static void assertNoWalkLeft() {
+    assertThat(walkThreads()).as("walkers left after the run").isEmpty();
   }
 
   /**

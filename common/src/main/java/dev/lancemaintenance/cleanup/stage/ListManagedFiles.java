@@ -50,10 +50,18 @@ public final class ListManagedFiles {
    * give names whose attributes it left unread ({@link TableStorage#listFilesDeferringAttributes}).
    */
   public static Iterator<FileEntry> filesDeferringAttributes(TableStorage storage, ListingTask task) {
-    if (task.inventoryPart() == null && task.recorded() == null && task.listed() == null) {
+    if (walksTheStore(task)) {
       return storage.listFilesDeferringAttributes(task.dir(), task.recursive());
     }
     return files(storage, task);
+  }
+
+  /**
+   * Whether the task walks its directory on the store, rather than reading a walk the plan made
+   * already, a recorded part or an inventory's rows.
+   */
+  public static boolean walksTheStore(ListingTask task) {
+    return task.inventoryPart() == null && task.recorded() == null && task.listed() == null;
   }
 
   /** The rows of one data file of a report under the managed directories of {@code dataset}. */
