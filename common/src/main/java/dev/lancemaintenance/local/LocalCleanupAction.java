@@ -17,7 +17,6 @@ import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.DeletePacer;
-import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -238,8 +237,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     // read and the storage they delete through go away, so no delete outlives execute(). The ledger
     // is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says why that is
     // exact), and a read still under way ends before the storage it reads through closes.
+    // On an object store the dataset's own directories are walked beside the plan (their first pages
+    // need nothing it finds; WalksBesideThePlan says why that is exact); on a local disk the walk
+    // waits for the mark as before (its order there is on purpose, docs/ledger.md 12.5).
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = ledgerOn.apply(storage);
+        WalksBesideThePlan walks = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
+            ? WalksBesideThePlan.start(storage, cleanup.dataset())
+            : WalksBesideThePlan.none(storage);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
@@ -250,7 +255,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, spills, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
+          new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -346,6 +351,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
     private final LedgerReadAhead ledger;
+    /** The walks of the dataset's directories started beside the plan, which the listing tasks take over. */
+    private final WalksBesideThePlan walks;
     private final Spills spills;
     private final ExecutorService pool;
     private final Clock now;
@@ -367,10 +374,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
-    Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, ExecutorService pool, Clock now,
-        Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
+    Run(TableStorage storage, LedgerReadAhead ledger, WalksBesideThePlan walks, Spills spills, ExecutorService pool,
+        Clock now, Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
       this.storage = storage;
       this.ledger = ledger;
+      this.walks = walks;
       this.spills = spills;
       this.pool = pool;
       this.now = now;
@@ -552,7 +560,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       KeySnapshotAnswers settles = snapshotAnswers();
       long count = 0;
       List<FileEntry> batch = new ArrayList<>(SETTLED_PER_BATCH);
-      for (Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task); files.hasNext(); ) {
+      for (Iterator<FileEntry> files = walks.files(task); files.hasNext(); ) {
         stopIfInterrupted();
         FileEntry file = files.next();
         if (settles == null) {
