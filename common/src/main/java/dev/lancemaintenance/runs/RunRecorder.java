@@ -34,7 +34,7 @@ public final class RunRecorder {
    * #start}), and everything that needs it waits for it ({@link #started()}).
    */
   private final CompletableFuture<Boolean> startWritten;
-  /** The dead run before this one, looked up after the start record, beside the run's planning. */
+  /** The dead run before this one, looked up beside the lease's take, the start record and the run's planning. */
   private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
   /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
@@ -51,8 +51,8 @@ public final class RunRecorder {
   }
 
   /**
-   * Records that a run begins now, holding {@code lease}, and then looks for a dead run to resume,
-   * both beside the caller's next steps (its plan, which only reads the table), and both once the
+   * Records that a run begins now, holding {@code lease}, and looks for a dead run to resume, both
+   * beside the caller's next steps (its plan, which only reads the table); the record once the
    * lease's take completed ({@link TableLease#awaitTaken}: a run may start reading at the look at
    * the lease's head, but writes nothing before its lease is confirmed; when another run won it,
    * nothing is recorded, and {@link #decidedFiles}, {@link #recordFiles} and {@link #deadRun} throw
@@ -72,21 +72,20 @@ public final class RunRecorder {
     RunStart start = new RunStart(
         "run-" + UUID.randomUUID(), lease.holder().owner(), storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    // One thread for both, in order: the dead-run lookup lists the records after this run's own start landed.
-    CompletableFuture<Boolean> written = new CompletableFuture<>();
-    CompletableFuture<Optional<RunStart>> dead = DaemonThreads.beside("lance-run-record", () -> {
+    // The dead-run lookup goes beside the lease's take and the start record, not after them: the
+    // runs before this one are fixed once the run saw the lease free (a run that starts later must
+    // take the lease first, and then this run's take fails and it writes nothing), and the lookup
+    // passes over this run's own start whether it landed or not (docs/ledger.md, section 9).
+    CompletableFuture<Optional<RunStart>> lookup =
+        DaemonThreads.beside("lance-run-lookup", () -> deadRunBefore(records, start));
+    CompletableFuture<Boolean> written = DaemonThreads.beside("lance-run-record", () -> {
       lease.awaitTaken();
-      boolean recorded = writeStart(records, start);
-      written.complete(recorded);
-      return recorded ? deadRunBefore(records, start) : Optional.empty();
+      return writeStart(records, start);
     });
-    // Never left waiting: writeStart does not throw for the store, but a take another run won or an
-    // Error ends the thread, and whatever waits for the start record fails with it.
-    dead.whenComplete((found, error) -> {
-      if (error != null) {
-        written.completeExceptionally(error);
-      }
-    });
+    // A take another run won (or an Error) fails the start record's future, and whatever waits for
+    // the start record or the dead run fails with it; a run whose start was not recorded resumes nothing.
+    CompletableFuture<Optional<RunStart>> dead =
+        written.thenCombine(lookup, (recorded, found) -> recorded ? found : Optional.<RunStart>empty());
     return new RunRecorder(records, start, clock, written, dead);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.LeaseHeldException;
 import dev.lancemaintenance.storage.Leases;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * TableLease#acquireBeside}, docs/ledger.md section 9, "The take beside the plan"): the run starts
  * reading once it saw the lease's head free, while its generation is created and read back; it
  * writes and deletes nothing before that take is confirmed, and a run that takes the lease between
- * the look and the create makes it fail with nothing written or deleted.
+ * the look and the create makes it fail with nothing written or deleted. The dead-run lookup goes
+ * beside the take too.
  */
 class LeaseTakeBesideThePlanIT {
   private static final String LEASE_FILES = TableLease.DIR + "/cleanup.lease.";
@@ -91,6 +94,37 @@ class LeaseTakeBesideThePlanIT {
     int confirmed = events.indexOf("lease read back");
     assertThat(events.indexOf("lease created")).isLessThan(confirmed);
     assertThat(events.subList(0, confirmed)).as("before the take was confirmed").doesNotContain("write or delete");
+    assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
+  }
+
+  @Test
+  void theDeadRunLookupGoesBesideTheTake() {
+    LanceTableFixture table = RunTables.threeVersionsToExpire(dir);
+    List<String> events = new CopyOnWriteArrayList<>();
+    CountDownLatch runsListed = new CountDownLatch(1);
+    AtomicBoolean createSawTheLookup = new AtomicBoolean();
+    TableStorageFactory watched = location -> new Watched(stores().open(location), events, new CountDownLatch(1)) {
+      @Override
+      public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+        if (dir.equals(RunRecords.DIR)) {
+          runsListed.countDown();
+        }
+        return super.listFiles(dir, recursive);
+      }
+
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        if (isTake(path, content) && runsListed.getCount() > 0) {
+          // Held until the run records were listed: a lookup that waited for the take never comes.
+          createSawTheLookup.set(Latches.awaitQuietly(runsListed));
+        }
+        return super.createIfAbsent(path, content);
+      }
+    };
+
+    cleanup(table, watched).execute();
+
+    assertThat(createSawTheLookup).as("the run records were listed while the lease's generation waited").isTrue();
     assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
   }
 
