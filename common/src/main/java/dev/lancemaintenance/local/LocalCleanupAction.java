@@ -65,6 +65,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -255,7 +256,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
+          new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles, resume::decidedFiles),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -360,8 +361,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
     private final Optional<RecordedFiles> recordedFiles;
-    /** Where each decide task records what it decided; empty when the run does not record its decision. */
-    private final Optional<RecordedFiles> decidedFiles;
+    /**
+     * Where each decide task records what it decided; empty when the run does not record its
+     * decision. Asked at the decision: it may wait for the run's start record, which the mark does
+     * not need ({@link SweepResume#decidedFiles}).
+     */
+    private final Supplier<Optional<RecordedFiles>> decidedFiles;
     /** The listing tasks, started with the mark. */
     private List<Future<Long>> listing;
     /** The batches of listed names the key snapshot's answers settle beside the walk ({@link #settle}). */
@@ -375,7 +380,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
     Run(TableStorage storage, LedgerReadAhead ledger, WalksBesideThePlan walks, Spills spills, ExecutorService pool,
-        Clock now, Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
+        Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles) {
       this.storage = storage;
       this.ledger = ledger;
       this.walks = walks;
@@ -632,7 +637,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * (docs/ledger.md, section 9).
      */
     private UnlistedReferences decideBounded(int task, List<Integer> partitions, DecisionContext context) {
-      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, task, 0))
+      RecordedFiles.Part record = decidedFiles.get().map(files -> files.decidePart(storage, task, 0))
           .orElseGet(RecordedFiles.Part::none);
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       decideSlots.acquireUninterruptibly();

@@ -83,10 +83,8 @@ public final class RunRecorder {
       return writeStart(records, start);
     });
     // A take another run won (or an Error) fails the start record's future, and whatever waits for
-    // the start record or the dead run fails with it; a run whose start was not recorded resumes nothing.
-    CompletableFuture<Optional<RunStart>> dead =
-        written.thenCombine(lookup, (recorded, found) -> recorded ? found : Optional.<RunStart>empty());
-    return new RunRecorder(records, start, clock, written, dead);
+    // the start record fails with it.
+    return new RunRecorder(records, start, clock, written, lookup);
   }
 
   /**
@@ -156,10 +154,13 @@ public final class RunRecorder {
    * store refuses means a full run.
    */
   public Optional<DeadRun> deadRun() {
-    if (!started()) {
+    Optional<RunStart> found = DaemonThreads.join(deadRunStart);
+    // No dead run: nothing to resume, whether this run's start landed yet or not (what the run
+    // writes waits for it where it writes). A dead run is resumed only by a run whose start landed.
+    if (found.isEmpty() || !started()) {
       return Optional.empty();
     }
-    return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
+    return found.map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
   }
 
   /**

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reading once it saw the lease's head free, while its generation is created and read back; it
  * writes and deletes nothing before that take is confirmed, and a run that takes the lease between
  * the look and the create makes it fail with nothing written or deleted. The dead-run lookup goes
- * beside the take too.
+ * beside the take too, and the mark does not wait for the start record.
  */
 class LeaseTakeBesideThePlanIT {
   private static final String LEASE_FILES = TableLease.DIR + "/cleanup.lease.";
@@ -125,6 +125,40 @@ class LeaseTakeBesideThePlanIT {
     cleanup(table, watched).execute();
 
     assertThat(createSawTheLookup).as("the run records were listed while the lease's generation waited").isTrue();
+    assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
+  }
+
+  @Test
+  void theMarkReadsManifestsBesideTheStartRecordAndNothingIsWrittenBeforeIt() {
+    LanceTableFixture table = RunTables.threeVersionsToExpire(dir);
+    List<String> events = new CopyOnWriteArrayList<>();
+    CountDownLatch manifestRead = new CountDownLatch(1);
+    AtomicBoolean startSawTheMark = new AtomicBoolean();
+    TableStorageFactory watched = location -> new Watched(stores().open(location), events, new CountDownLatch(1)) {
+      @Override
+      public byte[] read(String path, long offset, int length) {
+        if (path.endsWith(".manifest")) {
+          manifestRead.countDown();
+        }
+        return super.read(path, offset, length);
+      }
+
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        if (path.startsWith(RunRecords.DIR + "/") && path.endsWith(RunRecords.START)) {
+          // Held until the mark read a manifest: a mark that waited for the start record never does.
+          startSawTheMark.set(Latches.awaitQuietly(manifestRead));
+          events.add("start record");
+        }
+        return super.createIfAbsent(path, content);
+      }
+    };
+
+    cleanup(table, watched).execute();
+
+    assertThat(startSawTheMark).as("the mark read a manifest while the start record waited").isTrue();
+    assertThat(events.subList(0, events.indexOf("start record"))).as("before the start record")
+        .doesNotContain("write or delete");
     assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
   }
 

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -271,8 +272,15 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     if (run == null) {
       return SweepResume.none();
     }
-    return new SweepResume(storage, run.decidedFiles().map(files -> files.forDataset(dataset)),
-        run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
+    Supplier<Optional<RecordedFiles>> own = () -> run.decidedFiles().map(files -> files.forDataset(dataset));
+    if (!storage.requestsWaitOnNetwork()) {
+      // On a local disk the start record lands before the mark, as it always did there.
+      Optional<RecordedFiles> recorded = own.get();
+      return new SweepResume(storage, recorded, run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
+    }
+    // On an object store the mark needs only the dead run (looked up beside the take); the
+    // recorded decision's handle, which waits for the start record, is asked at the decision.
+    return new SweepResume(storage, own, run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
   }
 
   @Override
