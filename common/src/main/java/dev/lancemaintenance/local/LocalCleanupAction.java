@@ -18,7 +18,6 @@ import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.cleanup.stage.DeleteBudget;
 import dev.lancemaintenance.cleanup.stage.DeletePacer;
-import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
@@ -67,6 +66,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -254,14 +254,20 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     long startNanos = System.nanoTime();
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
     // Closed in reverse order: the pool stops (and its running tasks end) before the walks its
-    // listing tasks read end, and those before the spill they
-    // read and the storage they delete through go away, so no delete outlives execute(). The ledger
-    // is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says why that is
-    // exact), and a read still under way ends before the storage it reads through closes.
+    // listing tasks read end, and those before the spill they read and the storage they delete
+    // through go away, so no delete outlives execute(). The ledger is read and folded beside the
+    // plan's listing of _versions/ (LedgerReadAhead says why that is exact), and a read still under
+    // way ends before the storage it reads through closes. On an object store the dataset's own
+    // directories are walked beside the plan (their first pages need nothing it finds;
+    // WalksBesideThePlan says why that is exact); on a local disk an incremental run walks them
+    // beside the mark, into a bounded buffer, and settles them once the answers exist (WalkAhead).
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = ledgerOn.apply(storage);
+        WalksBesideThePlan walksBesidePlan = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
+            ? WalksBesideThePlan.start(storage, cleanup.dataset())
+            : WalksBesideThePlan.none(storage);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
-        WalkAhead.OfRun walks = new WalkAhead.OfRun();
+        WalkAhead.OfRun walksAhead = new WalkAhead.OfRun();
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
@@ -271,7 +277,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, spills, walks, stopped.pool(), now, recordedFiles, resume.decidedFiles()),
+          new Run(storage, ledger, walksBesidePlan, spills, walksAhead, stopped.pool(), now, recordedFiles,
+              resume::decidedFiles),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -367,17 +374,26 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
     private final LedgerReadAhead ledger;
+    /**
+     * The walks of the dataset's directories started beside the plan on an object store, which the
+     * listing tasks take over.
+     */
+    private final WalksBesideThePlan walksBesidePlan;
     private final Spills spills;
     /** The walks started beside the mark on a local disk, which the listing tasks read. */
-    private final WalkAhead.OfRun walks;
+    private final WalkAhead.OfRun walksAhead;
     private final ExecutorService pool;
     private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
     private final DeletePacer pacer;
     private final Optional<RecordedFiles> recordedFiles;
-    /** Where each decide task records what it decided; empty when the run does not record its decision. */
-    private final Optional<RecordedFiles> decidedFiles;
+    /**
+     * Where each decide task records what it decided; empty when the run does not record its
+     * decision. Asked at the decision: it may wait for the run's start record, which the mark does
+     * not need ({@link SweepResume#decidedFiles}).
+     */
+    private final Supplier<Optional<RecordedFiles>> decidedFiles;
     /** The listing tasks, started with the mark. */
     private List<Future<Long>> listing;
     /** The batches of listed names the key snapshot's answers settle beside the walk ({@link #settle}). */
@@ -390,12 +406,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
-    Run(TableStorage storage, LedgerReadAhead ledger, Spills spills, WalkAhead.OfRun walks, ExecutorService pool,
-        Clock now, Optional<RecordedFiles> recordedFiles, Optional<RecordedFiles> decidedFiles) {
+    Run(TableStorage storage, LedgerReadAhead ledger, WalksBesideThePlan walksBesidePlan, Spills spills,
+        WalkAhead.OfRun walksAhead, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
+        Supplier<Optional<RecordedFiles>> decidedFiles) {
       this.storage = storage;
       this.ledger = ledger;
+      this.walksBesidePlan = walksBesidePlan;
       this.spills = spills;
-      this.walks = walks;
+      this.walksAhead = walksAhead;
       this.pool = pool;
       this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
@@ -425,7 +443,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       } else if (markMode() == MarkMode.INCREMENTAL) {
         // Only a run that may decide from the key snapshot has listing tasks that wait for the
         // mark; any other lists beside its mark from the start, as before.
-        walks.start(plan.listings(), storage, walkAheadBytes);
+        walksAhead.start(plan.listings(), storage, walkAheadBytes);
       }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
@@ -618,8 +636,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * a moment earlier would; the plan's listing of versions came before either). Otherwise, or for
      * a task that reads no walk, its listing read here.
      */
+    /**
+     * The files of {@code task}: from its walk started ahead on a local disk (beside the mark), or
+     * on an object store (beside the plan), or walked now.
+     */
     private Iterator<FileEntry> filesOf(ListingTask task) {
-      return walks.files(task).orElseGet(() -> ListManagedFiles.filesDeferringAttributes(storage, task));
+      return walksAhead.files(task).orElseGet(() -> walksBesidePlan.files(task));
     }
 
     /**
@@ -668,7 +690,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * (docs/ledger.md, section 9).
      */
     private UnlistedReferences decideBounded(int task, List<Integer> partitions, DecisionContext context) {
-      RecordedFiles.Part record = decidedFiles.map(files -> files.decidePart(storage, task, 0))
+      RecordedFiles.Part record = decidedFiles.get().map(files -> files.decidePart(storage, task, 0))
           .orElseGet(RecordedFiles.Part::none);
       UnlistedReferences unlisted = UnlistedReferences.NONE;
       decideSlots.acquireUninterruptibly();

@@ -34,7 +34,7 @@ public final class RunRecorder {
    * #start}), and everything that needs it waits for it ({@link #started()}).
    */
   private final CompletableFuture<Boolean> startWritten;
-  /** The dead run before this one, looked up after the start record, beside the run's planning. */
+  /** The dead run before this one, looked up beside the lease's take, the start record and the run's planning. */
   private final CompletableFuture<Optional<RunStart>> deadRunStart;
   private volatile boolean recordsFiles;
   /** What each dataset's run did about a dead run's sweep, for the end record's {@code resume}. */
@@ -51,8 +51,12 @@ public final class RunRecorder {
   }
 
   /**
-   * Records that a run begins now, holding the lease of {@code leaseOwner}, and then looks for a
-   * dead run to resume, both beside the caller's next steps (its plan, which only reads the table):
+   * Records that a run begins now, holding {@code lease}, and looks for a dead run to resume, both
+   * beside the caller's next steps (its plan, which only reads the table); the record once the
+   * lease's take completed ({@link TableLease#awaitTaken}: a run may start reading at the look at
+   * the lease's head, but writes nothing before its lease is confirmed; when another run won it,
+   * nothing is recorded, and {@link #decidedFiles}, {@link #recordFiles} and {@link #deadRun} throw
+   * its {@link dev.lancemaintenance.storage.LeaseHeldException}, so the run fails before its mark):
    * on local disk the record is a file created and linked, on an object store a PUT, and neither
    * need hold up the plan's listing. The record is still written before the run writes or deletes
    * anything in the table: its decision is recorded beside the start ({@link #decidedFiles}), its
@@ -64,29 +68,40 @@ public final class RunRecorder {
    * @param policy the policy and settings as the run logs them; never storage options
    */
   public static RunRecorder start(
-      TableStorage storage, Clock clock, String leaseOwner, DatasetRef dataset, String engine, String action, String policy) {
+      TableStorage storage, Clock clock, TableLease lease, DatasetRef dataset, String engine, String action, String policy) {
     RunStart start = new RunStart(
-        "run-" + UUID.randomUUID(), leaseOwner, storage.location().toString(), dataset, engine, action, clock.instant(), policy);
+        "run-" + UUID.randomUUID(), lease.holder().owner(), storage.location().toString(), dataset, engine, action, clock.instant(), policy);
     RunRecords records = new RunRecords(storage);
-    // One thread for both, in order: the dead-run lookup lists the records after this run's own start landed.
-    CompletableFuture<Boolean> written = new CompletableFuture<>();
-    CompletableFuture<Optional<RunStart>> dead = DaemonThreads.beside("lance-run-record", () -> {
-      boolean recorded = writeStart(records, start);
-      written.complete(recorded);
-      return recorded ? deadRunBefore(records, start) : Optional.empty();
+    // The dead-run lookup goes beside the lease's take and the start record, not after them: the
+    // runs before this one are fixed once the run saw the lease free (a run that starts later must
+    // take the lease first, and then this run's take fails and it writes nothing), and the lookup
+    // passes over this run's own start whether it landed or not (docs/ledger.md, section 9).
+    CompletableFuture<Optional<RunStart>> lookup =
+        DaemonThreads.beside("lance-run-lookup", () -> deadRunBefore(records, start));
+    CompletableFuture<Boolean> written = DaemonThreads.beside("lance-run-record", () -> {
+      lease.awaitTaken();
+      return writeStart(records, start);
     });
-    // Never left waiting: writeStart does not throw for the store, but an Error would end the thread.
-    dead.whenComplete((found, error) -> {
-      if (error != null) {
-        written.completeExceptionally(error);
-      }
-    });
-    return new RunRecorder(records, start, clock, written, dead);
+    // A take another run won (or an Error) fails the start record's future, and whatever waits for
+    // the start record fails with it.
+    return new RunRecorder(records, start, clock, written, lookup);
   }
 
-  /** Whether the start record was written, waiting for it if it is still being written. */
+  /**
+   * Whether the start record was written, waiting for it if it is still being written; throws the
+   * lease's {@link dev.lancemaintenance.storage.LeaseHeldException} when another run won its take.
+   */
   private boolean started() {
     return DaemonThreads.join(startWritten);
+  }
+
+  /** As {@link #started}, false when the take failed: for the end record, which then writes nothing. */
+  private boolean startedQuietly() {
+    try {
+      return started();
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   private static boolean writeStart(RunRecords records, RunStart start) {
@@ -139,10 +154,13 @@ public final class RunRecorder {
    * store refuses means a full run.
    */
   public Optional<DeadRun> deadRun() {
-    if (!started()) {
+    Optional<RunStart> found = DaemonThreads.join(deadRunStart);
+    // No dead run: nothing to resume, whether this run's start landed yet or not (what the run
+    // writes waits for it where it writes). A dead run is resumed only by a run whose start landed.
+    if (found.isEmpty() || !started()) {
       return Optional.empty();
     }
-    return deadRunStart.join().map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
+    return found.map(dead -> new DeadRun(dead.runId(), new RecordedFiles(RunRecords.decidedDir(dead))));
   }
 
   /**
@@ -205,7 +223,7 @@ public final class RunRecorder {
    * run recorded no start, or the listing failed (logged: the prune never fails the run).
    */
   private Optional<RunRecords.Pruning> endedRunsToPrune() {
-    if (!started()) {
+    if (!startedQuietly()) {
       return Optional.empty();
     }
     try {
@@ -233,7 +251,7 @@ public final class RunRecorder {
 
   private void end(
       RunState state, Map<String, Long> counters, String stage, String markMode, OptionalLong manifestsRead, String error) {
-    if (!started()) {
+    if (!startedQuietly()) {
       return;
     }
     RunEnd end = new RunEnd(

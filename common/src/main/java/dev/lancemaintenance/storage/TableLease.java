@@ -71,6 +71,8 @@ public final class TableLease implements AutoCloseable {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
   static final long UNREADABLE_GRACE_MILLIS = 60_000;
   private static final int ATTEMPTS = 5;
+  /** The take of a lease taken in one step: done. */
+  private static final CompletableFuture<Void> TAKEN = CompletableFuture.completedFuture(null);
   private static final ThreadLocal<Map<TableLocation, TableLease>> HELD_BY_THIS_THREAD = ThreadLocal.withInitial(HashMap::new);
 
   private final TableStorage storage;
@@ -89,10 +91,18 @@ public final class TableLease implements AutoCloseable {
   private final List<CompletableFuture<Void>> besideRelease = new CopyOnWriteArrayList<>();
   private volatile String lostTo;
   private ScheduledExecutorService heartbeat;
+  /**
+   * The take's second step: done at once for a lease taken in one step; for one taken beside the
+   * run's reads ({@link #acquireBeside}), completed once its generation was created and read back,
+   * or failed with {@link LeaseHeldException} when another run won it. A nested handle shares its
+   * outer lease's.
+   */
+  private final CompletableFuture<Void> take;
 
   private TableLease(TableStorage storage, LeaseHolder holder, long sinceMillis, Duration timeout, Clock clock,
-      long generation, TableLease outer) {
+      long generation, TableLease outer, CompletableFuture<Void> take) {
     this.storage = storage;
+    this.take = take;
     this.holder = holder;
     this.sinceMillis = sinceMillis;
     this.timeout = timeout;
@@ -135,59 +145,168 @@ public final class TableLease implements AutoCloseable {
     return Optional.ofNullable(take(storage, holder, timeout, clock).lease);
   }
 
+  /**
+   * Takes the table's lease in two steps, for a run whose first requests only read the table: looks
+   * at the head here, and throws {@link LeaseHeldException} when another run holds it; when it is
+   * free, returns at once while the conditional create of the next generation and its read-back go
+   * on beside the caller's reads. {@link #awaitTaken} (and {@link #ensureHeld}) wait for that second
+   * step and throw {@link LeaseHeldException} when another run won the generation; so does every
+   * write the lease guards ({@link #beforeRelease}, {@link #besideRelease}, the run's start record).
+   *
+   * <p>Why reads may start at the look (docs/ledger.md, section 9, "The take beside the plan"): a
+   * head that reads free is released, expired, or its holder died; a holder writes its ledger commit
+   * and end record before its release, so what the look saw free was written after them, and the
+   * reads begin after them. A run that takes the lease between our look and our create holds the
+   * generation we want (our create fails) or the one above it (our read-back sees it): either way
+   * this take fails before the run wrote or deleted anything, and its reads are thrown away.
+   */
+  public static TableLease acquireBeside(TableStorage storage, String action) {
+    return acquireBeside(storage, action, LeaseHolder.newRun(action), DEFAULT_TIMEOUT, Clock.systemUTC());
+  }
+
+  /** As {@link #acquireBeside(TableStorage, String)}, with the holder, timeout and clock given. */
+  public static TableLease acquireBeside(TableStorage storage, String action, LeaseHolder holder, Duration timeout, Clock clock) {
+    checkTimeout(timeout);
+    Optional<TableLease> nested = nestedHandle(storage, holder, timeout, clock);
+    if (nested.isPresent()) {
+      return nested.get();
+    }
+    Look look = null;
+    for (int attempt = 0; attempt < ATTEMPTS && look == null; attempt++) {
+      look = lookOnce(storage, holder, clock).orElse(null);
+    }
+    if (look == null) {
+      Look holding = holderNow(storage, clock);
+      throw new LeaseHeldException(action, storage.location(), holding.heldBy(), holding.heldPath());
+    }
+    if (look.held()) {
+      throw new LeaseHeldException(action, storage.location(), look.heldBy(), look.heldPath());
+    }
+    CompletableFuture<Void> claimed = new CompletableFuture<>();
+    TableLease lease = new TableLease(storage, holder, look.now(), timeout, clock, look.next(), null, claimed);
+    HELD_BY_THIS_THREAD.get().put(storage.location(), lease);
+    Look free = look;
+    DaemonThreads.beside("lance-lease-take", () -> {
+      try {
+        if (claim(storage, holder, free, timeout)) {
+          lease.startHolding();
+          claimed.complete(null);
+        } else {
+          Look holding = holderNow(storage, clock);
+          claimed.completeExceptionally(new LeaseHeldException(action, storage.location(), holding.heldBy(), holding.heldPath()));
+        }
+      } catch (RuntimeException | Error e) {
+        claimed.completeExceptionally(e);
+      }
+      return null;
+    });
+    return lease;
+  }
+
   private static Taken take(TableStorage storage, LeaseHolder holder, Duration timeout, Clock clock) {
+    checkTimeout(timeout);
+    Optional<TableLease> nested = nestedHandle(storage, holder, timeout, clock);
+    if (nested.isPresent()) {
+      return new Taken(nested.get(), null, null);
+    }
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      Optional<Look> seen = lookOnce(storage, holder, clock);
+      if (seen.isEmpty()) {
+        continue; // pruned between listing and reading: a renewal or a release just happened
+      }
+      Look look = seen.get();
+      if (look.held()) {
+        return new Taken(null, look.heldBy(), look.heldPath());
+      }
+      if (claim(storage, holder, look, timeout)) {
+        TableLease lease = new TableLease(storage, holder, look.now(), timeout, clock, look.next(), null, TAKEN);
+        lease.startHolding();
+        HELD_BY_THIS_THREAD.get().put(storage.location(), lease);
+        return new Taken(lease, null, null);
+      }
+      // Another run won this generation; the next look shows whom.
+    }
+    // Lost every race: someone is taking and releasing it right now.
+    Look holding = holderNow(storage, clock);
+    return new Taken(null, holding.heldBy(), holding.heldPath());
+  }
+
+  private static void checkTimeout(Duration timeout) {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("lease timeout must be positive: " + timeout);
     }
-    TableLocation key = storage.location();
-    TableLease held = HELD_BY_THIS_THREAD.get().get(key);
-    if (held != null && !held.closed) {
-      return new Taken(new TableLease(storage, holder, held.sinceMillis, timeout, clock, -1, held), null, null);
+  }
+
+  /** A handle on the lease the calling thread holds on the table already, if it does. */
+  private static Optional<TableLease> nestedHandle(TableStorage storage, LeaseHolder holder, Duration timeout, Clock clock) {
+    TableLease held = HELD_BY_THIS_THREAD.get().get(storage.location());
+    if (held == null || held.closed) {
+      return Optional.empty();
     }
-    Lease lastSeen = null;
-    String lastSeenPath = null;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      long now = clock.millis();
-      Optional<FileEntry> head = head(storage);
-      long next = 1;
-      if (head.isPresent()) {
-        Optional<Lease> current = read(storage, head.get());
-        if (current.isEmpty()) {
-          continue; // pruned between listing and reading: a renewal or a release just happened
-        }
-        if (!current.get().free(holder, now)) {
-          lastSeen = current.get();
-          lastSeenPath = head.get().path();
-          break;
-        }
-        next = generationOf(head.get().path()).orElseThrow() + 1;
-      }
-      Lease wanted = new Lease(holder, now, now + timeout.toMillis(), false);
-      if (!storage.createIfAbsent(pathOf(next), wanted.encode())) {
-        continue; // another run won this generation; the next look shows whom
-      }
-      // A contender that read a pruned generation can create it again, below the real head. Holding
-      // needs our lease to be the head; if it is not, it is an orphan that a later prune removes.
-      Optional<FileEntry> after = head(storage);
-      // Read back: on a store that ignores the conditional header (s3proxy 2.6.0) the last writer
-      // of a generation wins, and this tells the earlier one that it lost.
-      if (after.isPresent() && after.get().path().equals(pathOf(next))
-          && read(storage, after.get()).filter(lease -> lease.holder().equals(holder)).isPresent()) {
-        TableLease lease = new TableLease(storage, holder, now, timeout, clock, next, null);
-        lease.startHeartbeat();
-        HELD_BY_THIS_THREAD.get().put(key, lease);
-        LOG.info("lance maintenance {}: took the table's lease ({}, generation {})", storage.location(), holder.describe(), next);
-        return new Taken(lease, null, null);
-      }
+    return Optional.of(new TableLease(storage, holder, held.sinceMillis, timeout, clock, -1, held, held.take));
+  }
+
+  /**
+   * What the head says at {@code now}: held (by whom), or free and the generation to create next;
+   * empty when the head was pruned between its listing and its read (a renewal or a release just
+   * happened: look again).
+   */
+  private static Optional<Look> lookOnce(TableStorage storage, LeaseHolder holder, Clock clock) {
+    long now = clock.millis();
+    Optional<FileEntry> head = head(storage);
+    if (head.isEmpty()) {
+      return Optional.of(new Look(now, 1, null, null));
     }
-    if (lastSeen == null) {
-      // Lost every race: someone is taking and releasing it right now.
-      Optional<FileEntry> head = head(storage);
-      lastSeenPath = head.map(FileEntry::path).orElse(DIR);
-      lastSeen = head.flatMap(entry -> read(storage, entry))
-          .orElse(new Lease(new LeaseHolder("unknown", "unknown", 0, 0, ""), 0, clock.millis(), false));
+    Optional<Lease> current = read(storage, head.get());
+    if (current.isEmpty()) {
+      return Optional.empty();
     }
-    return new Taken(null, lastSeen, lastSeenPath);
+    if (!current.get().free(holder, now)) {
+      return Optional.of(new Look(now, -1, current.get(), head.get().path()));
+    }
+    return Optional.of(new Look(now, generationOf(head.get().path()).orElseThrow() + 1, null, null));
+  }
+
+  /** Whoever holds the head now, for the message of a take that lost every race. */
+  private static Look holderNow(TableStorage storage, Clock clock) {
+    Optional<FileEntry> head = head(storage);
+    Lease lease = head.flatMap(entry -> read(storage, entry))
+        .orElse(new Lease(new LeaseHolder("unknown", "unknown", 0, 0, ""), 0, clock.millis(), false));
+    return new Look(clock.millis(), -1, lease, head.map(FileEntry::path).orElse(DIR));
+  }
+
+  /**
+   * Creates the generation a free look asked for and reads it back: true when it is ours and the
+   * head, false when another run won it (or one above it).
+   */
+  private static boolean claim(TableStorage storage, LeaseHolder holder, Look free, Duration timeout) {
+    Lease wanted = new Lease(holder, free.now(), free.now() + timeout.toMillis(), false);
+    if (!storage.createIfAbsent(pathOf(free.next()), wanted.encode())) {
+      return false;
+    }
+    // A contender that read a pruned generation can create it again, below the real head. Holding
+    // needs our lease to be the head; if it is not, it is an orphan that a later prune removes.
+    Optional<FileEntry> after = head(storage);
+    // Read back: on a store that ignores the conditional header (s3proxy 2.6.0) the last writer
+    // of a generation wins, and this tells the earlier one that it lost.
+    return after.isPresent() && after.get().path().equals(pathOf(free.next()))
+        && read(storage, after.get()).filter(lease -> lease.holder().equals(holder)).isPresent();
+  }
+
+  /** Starts renewing a lease just taken, and says so. */
+  private void startHolding() {
+    startHeartbeat();
+    LOG.info("lance maintenance {}: took the table's lease ({}, generation {})", storage.location(), holder.describe(), generation);
+  }
+
+  /**
+   * One look at the head: {@code heldBy} (and its file) when another run holds the table, else the
+   * generation {@code next} to create, at {@code now}.
+   */
+  private record Look(long now, long next, Lease heldBy, String heldPath) {
+    boolean held() {
+      return heldBy != null;
+    }
   }
 
   private record Taken(TableLease lease, Lease heldBy, String heldPath) {}
@@ -245,7 +364,10 @@ public final class TableLease implements AutoCloseable {
       return;
     }
     queue.apply(held).add(DaemonThreads.beside(name, () -> {
-      work.accept(held.storage);
+      // Written under the lease only: a take that another run won writes nothing (acquireBeside).
+      if (held.taken()) {
+        work.accept(held.storage);
+      }
       return null;
     }));
   }
@@ -255,8 +377,32 @@ public final class TableLease implements AutoCloseable {
     return outer != null ? outer.holder : holder;
   }
 
-  /** Throws when the lease was taken over (its holder stalled past the timeout): stop deleting. */
+  /**
+   * Waits for the take's second step ({@link #acquireBeside}); throws {@link LeaseHeldException}
+   * when another run won the lease, before this run wrote anything. Returns at once for a lease
+   * taken in one step.
+   */
+  public void awaitTaken() {
+    DaemonThreads.join(take);
+  }
+
+  /** Whether the take succeeded, waiting for its second step; never throws. */
+  private boolean taken() {
+    try {
+      take.join();
+      return true;
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Throws when this run does not hold the lease: another run won its take ({@link #awaitTaken},
+   * waited for), or took it over once its holder stalled past the timeout. Stop before writing or
+   * deleting.
+   */
   public void ensureHeld() {
+    awaitTaken();
     TableLease lease = outer != null ? outer : this;
     String lost = lease.lostTo;
     if (lost != null) {
@@ -323,6 +469,7 @@ public final class TableLease implements AutoCloseable {
       return;
     }
     awaitLogged(beforeRelease, "work under the table's lease");
+    boolean held = taken();
     if (heartbeat != null) {
       // No more renewals; a prune under way (or not yet begun, in a run shorter than one request)
       // finishes first, so that the generations below this run's do not pile up.
@@ -337,7 +484,7 @@ public final class TableLease implements AutoCloseable {
       }
     }
     try {
-      release();
+      release(held);
     } finally {
       awaitLogged(besideRelease, "work beside the release of the table's lease");
     }
@@ -354,8 +501,8 @@ public final class TableLease implements AutoCloseable {
     }
   }
 
-  /** Creates the released generation, once; nothing when the lease was lost. */
-  private void release() {
+  /** Creates the released generation, once; nothing when the lease was lost, or its take failed ({@code held} false). */
+  private void release(boolean held) {
     synchronized (this) {
       if (closed) {
         return;
@@ -364,7 +511,7 @@ public final class TableLease implements AutoCloseable {
       if (takenBy == Thread.currentThread()) {
         HELD_BY_THIS_THREAD.get().remove(storage.location());
       }
-      if (lostTo != null) {
+      if (lostTo != null || !held) {
         return;
       }
       try {

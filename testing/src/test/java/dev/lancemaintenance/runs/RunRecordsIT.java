@@ -2,6 +2,7 @@ package dev.lancemaintenance.runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.lancemaintenance.testing.Latches.awaitQuietly;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
@@ -28,7 +29,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -214,52 +214,29 @@ class RunRecordsIT {
     List<String> events = new CopyOnWriteArrayList<>();
     CountDownLatch planListed = new CountDownLatch(1);
     AtomicBoolean startSawThePlan = new AtomicBoolean();
-    TableStorageFactory watched = location -> new ForwardingTableStorage(stores().open(location)) {
-      @Override
-      public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-        if (dir.equals("_versions")) {
-          events.add("plan's listing");
-          planListed.countDown();
-        }
-        return super.listFiles(dir, recursive);
-      }
-
+    TableStorageFactory watched = location -> new PlanWatchingStorage(stores().open(location), events, planListed) {
       @Override
       public boolean createIfAbsent(String path, byte[] content) {
-        if (path.startsWith(RunRecords.DIR + "/") && path.endsWith(RunRecords.START)) {
+        if (isStartRecord(path)) {
           // Held until the plan listed _versions/: a start written before the plan never sees it.
           startSawThePlan.set(awaitQuietly(planListed));
           boolean created = super.createIfAbsent(path, content);
           events.add("start record");
           return created;
         }
-        written(path);
         return super.createIfAbsent(path, content);
       }
 
+      /** Every write or delete but the lease's own generations (taken before the run, pruned beside it) and the start record. */
       @Override
-      public java.io.OutputStream create(String path) {
-        written(path);
-        return super.create(path);
-      }
-
-      @Override
-      public void write(String path, byte[] content) {
-        written(path);
-        super.write(path, content);
-      }
-
-      @Override
-      public List<DeleteFailure> deleteBatch(List<String> paths) {
-        paths.forEach(this::written);
-        return super.deleteBatch(paths);
-      }
-
-      /** Every write or delete but the lease's own generations (taken before the run, pruned beside it). */
-      private void written(String path) {
-        if (!path.startsWith(TableLease.DIR + "/cleanup.lease.")) {
+      protected void written(String path) {
+        if (!path.startsWith(TableLease.DIR + "/cleanup.lease.") && !isStartRecord(path)) {
           events.add("write or delete");
         }
+      }
+
+      private boolean isStartRecord(String path) {
+        return path.startsWith(RunRecords.DIR + "/") && path.endsWith(RunRecords.START);
       }
     };
 
@@ -274,14 +251,6 @@ class RunRecordsIT {
     assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
   }
 
-  private static boolean awaitQuietly(CountDownLatch latch) {
-    try {
-      return latch.await(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
 
   private static RunStart planted(String runId, Instant startedAt) {
     return new RunStart(runId, "a-dead-owner", "t", DatasetRef.MAIN, "local", "cleanup", startedAt, "planted");

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p>Self-typed: every setter returns the engine's own action ({@code SELF}), so an engine adds
  * its own settings without overriding the common ones only to narrow their return type.
  *
- * <p>A run that deletes holds the table's {@link TableLease} from before it reads the table until
- * it returns or fails, here, so that no engine can forget it: a second run on the table fails at
- * once, naming the holder, with nothing deleted. A dry run takes none. Holding it, the run records
+ * <p>A run that deletes holds the table's {@link TableLease} until it returns or fails, here, so
+ * that no engine can forget it: it finds the lease free before it reads the table, and its take is
+ * confirmed before it writes or deletes anything ({@link TableLease#acquireBeside}); a second run
+ * on the table fails, naming the holder, with nothing written or deleted. A dry run takes none. Holding it, the run records
  * its start and its end ({@link RunRecorder}, the table's maintenance history), likewise on every
  * engine.
  */
@@ -99,17 +101,21 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       return executeHoldingLease(requested);
     }
     try (TableStorage leaseStorage = storageFactory.open(table);
-        TableLease held = TableLease.acquire(leaseStorage, "clean")) {
+        TableLease held = takeLease(leaseStorage)) {
       lease = held;
       RunRecorder record = RunRecorder.start(
-          leaseStorage, clock, held.holder().owner(), dataset, engineName, actionName(), recordedPolicy(requested.policy()));
+          leaseStorage, clock, held, dataset, engineName, actionName(), recordedPolicy(requested.policy()));
       recordedFiles = recordFiles ? record.recordFiles().orElse(null) : null;
       recorder = record;
       try {
         CleanupResult result = executeHoldingLease(requested);
+        // A run that wrote nothing (every engine waits for its start record before its mark) ends
+        // only under a lease it took.
+        held.awaitTaken();
         record.finishedAndPruned(result, progress.snapshot());
         return result;
       } catch (RuntimeException | Error e) {
+        failIfTakeLost(held, e);
         record.failed(e, progress.snapshot(), markMode());
         throw e;
       } finally {
@@ -117,6 +123,35 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         recordedFiles = null;
         recorder = null;
       }
+    }
+  }
+
+  /**
+   * The run's lease. Where requests wait on the network, in two steps: its head is looked at here,
+   * and the run plans and lists while its generation is created and read back beside; everything
+   * that writes or deletes waits for that (the start record, the recorded decision, {@link
+   * #ensureLeaseHeld} before each delete, the ledger's and key snapshot's writes under the lease),
+   * and a take another run won fails the run before any (docs/ledger.md, section 9, "The take
+   * beside the plan", says why that is exact). Elsewhere (a local disk), where the take costs
+   * microseconds, in one step before the run reads anything, as before.
+   */
+  private static TableLease takeLease(TableStorage storage) {
+    return storage.requestsWaitOnNetwork() ? TableLease.acquireBeside(storage, "clean") : TableLease.acquire(storage, "clean");
+  }
+
+  /**
+   * Fails with the lease's {@link dev.lancemaintenance.storage.LeaseHeldException} when another run
+   * won this run's take, whatever the run's reads met meanwhile (they are thrown away): the run
+   * wrote nothing and records nothing.
+   */
+  private static void failIfTakeLost(TableLease held, Throwable failure) {
+    try {
+      held.awaitTaken();
+    } catch (RuntimeException lost) {
+      if (lost != failure) {
+        lost.addSuppressed(failure);
+      }
+      throw lost;
     }
   }
 
@@ -163,7 +198,11 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
           table, branchCleanup.dataset(), branchResult.counters());
     }
-    ensureLeaseHeld();
+    if (!cascade.isEmpty()) {
+      // Only after the branches' runs: the requested dataset's plan starts beside the lease's take,
+      // and its first delete checks the lease (a stalled run that lost it stops there).
+      ensureLeaseHeld();
+    }
     CleanupResult own = cleanDataset(requested);
     if (cascade.isEmpty()) {
       return own;
@@ -233,8 +272,15 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     if (run == null) {
       return SweepResume.none();
     }
-    return new SweepResume(storage, run.decidedFiles().map(files -> files.forDataset(dataset)),
-        run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
+    Supplier<Optional<RecordedFiles>> own = () -> run.decidedFiles().map(files -> files.forDataset(dataset));
+    if (!storage.requestsWaitOnNetwork()) {
+      // On a local disk the start record lands before the mark, as it always did there.
+      Optional<RecordedFiles> recorded = own.get();
+      return new SweepResume(storage, recorded, run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
+    }
+    // On an object store the mark needs only the dead run (looked up beside the take); the
+    // recorded decision's handle, which waits for the start record, is asked at the decision.
+    return new SweepResume(storage, own, run.deadRun().map(dead -> dead.forDataset(dataset)), run::noteResume);
   }
 
   @Override

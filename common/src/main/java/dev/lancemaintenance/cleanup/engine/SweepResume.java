@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,7 @@ public final class SweepResume {
   private static final String NONE_SET = "none";
 
   private final TableStorage storage;
-  private final Optional<RecordedFiles> own;
+  private final Supplier<Optional<RecordedFiles>> own;
   private final Optional<DeadRun> dead;
   private final Consumer<String> notes;
   private volatile String resumedFrom = "";
@@ -80,6 +81,16 @@ public final class SweepResume {
    * @param notes told whether the run resumed or started over, and why: the run record's {@code resume}
    */
   public SweepResume(TableStorage storage, Optional<RecordedFiles> own, Optional<DeadRun> dead, Consumer<String> notes) {
+    this(storage, constant(Objects.requireNonNull(own, "own")), dead, notes);
+  }
+
+  /**
+   * As above, with where this run records its decision asked only when the run needs it ({@link
+   * #decidedFiles}, at its decision; {@link #recordPlan}): on an object store the run's start
+   * record, which that answer waits for, then goes beside its plan and mark instead of before the
+   * mark (docs/ledger.md, section 9, "The take beside the plan").
+   */
+  public SweepResume(TableStorage storage, Supplier<Optional<RecordedFiles>> own, Optional<DeadRun> dead, Consumer<String> notes) {
     this.storage = storage;
     this.own = Objects.requireNonNull(own, "own");
     this.dead = Objects.requireNonNull(dead, "dead");
@@ -91,9 +102,16 @@ public final class SweepResume {
     return NONE;
   }
 
-  /** Where this run's decide tasks record what they decide; empty when it records nothing. */
+  private static Supplier<Optional<RecordedFiles>> constant(Optional<RecordedFiles> own) {
+    return () -> own;
+  }
+
+  /**
+   * Where this run's decide tasks record what they decide; empty when it records nothing. May wait
+   * for the run's start record; throws when the run lost its lease's take.
+   */
   public Optional<RecordedFiles> decidedFiles() {
-    return own;
+    return own.get();
   }
 
   /** The id of the dead run this run resumed, once {@link #resumable} said so; empty otherwise. */
@@ -107,11 +125,10 @@ public final class SweepResume {
    */
   public Optional<CleanupPlan> resumable(CleanupPlan plan) {
     if (dead.isEmpty()) {
-      if (own.isPresent()) {
-        // The digest of every listed manifest (2,020 on steady) is a pure function of the plan, so
-        // it is worked out beside the mark instead of between the decision and the first delete.
-        planned = new PlannedFacts(plan, DaemonThreads.beside("lance-run-plan", () -> planOf(plan, 1)));
-      }
+      // The digest of every listed manifest (2,020 on steady) is a pure function of the plan, so
+      // it is worked out beside the mark instead of between the decision and the first delete;
+      // whether the run records it is known only once its start record landed, so always.
+      planned = new PlannedFacts(plan, DaemonThreads.beside("lance-run-plan", () -> planOf(plan, 1)));
       return Optional.empty();
     }
     DeadRun run = dead.get();
@@ -199,7 +216,7 @@ public final class SweepResume {
    * next run starts over.
    */
   public void recordPlan(CleanupPlan plan, MarkSummary marks, IntSupplier decideTasks) {
-    own.ifPresent(decided -> decided.writePlan(storage, withMarks(planned(plan, decideTasks.getAsInt()), marks)));
+    own.get().ifPresent(decided -> decided.writePlan(storage, withMarks(planned(plan, decideTasks.getAsInt()), marks)));
   }
 
   /** {@link #planOf}, from the facts {@link #resumable} worked out for the same plan when it did. */

@@ -225,8 +225,26 @@ public final class CleanupPlanner {
     return ManagedLayout.DIRECTORIES.stream()
         .map(dir -> dir.equals(ManagedLayout.VERSIONS)
             ? ListingTask.listedByPlan(dataset.resolve(dir), versions.files())
-            : new ListingTask(dataset.resolve(dir), true))
+            : walkOf(dataset, dir))
         .toList();
+  }
+
+  /**
+   * The listing tasks of a plan that walks {@code dataset}'s directories which need nothing of the
+   * plan: every managed directory but {@code _versions/} (the plan's own listing), each the task
+   * the plan then holds, equal to it. An engine may start them beside the plan and hand each to the
+   * plan's task equal to it; a plan that lists otherwise (an inventory, a resumed sweep) holds no
+   * task equal to them.
+   */
+  public static List<ListingTask> walksKnownBeforeThePlan(DatasetRef dataset) {
+    return ManagedLayout.DIRECTORIES.stream()
+        .filter(dir -> !dir.equals(ManagedLayout.VERSIONS))
+        .map(dir -> walkOf(dataset, dir))
+        .toList();
+  }
+
+  private static ListingTask walkOf(DatasetRef dataset, String dir) {
+    return new ListingTask(dataset.resolve(dir), true);
   }
 
   /** Whether the hint records a version the listing does not reach (an empty listing reaches none). */
