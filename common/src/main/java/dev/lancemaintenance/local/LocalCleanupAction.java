@@ -5,8 +5,8 @@ import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
-import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
@@ -633,12 +633,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * ({@link WalkAhead}), which gives every name its walk found once, in the walk's order, with the
      * attributes the walk read, and throws where the walk failed: the same names a walk started
      * here would give (a walk started earlier may miss a file written in between, as a walk started
-     * a moment earlier would; the plan's listing of versions came before either). Otherwise, or for
-     * a task that reads no walk, its listing read here.
-     */
-    /**
-     * The files of {@code task}: from its walk started ahead on a local disk (beside the mark), or
-     * on an object store (beside the plan), or walked now.
+     * a moment earlier would; the plan's listing of versions came before either). On an object
+     * store those of the walk started beside the plan ({@link WalksBesideThePlan}). Otherwise, or
+     * for a task that reads no walk, its listing read here.
      */
     private Iterator<FileEntry> filesOf(ListingTask task) {
       return walksAhead.files(task).orElseGet(() -> walksBesidePlan.files(task));
