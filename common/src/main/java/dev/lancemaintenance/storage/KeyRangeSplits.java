@@ -18,8 +18,9 @@ import java.util.List;
  * fraction ({@code 0.d1d2d3...}, which orders names as the store does), place it in the interval
  * [0, 1); a page's names cover a part of it, the page's density there estimates how many pages
  * are left above the page's last name, and that many ranges (at most {@link #MAX_RANGES}, more for
- * a directory of many pages: {@link #MAX_RANGES_LARGE}) share what is left evenly. Names of any other shape give no split points: the directory's pages are
- * then asked for one after the other, as before.
+ * a directory of many pages: {@link #MAX_RANGES_LARGE}) share what is left evenly. Names of any
+ * other shape give no split points: the directory's pages are then asked for one after the other,
+ * as before.
  *
  * <p>Every split point is ASCII. S3 orders keys by their UTF-8 bytes, Java's strings by their
  * UTF-16 units; the two orders differ only between characters outside ASCII, so they agree on
