@@ -1,9 +1,9 @@
 package dev.lancemaintenance.storage;
 
+import dev.lancemaintenance.testing.Latches;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * then fails the test.
  */
 public final class ReleaseWatch {
-  private static final long HOLD_SECONDS = 10;
-
   private final List<String> events;
   private final CountDownLatch released = new CountDownLatch(1);
   private final AtomicBoolean everyHoldSawTheRelease = new AtomicBoolean(true);
@@ -34,12 +32,7 @@ public final class ReleaseWatch {
 
   /** Waits until the release was sent (at most ten seconds); call from the delete to hold. */
   public void holdUntilReleased() {
-    try {
-      if (!released.await(HOLD_SECONDS, TimeUnit.SECONDS)) {
-        everyHoldSawTheRelease.set(false);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!Latches.awaitQuietly(released)) {
       everyHoldSawTheRelease.set(false);
     }
   }

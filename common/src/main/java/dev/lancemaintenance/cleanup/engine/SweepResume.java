@@ -64,6 +64,11 @@ public final class SweepResume {
 
   private final TableStorage storage;
   private final Supplier<Optional<RecordedFiles>> own;
+  /**
+   * False when the run is known to record nothing (a dry run, a start record the store refused):
+   * then it has no plan to record, and {@link #resumable} works none out.
+   */
+  private final boolean mayRecord;
   private final Optional<DeadRun> dead;
   private final Consumer<String> notes;
   private volatile String resumedFrom = "";
@@ -81,7 +86,7 @@ public final class SweepResume {
    * @param notes told whether the run resumed or started over, and why: the run record's {@code resume}
    */
   public SweepResume(TableStorage storage, Optional<RecordedFiles> own, Optional<DeadRun> dead, Consumer<String> notes) {
-    this(storage, constant(Objects.requireNonNull(own, "own")), dead, notes);
+    this(storage, constant(Objects.requireNonNull(own, "own")), own.isPresent(), dead, notes);
   }
 
   /**
@@ -91,8 +96,14 @@ public final class SweepResume {
    * mark (docs/ledger.md, section 9, "The take beside the plan").
    */
   public SweepResume(TableStorage storage, Supplier<Optional<RecordedFiles>> own, Optional<DeadRun> dead, Consumer<String> notes) {
+    this(storage, own, true, dead, notes);
+  }
+
+  private SweepResume(TableStorage storage, Supplier<Optional<RecordedFiles>> own, boolean mayRecord,
+      Optional<DeadRun> dead, Consumer<String> notes) {
     this.storage = storage;
     this.own = Objects.requireNonNull(own, "own");
+    this.mayRecord = mayRecord;
     this.dead = Objects.requireNonNull(dead, "dead");
     this.notes = Objects.requireNonNull(notes, "notes");
   }
@@ -127,8 +138,10 @@ public final class SweepResume {
     if (dead.isEmpty()) {
       // The digest of every listed manifest (2,020 on steady) is a pure function of the plan, so
       // it is worked out beside the mark instead of between the decision and the first delete;
-      // whether the run records it is known only once its start record landed, so always.
-      planned = new PlannedFacts(plan, DaemonThreads.beside("lance-run-plan", () -> planOf(plan, 1)));
+      // where whether the run records is known only once its start record landed, whenever it may.
+      if (mayRecord) {
+        planned = new PlannedFacts(plan, DaemonThreads.beside("lance-run-plan", () -> planOf(plan, 1)));
+      }
       return Optional.empty();
     }
     DeadRun run = dead.get();
