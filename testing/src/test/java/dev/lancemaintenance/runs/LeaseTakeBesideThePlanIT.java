@@ -103,6 +103,7 @@ class LeaseTakeBesideThePlanIT {
     List<String> events = new CopyOnWriteArrayList<>();
     CountDownLatch runsListed = new CountDownLatch(1);
     AtomicBoolean createSawTheLookup = new AtomicBoolean();
+    AtomicBoolean firstTake = new AtomicBoolean();
     TableStorageFactory watched = location -> new Watched(stores().open(location), events, new CountDownLatch(1)) {
       @Override
       public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
@@ -114,8 +115,9 @@ class LeaseTakeBesideThePlanIT {
 
       @Override
       public boolean createIfAbsent(String path, byte[] content) {
-        if (isTake(path, content) && runsListed.getCount() > 0) {
-          // Held until the run records were listed: a lookup that waited for the take never comes.
+        if (isTake(path, content) && firstTake.compareAndSet(false, true)) {
+          // Held until the run records were listed (not at all when they were listed already): a
+          // lookup that waited for the take never comes.
           createSawTheLookup.set(Latches.awaitQuietly(runsListed));
         }
         return super.createIfAbsent(path, content);
