@@ -91,7 +91,7 @@ import org.slf4j.LoggerFactory;
  * object stores, where each request mostly waits for the network); decide tasks, pure CPU and
  * memory, run at most {@link #CPU_THREADS} at a time whatever the pool size. On a local disk, in
  * {@code incremental} mode, each directory the listing walks is walked on a thread of its own,
- * outside the pool, from the start of the mark ({@link WalkAhead}).
+ * outside the pool, from the start of the mark ({@link ListingWalks}).
  *
  * <p>Memory, at most {@link #parallelism} mark tasks at a time: the plan (one manifest location per
  * version of the table and of each branch, plus tags and fork points); per mark task, one decoded
@@ -140,7 +140,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private OptionalInt sliceSize = OptionalInt.empty();
   private Path spillDirectory = defaultSpillDirectory();
   private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
-  private long walkAheadBytes = WalkAhead.DEFAULT_BOUND_BYTES;
+  private long walkAheadBytes = ListingWalks.DEFAULT_BOUND_BYTES;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -202,7 +202,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
   /**
    * Bytes of listed names the walk of one directory holds on a local disk while the mark runs
-   * (default 32 MiB, {@link WalkAhead#DEFAULT_BOUND_BYTES}; at least one name): above it the walk
+   * (default 32 MiB, {@link ListingWalks#DEFAULT_BOUND_BYTES}; at least one name): above it the walk
    * waits until its names are taken. What the run decides is the same whatever the bound.
    */
   public LocalCleanupAction walkAheadBytes(long bytes) {
@@ -253,21 +253,21 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn) {
     long startNanos = System.nanoTime();
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
-    // Closed in reverse order: the pool stops (and its running tasks end) before the walks its
-    // listing tasks read end, and those before the spill they read and the storage they delete
-    // through go away, so no delete outlives execute(). The ledger is read and folded beside the
-    // plan's listing of _versions/ (LedgerReadAhead says why that is exact), and a read still under
-    // way ends before the storage it reads through closes. On an object store the dataset's own
-    // directories are walked beside the plan (their first pages need nothing it finds;
-    // WalksBesideThePlan says why that is exact); on a local disk an incremental run walks them
-    // beside the mark, into a bounded buffer, and settles them once the answers exist (WalkAhead).
+    // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
+    // read and the walks they take over go away, and those before the storage they list and delete
+    // through closes, so no request or delete outlives execute(). The ledger is read and folded
+    // beside the plan's listing of _versions/ (LedgerReadAhead says why that is exact), and a read
+    // still under way ends before the storage it reads through closes. The listing's walks start
+    // ahead of its tasks (ListingWalks says why that is exact): on an object store the dataset's
+    // own directories beside the plan (their first pages need nothing it finds); on a local disk,
+    // in an incremental run, every directory walked beside the mark, into a bounded buffer, and
+    // settled once the answers exist (Run.mark).
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = ledgerOn.apply(storage);
-        WalksBesideThePlan walksBesidePlan = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
-            ? WalksBesideThePlan.start(storage, cleanup.dataset())
-            : WalksBesideThePlan.none(storage);
+        ListingWalks walks = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
+            ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
+            : ListingWalks.noneStarted(storage);
         Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
-        WalkAhead.OfRun walksAhead = new WalkAhead.OfRun();
         StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
@@ -277,7 +277,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : CleanupRun.plan(storage, planner, cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, walksBesidePlan, spills, walksAhead, stopped.pool(), now, recordedFiles,
+          new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
               resume::decidedFiles),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
@@ -374,14 +374,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
     private final LedgerReadAhead ledger;
-    /**
-     * The walks of the dataset's directories started beside the plan on an object store, which the
-     * listing tasks take over.
-     */
-    private final WalksBesideThePlan walksBesidePlan;
+    /** The walks started ahead of the listing tasks (beside the plan or the mark), which they take over. */
+    private final ListingWalks walks;
     private final Spills spills;
-    /** The walks started beside the mark on a local disk, which the listing tasks read. */
-    private final WalkAhead.OfRun walksAhead;
     private final ExecutorService pool;
     private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
@@ -406,14 +401,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
 
-    Run(TableStorage storage, LedgerReadAhead ledger, WalksBesideThePlan walksBesidePlan, Spills spills,
-        WalkAhead.OfRun walksAhead, ExecutorService pool, Clock now, Optional<RecordedFiles> recordedFiles,
-        Supplier<Optional<RecordedFiles>> decidedFiles) {
+    Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, ExecutorService pool,
+        Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles) {
       this.storage = storage;
       this.ledger = ledger;
-      this.walksBesidePlan = walksBesidePlan;
+      this.walks = walks;
       this.spills = spills;
-      this.walksAhead = walksAhead;
       this.pool = pool;
       this.now = now;
       this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
@@ -430,7 +423,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // answer KEPT itself and spills only the rest (list): on a local disk, where the walk costs
       // CPU and the mark's few new manifests are read at once, the listing tasks wait for the
       // answers (on huge-steady 9 names in 10 no longer go to disk and back), but the walks of the
-      // directories start now, each on a thread of its own into a bounded buffer (WalkAhead), and
+      // directories start now, each on a thread of its own into a bounded buffer (ListingWalks), and
       // the listing tasks settle what they walked once the answers exist: the walk needs no answer,
       // only the settling does, and a buffered name is settled or spilled exactly as a name walked
       // later (docs/ledger.md 12.5). On an object store the listing's
@@ -443,7 +436,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       } else if (markMode() == MarkMode.INCREMENTAL) {
         // Only a run that may decide from the key snapshot has listing tasks that wait for the
         // mark; any other lists beside its mark from the start, as before.
-        walksAhead.start(plan.listings(), storage, walkAheadBytes);
+        walks.startBesideTheMark(plan.listings(), walkAheadBytes);
       }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
@@ -629,16 +622,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     /**
-     * The task's files: on a local disk those of the walk {@link #mark} started beside itself
-     * ({@link WalkAhead}), which gives every name its walk found once, in the walk's order, with the
-     * attributes the walk read, and throws where the walk failed: the same names a walk started
-     * here would give (a walk started earlier may miss a file written in between, as a walk started
-     * a moment earlier would; the plan's listing of versions came before either). On an object
-     * store those of the walk started beside the plan ({@link WalksBesideThePlan}). Otherwise, or
-     * for a task that reads no walk, its listing read here.
+     * The task's files: those of the walk started ahead of it, beside the plan on an object store or
+     * beside {@link #mark} on a local disk, which gives the names its task's own walk would give
+     * ({@link ListingWalks} says why); for a task no walk was started for, its listing read here.
      */
     private Iterator<FileEntry> filesOf(ListingTask task) {
-      return walksAhead.files(task).orElseGet(() -> walksBesidePlan.files(task));
+      return walks.files(task);
     }
 
     /**

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dataset's own directories walked beside the plan on a store whose requests wait on the
- * network ({@link WalksBesideThePlan}, docs/cleanup-semantics.md section 20): each walk is asked
- * for before the plan's listing of {@code _versions/} ends, none is walked twice, and the run
- * removes what a run that walks them after the plan removes.
+ * network ({@link ListingWalks#startedBesideThePlan}, docs/cleanup-semantics.md section 20): each
+ * walk is asked for before the plan's listing of {@code _versions/} ends, none is walked twice, and
+ * the run removes what a run that walks them after the plan removes.
  */
 class WalksBesideThePlanIT {
   private static final List<String> WALKED = List.of("data", "_transactions", "_deletions", "_indices");

@@ -1,16 +1,9 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.cleanup.plan.ListingTask;
-import dev.lancemaintenance.cleanup.stage.ListManagedFiles;
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.TableStorage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.NoSuchElementException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -22,40 +15,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The walk of one managed directory on a thread of its own, ahead of the task that takes its
- * names: on a local disk it starts beside the mark, which the settling of the names must wait for
- * (the key snapshot's answers), while the walk needs nothing from it. The walk holds what it listed
- * in a bounded buffer of chunks, each name in a few dozen bytes instead of a {@link FileEntry}
- * (~120 bytes): the names as UTF-8 bytes, each after the length of the part it shares with the
- * name before it in its chunk (at least the directory's own path), then the size and time of a
- * name whose attributes the walk read: on {@code huge-steady} 53.7 bytes a name of {@code data/}
- * (its names are 61 bytes, and in the directory's order share little more than {@code data/}).
- * {@link #files()} gives the names back in the walk's order, exactly as the walk gave them.
+ * The walk of one managed directory on a thread of its own, holding what it listed in a bounded
+ * buffer until one reader takes it ({@link ListingWalks} starts it beside the mark on a local disk,
+ * and says why that is exact). The buffer is made of chunks, each name in a few dozen bytes instead
+ * of a {@link FileEntry} (~120 bytes): the names as UTF-8 bytes, each after the length of the part
+ * it shares with the name before it in its chunk (at least the directory's own path), then the size
+ * and time of a name whose attributes the walk read: on {@code huge-steady} 53.7 bytes a name of
+ * {@code data/} (its names are 61 bytes, and in the directory's order share little more than {@code
+ * data/}). {@link #files()} gives the names back in the walk's order, exactly as the walk gave them.
  *
  * <p>Bounded: the walker takes a permit for each chunk it fills (at most {@code chunks} of {@code
  * chunkBytes} each, a chunk grown only for a single name longer than it) and the reader gives it
  * back once it read the chunk; a walker with no permit left waits until the reader took a chunk, so
  * the walk never holds more than its bound, and above it goes at the reader's pace, as a walk that
- * is read directly does. The walker runs on a daemon thread outside the run's pool: a walker waiting
- * for room never holds a thread the mark or the settling needs, and the reader (a task of the pool)
- * waits only for the walker, which never waits for the pool. So nothing waits in a circle.
+ * is read directly does.
  *
  * <p>A walk that fails hands its failure to the reader after the chunks before it, and the reader
  * throws it where it would have thrown from a direct walk (the listing fails, so the run fails
  * before its decision and any delete). {@link #close} ends the walker (a walker waiting for room is
  * interrupted, one in a walk stops at its next name) and waits for its thread to end.
  */
-final class WalkAhead implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(WalkAhead.class);
+final class BufferedWalk implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BufferedWalk.class);
   /** A chunk of names: ~4,900 of {@code data/}'s on {@code huge-steady}, a few ms of walk. */
   static final int CHUNK_BYTES = 256 * 1024;
-  /**
-   * The buffer of one directory's walk, 32 MiB: the 717,916 names of {@code huge-steady}'s
-   * {@code data/} would take 38.6 MB, so the first ~620,000 wait in the buffer and the walk waits
-   * for the rest until the answers exist (by then its task takes them). Only a directory that large
-   * fills it: the others hold their whole listing in a fraction of it.
-   */
-  static final long DEFAULT_BOUND_BYTES = 32L << 20;
   private static final long CLOSE_WAIT_SECONDS = 60;
   private static final int ENTRY_HEADER_BYTES = 1 + 5 + 5 + 16;
 
@@ -77,7 +60,7 @@ final class WalkAhead implements AutoCloseable {
   private volatile boolean closed;
   private boolean taken;
 
-  private WalkAhead(String name, int chunkBytes, int chunks, Supplier<Iterator<FileEntry>> walk) {
+  private BufferedWalk(String name, int chunkBytes, int chunks, Supplier<Iterator<FileEntry>> walk) {
     this.name = name;
     this.chunkBytes = chunkBytes;
     this.room = new Semaphore(chunks);
@@ -89,12 +72,12 @@ final class WalkAhead implements AutoCloseable {
    * Starts {@code walk} (opened on the walker's thread) into a buffer of {@code boundBytes}, in
    * chunks of {@code chunkBytes} (at least one chunk).
    */
-  static WalkAhead start(String name, Supplier<Iterator<FileEntry>> walk, long boundBytes, int chunkBytes) {
+  static BufferedWalk start(String name, Supplier<Iterator<FileEntry>> walk, long boundBytes, int chunkBytes) {
     if (chunkBytes < 1) {
       throw new IllegalArgumentException("chunk bytes must be > 0: " + chunkBytes);
     }
     int chunks = (int) Math.max(1, Math.min(Integer.MAX_VALUE, boundBytes / chunkBytes));
-    WalkAhead ahead = new WalkAhead(name, chunkBytes, chunks, walk);
+    BufferedWalk ahead = new BufferedWalk(name, chunkBytes, chunks, walk);
     ahead.walker.start();
     return ahead;
   }
@@ -307,38 +290,6 @@ final class WalkAhead implements AutoCloseable {
         value = (value << 8) | (bytes[at++] & 0xFF);
       }
       return value;
-    }
-  }
-
-  /**
-   * The walks of one run, started beside its mark on a local disk and ended with the run (after its
-   * pool stopped, so no reader is left waiting). One walk per directory of the plan that is walked
-   * on the store ({@link ListManagedFiles#walksTheStore}); the others (the directory the plan walked
-   * already, a recorded part, an inventory's rows) are read by their task as before.
-   */
-  static final class OfRun implements AutoCloseable {
-    private final Map<ListingTask, WalkAhead> walks = new IdentityHashMap<>();
-
-    /** Starts a walk of each task's directory into a buffer of {@code boundBytes}. */
-    synchronized void start(List<ListingTask> tasks, TableStorage storage, long boundBytes) {
-      for (ListingTask task : tasks) {
-        if (ListManagedFiles.walksTheStore(task)) {
-          walks.put(task, WalkAhead.start("lance-cleanup-walk-" + task.dir(),
-              () -> ListManagedFiles.filesDeferringAttributes(storage, task), boundBytes,
-              (int) Math.min(CHUNK_BYTES, Math.max(1, boundBytes))));
-        }
-      }
-    }
-
-    /** The names of the walk started for {@code task}, if one was. */
-    synchronized Optional<Iterator<FileEntry>> files(ListingTask task) {
-      return Optional.ofNullable(walks.get(task)).map(WalkAhead::files);
-    }
-
-    @Override
-    public synchronized void close() {
-      walks.values().forEach(WalkAhead::close);
-      walks.clear();
     }
   }
 

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The walk ahead of its listing task: every name the walk gave comes back once, in the walk's order,
+ * A walk into a bounded buffer: every name the walk gave comes back once, in the walk's order,
  * with its attributes, whatever the chunks it was held in; the walker holds no more than its bound;
  * a failure comes after the names before it; closing ends a walker that waits for room.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class WalkAheadTest {
+class BufferedWalkTest {
   private static final int CHUNK = 64;
 
   @Test
@@ -40,7 +40,7 @@ class WalkAheadTest {
     walked.add(new FileEntry("data/" + "y".repeat(70_000), Long.MAX_VALUE, Long.MIN_VALUE));
 
     for (long bound : List.of(1L, 2L * CHUNK, 1L << 20)) {
-      try (WalkAhead ahead = WalkAhead.start("walk-ahead-test", walked::iterator, bound, CHUNK)) {
+      try (BufferedWalk ahead = BufferedWalk.start("walk-ahead-test", walked::iterator, bound, CHUNK)) {
         assertThat(readAll(ahead.files())).as("bound %d", bound).containsExactlyElementsOf(walked);
       }
     }
@@ -55,7 +55,7 @@ class WalkAheadTest {
     }
     Iterator<FileEntry> counting = counted(walked.iterator(), given);
     // Two chunks of 64 bytes: a name of ~14 bytes takes ~17, so three or four a chunk.
-    try (WalkAhead ahead = WalkAhead.start("walk-ahead-bounded", () -> counting, 2 * CHUNK, CHUNK)) {
+    try (BufferedWalk ahead = BufferedWalk.start("walk-ahead-bounded", () -> counting, 2 * CHUNK, CHUNK)) {
       awaitWaiting("walk-ahead-bounded");
       assertThat(given.get()).as("names walked while nobody reads, two chunks and the name that did not fit")
           .isBetween(5, 2 * (CHUNK / 14) + 1);
@@ -81,7 +81,7 @@ class WalkAheadTest {
         return FileEntry.unread("data/" + given.getAndIncrement() + ".lance");
       }
     };
-    try (WalkAhead ahead = WalkAhead.start("walk-ahead-failing", () -> failing, 3 * CHUNK, CHUNK)) {
+    try (BufferedWalk ahead = BufferedWalk.start("walk-ahead-failing", () -> failing, 3 * CHUNK, CHUNK)) {
       Iterator<FileEntry> files = ahead.files();
       List<FileEntry> read = new ArrayList<>();
       assertThatThrownBy(() -> files.forEachRemaining(read::add)).isSameAs(broken);
@@ -92,7 +92,7 @@ class WalkAheadTest {
   @Test
   void aWalkThatCannotStartFailsItsReader() {
     StorageException broken = new StorageException("list", "data", new IOException("no such device"));
-    try (WalkAhead ahead = WalkAhead.start("walk-ahead-unstarted", () -> {
+    try (BufferedWalk ahead = BufferedWalk.start("walk-ahead-unstarted", () -> {
       throw broken;
     }, CHUNK, CHUNK)) {
       assertThatThrownBy(() -> ahead.files().hasNext()).isSameAs(broken);
@@ -120,7 +120,7 @@ class WalkAheadTest {
         closes.incrementAndGet();
       }
     }
-    WalkAhead ahead = WalkAhead.start("walk-ahead-endless", EndlessWalk::new, CHUNK, CHUNK);
+    BufferedWalk ahead = BufferedWalk.start("walk-ahead-endless", EndlessWalk::new, CHUNK, CHUNK);
     Thread walker = awaitWaiting("walk-ahead-endless");
     ahead.close();
     assertThat(walker.isAlive()).as("the walker after close").isFalse();
@@ -146,7 +146,7 @@ class WalkAheadTest {
         throw new AssertionError("never");
       }
     };
-    try (WalkAhead ahead = WalkAhead.start("walk-ahead-stuck", () -> stuck, CHUNK, CHUNK)) {
+    try (BufferedWalk ahead = BufferedWalk.start("walk-ahead-stuck", () -> stuck, CHUNK, CHUNK)) {
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       Thread reader = new Thread(() -> {
         try {
