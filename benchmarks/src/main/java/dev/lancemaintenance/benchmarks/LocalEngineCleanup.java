@@ -15,11 +15,11 @@ import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
 import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.storage.TableStorages;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Our reference engine, in this JVM, through a storage wrapper that counts the bytes it reads;
  * {@code local} marks in full, {@code local-incremental} from the maintenance ledger that the run
  * of the day before left (built, untimed, over every version but the newest {@code newVersions}).
+ * The table is opened as the CLI opens it ({@link TableStorages}: java.nio for a table on this
+ * machine, Hadoop for any other store), so that both runs cost what a user's run costs.
  */
 final class LocalEngineCleanup implements Contender {
   private final Optional<Integer> newVersions;
@@ -52,7 +54,7 @@ final class LocalEngineCleanup implements Contender {
     if (newVersions.isEmpty()) {
       return;
     }
-    TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(table.hadoopOptions()));
+    TableStorageFactory storage = TableStorages.factory(StorageConf.of(table.hadoopOptions()));
     try (TableStorage opened = storage.open(TableLocation.of(table.hadoopUri()))) {
       CleanupPlan plan = new CleanupPlanner().plan(opened, CleanupPolicy.builder().beforeVersion(1).build(), DatasetRef.MAIN, System.currentTimeMillis());
       long lastSummarised = plan.facts().latestVersion() - newVersions.get();
@@ -86,7 +88,7 @@ final class LocalEngineCleanup implements Contender {
     StorageConf conf = StorageConf.of(table.hadoopOptions());
     new LocalCleanupAction(
             TableLocation.of(table.hadoopUri()),
-            InstrumentedStorage.factory(HadoopTableStorage.factory(conf), bytesRead),
+            InstrumentedStorage.factory(TableStorages.factory(conf), bytesRead),
             Clock.systemUTC())
         // No age limit, as the SDK's policy: the version cutoff alone decides (our default is 7 days).
         .olderThan(Duration.ZERO)

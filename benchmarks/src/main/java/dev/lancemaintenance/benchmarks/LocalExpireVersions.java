@@ -1,9 +1,9 @@
 package dev.lancemaintenance.benchmarks;
 
 import dev.lancemaintenance.expire.ExpireVersionsAction;
-import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorages;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,7 +25,7 @@ final class LocalExpireVersions implements Contender {
     AtomicLong bytesRead = new AtomicLong();
     new ExpireVersionsAction(
             TableLocation.of(table.hadoopUri()),
-            InstrumentedStorage.factory(HadoopTableStorage.factory(StorageConf.of(table.hadoopOptions())), bytesRead),
+            InstrumentedStorage.factory(TableStorages.factory(StorageConf.of(table.hadoopOptions())), bytesRead),
             Clock.systemUTC())
         .olderThan(Duration.ZERO)
         .beforeVersion(beforeVersion)
