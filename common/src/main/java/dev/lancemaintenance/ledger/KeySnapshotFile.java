@@ -106,7 +106,7 @@ public final class KeySnapshotFile {
    * false, writing nothing, when another writer took that generation first.
    */
   public static boolean write(TableStorage storage, KeySnapshot snapshot) {
-    return write(storage, snapshot, generations(storage, snapshot.dataset()), superseded -> {
+    return write(storage, snapshot.dataset(), encode(snapshot), generations(storage, snapshot.dataset()), superseded -> {
       if (!superseded.isEmpty()) {
         storage.deleteBatch(superseded);
       }
@@ -114,26 +114,28 @@ public final class KeySnapshotFile {
   }
 
   /**
-   * As {@link #write(TableStorage, KeySnapshot)}, above the generations in the listing of the
-   * ledger's directory the run took beside its plan ({@link LedgerDirectory}), handing the older
+   * As {@link #write(TableStorage, KeySnapshot)}, the snapshot encoded already ({@link #encode}: a
+   * run works it out beside its ledger's append, {@link KeySnapshotMark.Outcome#leaveNext}), above
+   * the generations in the listing of the ledger's directory the run took beside its plan ({@link
+   * LedgerDirectory}), handing the older
    * generations to {@code superseded} instead of deleting them here (a run deletes them beside its
    * lease's release). Exact as the listing's other readers (LedgerDirectory): under the lease no
    * other run writes a snapshot, and one written after the listing all the same holds the generation
    * this write would take, which it then does not take ({@code createIfAbsent}); the generations
    * handed over are the listed ones, all below the one written.
    */
-  static boolean write(TableStorage storage, KeySnapshot snapshot, LedgerDirectory listed,
+  static boolean write(TableStorage storage, DatasetRef dataset, byte[] encoded, LedgerDirectory listed,
       Consumer<List<String>> superseded) {
-    if (!listed.dataset().equals(snapshot.dataset())) {
-      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + snapshot.dataset() + "'s");
+    if (!listed.dataset().equals(dataset)) {
+      throw new IllegalArgumentException("a listing of " + listed.dataset() + "'s ledger, not " + dataset + "'s");
     }
-    return write(storage, snapshot, listed.keySnapshots(), superseded);
+    return write(storage, dataset, encoded, listed.keySnapshots(), superseded);
   }
 
-  private static boolean write(TableStorage storage, KeySnapshot snapshot, NavigableMap<Long, FileEntry> older,
+  private static boolean write(TableStorage storage, DatasetRef dataset, byte[] encoded, NavigableMap<Long, FileEntry> older,
       Consumer<List<String>> superseded) {
     long next = older.isEmpty() ? 1 : older.lastKey() + 1;
-    if (!storage.createIfAbsent(pathOf(snapshot.dataset(), next), encode(snapshot))) {
+    if (!storage.createIfAbsent(pathOf(dataset, next), encoded)) {
       return false;
     }
     superseded.accept(older.values().stream().map(FileEntry::path).toList());

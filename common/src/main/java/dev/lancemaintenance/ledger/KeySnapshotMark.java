@@ -62,10 +62,12 @@ public final class KeySnapshotMark {
    *     keys the referenced-files gate misses
    * @param ledgerListing the listing of the ledger's directory the run took beside its plan, when it
    *     did: the append finds the head commit there instead of listing again
+   * @param ledgerHead the head commit of that listing, read beside the plan when it was ({@link
+   *     LedgerHead}): the append continues it instead of reading it at the run's end
    */
   public record Outcome(MarkSummary summary, List<CandidateFile> expiredManifests, KeySnapshotAnswers answers,
       LedgerSegment newVersions, long snapshotEnd, Set<Long> listedVersions, List<ManifestLocation> keptManifests,
-      Optional<LedgerDirectory> ledgerListing) {
+      Optional<LedgerDirectory> ledgerListing, Optional<LedgerHead> ledgerHead) {
     public Outcome {
       expiredManifests = List.copyOf(expiredManifests);
       listedVersions = Set.copyOf(listedVersions);
@@ -97,11 +99,21 @@ public final class KeySnapshotMark {
 
     /**
      * Appends the new versions to the ledger and leaves the snapshot of the versions this run
-     * keeps, beside its release, when it executes. One task, the ledger first: a run that dies
-     * between the two leaves a ledger ahead of the snapshot, which the next run's append continues
-     * ({@link Ledger#appendWithoutFold}); the other order would leave a snapshot ahead of the ledger,
+     * keeps, beside its release, when it executes. The ledger first: a run that dies between the
+     * two leaves a ledger ahead of the snapshot, which the next run's append continues ({@link
+     * Ledger#appendWithoutFold}); the other order would leave a snapshot ahead of the ledger,
      * which no run on this path can close, and every later append would be refused until a run
      * on today's path read the ledger again. Both are best effort: either only saves later work.
+     *
+     * <p>Two tasks under the lease, the snapshot's write waiting for the ledger's commit to be
+     * created, not for its read-back: the snapshot is worked out and encoded beside the append's
+     * requests, and its create-if-absent goes beside the read-back (one round trip fewer in the
+     * run's row on an object store). Exact: the order a run killed between can leave is the
+     * commit's create before the snapshot's, which holds; the read-back, which on a store that
+     * ignores the conditional header tells whether the commit created is still ours, never
+     * decided whether the snapshot is written (a lost append leaves it all the same, as before),
+     * only the ledger's prune, which it still decides (docs/ledger.md, section 12.4, "The order,
+     * and a run killed between").
      *
      * <p>What the two leave behind, the ledger's older commit (and stale segments) and the older
      * snapshot, is chosen from the run's listing of the directory under the lease and deleted beside
@@ -112,30 +124,55 @@ public final class KeySnapshotMark {
       if (run != CleanupMode.EXECUTE) {
         return;
       }
-      CompletableFuture<List<String>> superseded = new CompletableFuture<>();
+      // Completed when the append's commit was created, or the append ended without creating one.
+      CompletableFuture<Void> ledgerCreated = new CompletableFuture<>();
+      CompletableFuture<List<String>> ledgerSuperseded = new CompletableFuture<>();
+      CompletableFuture<List<String>> snapshotSuperseded = new CompletableFuture<>();
+      // Queued first, so that without a lease (here and now) the append is done before the snapshot waits for it.
+      TableLease.beforeRelease(storage, "lance-ledger-append", on -> {
+        List<String> old = new ArrayList<>();
+        try {
+          appendToLedger(on, clock, old::addAll, () -> ledgerCreated.complete(null));
+        } finally {
+          ledgerCreated.complete(null);
+          ledgerSuperseded.complete(old);
+        }
+      });
       TableLease.beforeRelease(storage, "lance-key-snapshot", on -> {
         List<String> old = new ArrayList<>();
         try {
-          appendToLedger(on, clock, old::addAll);
-          KeySnapshot next = answers.next();
           // The generations from the run's listing, when it took one; else the write lists them.
-          write(() -> ledgerListing.isPresent()
-              ? KeySnapshotFile.write(on, next, ledgerListing.get(), old::addAll)
-              : KeySnapshotFile.write(on, next));
+          write(() -> {
+            KeySnapshot next = answers.next();
+            if (ledgerListing.isEmpty()) {
+              ledgerCreated.join();
+              return KeySnapshotFile.write(on, next);
+            }
+            byte[] encoded = KeySnapshotFile.encode(next);
+            ledgerCreated.join();
+            return KeySnapshotFile.write(on, next.dataset(), encoded, ledgerListing.get(), old::addAll);
+          });
         } finally {
-          superseded.complete(old);
+          snapshotSuperseded.complete(old);
         }
       });
       // Started after the work above is queued, so that without a lease (here and now) it finds the choice made.
-      TableLease.besideRelease(storage, "lance-ledger-prune", on -> Ledger.deleteOld(on, superseded.join()));
+      TableLease.besideRelease(storage, "lance-ledger-prune", on -> {
+        List<String> old = new ArrayList<>(ledgerSuperseded.join());
+        old.addAll(snapshotSuperseded.join());
+        Ledger.deleteOld(on, old);
+      });
     }
 
-    private void appendToLedger(TableStorage storage, Clock clock, Consumer<List<String>> prune) {
+    private void appendToLedger(TableStorage storage, Clock clock, Consumer<List<String>> prune, Runnable created) {
       try {
         Ledger ledger = new Ledger(storage, newVersions.dataset(), clock);
-        ledgerListing.map(listed -> ledger.appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions, prune))
-            .orElseGet(() -> ledger.appendWithoutFold(newVersions, snapshotEnd, listedVersions))
-            .ifPresent(why -> LOG.info("lance cleanup: the ledger is not continued by this run ({}); a later run on today's "
+        // The head read beside the plan when it was; else the one in the run's listing, read now.
+        Optional<String> notContinued = ledgerHead.isPresent()
+            ? ledger.appendWithoutFold(ledgerHead.get(), newVersions, snapshotEnd, listedVersions, prune, created)
+            : ledgerListing.map(listed -> ledger.appendWithoutFold(listed, newVersions, snapshotEnd, listedVersions, prune))
+                .orElseGet(() -> ledger.appendWithoutFold(newVersions, snapshotEnd, listedVersions));
+        notContinued.ifPresent(why -> LOG.info("lance cleanup: the ledger is not continued by this run ({}); a later run on today's "
                 + "path decodes what it lacks", why));
       } catch (RuntimeException e) {
         LOG.warn("lance cleanup: could not append to the ledger (a later run on today's path decodes what it lacks): {}",
@@ -196,7 +233,8 @@ public final class KeySnapshotMark {
       return Optional.empty();
     }
     try {
-      return Optional.of(mark(snapshot, facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint)));
+      return Optional.of(mark(snapshot, facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint),
+          ahead.headOf(facts.dataset(), fingerprint)));
     } catch (KeySnapshot.NotContinuable e) {
       LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
       return Optional.empty();
@@ -204,7 +242,8 @@ public final class KeySnapshotMark {
   }
 
   private static Outcome mark(KeySnapshot snapshot, RetentionFacts facts, List<ManifestLocation> listed,
-      MarkTasks.Decoder decoder, Optional<LedgerDirectory> ledgerListing) throws KeySnapshot.NotContinuable {
+      MarkTasks.Decoder decoder, Optional<LedgerDirectory> ledgerListing, Optional<LedgerHead> ledgerHead)
+      throws KeySnapshot.NotContinuable {
     long end = snapshot.endVersion();
     List<ManifestLocation> newer = listed.stream().filter(location -> location.version() > end).toList();
     List<LedgerVersion> newVersions = new ArrayList<>();
@@ -262,7 +301,7 @@ public final class KeySnapshotMark {
     Set<Long> listedVersions = new HashSet<>();
     listed.forEach(location -> listedVersions.add(location.version()));
     List<ManifestLocation> keptManifests = listed.stream().filter(location -> keepFiles.contains(location.version())).toList();
-    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests, ledgerListing);
+    return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests, ledgerListing, ledgerHead);
   }
 
   private static RunSummary summarised(MarkTasks.Decoder decoder, ManifestRun run) throws KeySnapshot.NotContinuable {

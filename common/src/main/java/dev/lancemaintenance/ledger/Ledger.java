@@ -254,28 +254,29 @@ public final class Ledger {
    */
   Optional<String> appendWithoutFold(LedgerDirectory listed, LedgerSegment newVersions, long snapshotEnd,
       Set<Long> listedVersions, Consumer<List<String>> prune) {
-    requireOurs(newVersions);
-    if (!newVersions.firstVersionWhole()) {
-      throw new IllegalArgumentException("a segment appended without a fold has its first version whole");
-    }
-    if (newVersions.versions().isEmpty()) {
-      return Optional.of("no new versions");
+    Optional<String> nothing = nothingToAppend(newVersions);
+    return nothing.isPresent() ? nothing
+        : appendWithoutFold(head(listed), newVersions, snapshotEnd, listedVersions, prune, () -> {});
+  }
+
+  /**
+   * As {@link #appendWithoutFold(LedgerDirectory, LedgerSegment, long, Set, Consumer)}, from a head
+   * commit read already ({@link #head}, beside the plan: {@link LedgerHead} says why that is exact),
+   * telling {@code created} as soon as the store created the run's commit, before it is read back:
+   * what must not precede the commit (the key snapshot, {@link KeySnapshotMark.Outcome#leaveNext})
+   * may start then. Not told when the append commits nothing or loses the create.
+   */
+  Optional<String> appendWithoutFold(LedgerHead head, LedgerSegment newVersions, long snapshotEnd,
+      Set<Long> listedVersions, Consumer<List<String>> prune, Runnable created) {
+    Optional<String> nothing = nothingToAppend(newVersions);
+    if (nothing.isPresent()) {
+      return nothing;
     }
     long newest = newVersions.versions().get(newVersions.versions().size() - 1).version();
-    NavigableMap<Long, FileEntry> commits = listed.commits();
-    if (commits.isEmpty()) {
-      return Optional.of("no ledger yet");
+    if (head.problem().isPresent()) {
+      return head.problem();
     }
-    long head = commits.lastKey();
-    LedgerCommit commit;
-    try {
-      commit = LedgerCommit.decode(commits.get(head).path(), storage.readAsListed(commits.get(head)));
-    } catch (LedgerFormatException | StorageException e) {
-      return Optional.of("its head commit is not usable: " + e.getMessage());
-    }
-    if (commit.generation() != head || !commit.fingerprint().equals(fingerprint) || !commit.dataset().equals(dataset)) {
-      return Optional.of("its head commit " + head + " describes another generation, table or dataset");
-    }
+    LedgerCommit commit = head.commit().orElseThrow();
     long end = commit.endVersion();
     if (end < snapshotEnd) {
       return Optional.of("it ends at version " + end + ", before the key snapshot's " + snapshotEnd
@@ -286,13 +287,13 @@ public final class Ledger {
     }
     LedgerSegment segment = newVersions.wholeAbove(end);
     if (commit.segments().size() + 1 < COMPACT_AT_SEGMENTS) {
-      return commit(head + 1, commit.segments(), segment, newest, Optional.of(listed), prune)
+      return commit(commit.generation() + 1, commit.segments(), segment, newest, Optional.of(head.listed()), prune, created)
           ? Optional.empty() : Optional.of("another writer committed first");
     }
     // The one fold of this path, every COMPACT_AT_SEGMENTS appends: the compacted ledger is what
     // the whole ledger continued by our segment folds to (the continued fold append takes).
     LedgerRead whole = read();
-    if (!whole.isUsable() || whole.headGeneration() != head) {
+    if (!whole.isUsable() || whole.headGeneration() != commit.generation()) {
       return Optional.of("its fold for the compaction is not usable: " + whole.problem().orElse("the head moved"));
     }
     LedgerState continued = whole.state().orElseThrow();
@@ -304,6 +305,38 @@ public final class Ledger {
     return append(whole, segment, continued, listedVersions) ? Optional.empty() : Optional.of("another writer committed first");
   }
 
+  /** Why {@code newVersions} appends nothing whatever the ledger holds (it has no versions), or empty; throws for a segment not of this path. */
+  private Optional<String> nothingToAppend(LedgerSegment newVersions) {
+    requireOurs(newVersions);
+    if (!newVersions.firstVersionWhole()) {
+      throw new IllegalArgumentException("a segment appended without a fold has its first version whole");
+    }
+    return newVersions.versions().isEmpty() ? Optional.of("no new versions") : Optional.empty();
+  }
+
+  /**
+   * The head commit in {@code listed}, read and checked (its generation, this table and dataset):
+   * what {@link #appendWithoutFold} continues. Never throws for a head that is absent, damaged or
+   * foreign; at a ranged read of the listed size, as {@link #read(LedgerDirectory)}.
+   */
+  LedgerHead head(LedgerDirectory listed) {
+    NavigableMap<Long, FileEntry> commits = listed.commits();
+    if (commits.isEmpty()) {
+      return LedgerHead.unusable(listed, "no ledger yet");
+    }
+    long head = commits.lastKey();
+    LedgerCommit commit;
+    try {
+      commit = LedgerCommit.decode(commits.get(head).path(), storage.readAsListed(commits.get(head)));
+    } catch (LedgerFormatException | StorageException e) {
+      return LedgerHead.unusable(listed, "its head commit is not usable: " + e.getMessage());
+    }
+    if (commit.generation() != head || !commit.fingerprint().equals(fingerprint) || !commit.dataset().equals(dataset)) {
+      return LedgerHead.unusable(listed, "its head commit " + head + " describes another generation, table or dataset");
+    }
+    return LedgerHead.of(listed, commit);
+  }
+
   /** Replaces the ledger by one segment holding what {@code previous} folds to, keeping what the listed versions need. */
   public boolean compact(LedgerRead previous, Set<Long> listedVersions) {
     LedgerState state = previous.state().orElseThrow(() -> new IllegalArgumentException("nothing to compact: " + previous.problem().orElse("")));
@@ -311,15 +344,16 @@ public final class Ledger {
   }
 
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
-    return commit(generation, base, segment, endVersion, Optional.empty(), this::delete);
+    return commit(generation, base, segment, endVersion, Optional.empty(), this::delete, () -> {});
   }
 
   /**
    * As above; the prune takes the files to remove from {@code listed} when the run listed the
-   * directory already, and hands them to {@code prune}, which deletes them now or later.
+   * directory already, and hands them to {@code prune}, which deletes them now or later; tells
+   * {@code created} once the store created the commit, before the read-back.
    */
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion,
-      Optional<LedgerDirectory> listed, Consumer<List<String>> prune) {
+      Optional<LedgerDirectory> listed, Consumer<List<String>> prune, Runnable created) {
     byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
     storage.write(TablePaths.join(dirOf(dataset), name), content);
@@ -327,8 +361,12 @@ public final class Ledger {
     segments.add(LedgerCommit.SegmentRef.of(name, content));
     byte[] commit = new LedgerCommit(generation, fingerprint, dataset, endVersion, segments).encode();
     String path = commitPath(generation);
+    boolean ours = storage.createIfAbsent(path, commit);
+    if (ours) {
+      created.run();
+    }
     // Read back: where the store ignores the condition (s3proxy), the last writer wins, and this says who.
-    if (!storage.createIfAbsent(path, commit) || !readsBack(path, commit)) {
+    if (!ours || !readsBack(path, commit)) {
       LOG.info("lance maintenance {}: another run committed ledger generation {} first; ours is dropped",
           storage.location(), generation);
       return false;

@@ -38,9 +38,11 @@ public final class LedgerReadAhead implements AutoCloseable {
 
   /**
    * What the read's thread found: the one listing of the ledger's directory, and from it the ledger
-   * read, or the newest key snapshot read instead (a run that decides from it needs no ledger).
+   * read, or the newest key snapshot read instead (a run that decides from it needs no ledger) and
+   * the ledger's head commit, which that run's append continues ({@link LedgerHead}).
    */
-  private record Ahead(LedgerDirectory listed, Optional<LedgerRead> ledger, Optional<KeySnapshotFile.Read> keySnapshot) {}
+  private record Ahead(LedgerDirectory listed, Optional<LedgerRead> ledger, Optional<KeySnapshotFile.Read> keySnapshot,
+      Optional<CompletableFuture<LedgerHead>> head) {}
 
   private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading) {
     this.fingerprint = fingerprint;
@@ -60,7 +62,7 @@ public final class LedgerReadAhead implements AutoCloseable {
     Ledger ledger = new Ledger(storage, dataset, clock);
     return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
       LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
-      return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty());
+      return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
     })));
   }
 
@@ -70,7 +72,9 @@ public final class LedgerReadAhead implements AutoCloseable {
    * never needs the ledger ({@link KeySnapshotMark}). One listing of the ledger's directory, on the
    * read's own thread beside the plan, serves the snapshot, the ledger and the expiry records; a run
    * whose snapshot then proves unusable reads the ledger in line, after the plan, from that listing,
-   * which is as exact ({@link LedgerDirectory}).
+   * which is as exact ({@link LedgerDirectory}). The snapshot's run also reads the ledger's head
+   * commit, beside the snapshot (the mark waits for the snapshot alone), for its append at the
+   * run's end: a round trip out of the run's tail ({@link LedgerHead} says why that is exact).
    */
   public static LedgerReadAhead startUnlessKeySnapshot(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock) {
     if (mode != MarkMode.INCREMENTAL) {
@@ -80,9 +84,17 @@ public final class LedgerReadAhead implements AutoCloseable {
     Ledger ledger = new Ledger(storage, dataset, clock);
     return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
       LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
-      return listed.keySnapshots().isEmpty()
-          ? new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty())
-          : new Ahead(listed, Optional.empty(), Optional.of(KeySnapshotFile.readNewest(storage, listed, ledger.fingerprint())));
+      if (listed.keySnapshots().isEmpty()) {
+        return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
+      }
+      CompletableFuture<LedgerHead> head = DaemonThreads.beside("lance-ledger-head", () -> ledger.head(listed));
+      try {
+        KeySnapshotFile.Read keySnapshot = KeySnapshotFile.readNewest(storage, listed, ledger.fingerprint());
+        return new Ahead(listed, Optional.empty(), Optional.of(keySnapshot), Optional.of(head));
+      } catch (RuntimeException | Error e) {
+        head.exceptionally(failed -> null).join(); // close() waits for what it can see only
+        throw e;
+      }
     })));
   }
 
@@ -117,6 +129,11 @@ public final class LedgerReadAhead implements AutoCloseable {
     return ahead(fingerprint, dataset).map(Ahead::listed);
   }
 
+  /** The ledger's head commit read ahead for the dataset's append, when it was. */
+  Optional<LedgerHead> headOf(DatasetRef dataset, String fingerprint) {
+    return ahead(fingerprint, dataset).flatMap(Ahead::head).map(DaemonThreads::join);
+  }
+
   /** What was read ahead, when something was started; only for the table and dataset it was started for. */
   private Optional<Ahead> ahead(String wanted, DatasetRef dataset) {
     if (reading.isEmpty()) {
@@ -132,6 +149,7 @@ public final class LedgerReadAhead implements AutoCloseable {
   /** Waits for a read still under way, so that none outlives the run's storage; never throws. */
   @Override
   public void close() {
-    reading.ifPresent(read -> read.exceptionally(failed -> null).join());
+    reading.ifPresent(read -> Optional.ofNullable(read.exceptionally(failed -> null).join())
+        .flatMap(Ahead::head).ifPresent(head -> head.exceptionally(failed -> null).join()));
   }
 }

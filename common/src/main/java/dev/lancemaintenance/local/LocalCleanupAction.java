@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.cleanup.engine.RunCloses;
 import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
@@ -236,7 +237,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       Function<TableStorage, SweepResume> resume, LedgerReadAhead ledger) {
     Objects.requireNonNull(ledger, "ledger");
     // Closing it here as well only waits for the read once more.
-    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume, storage -> ledger);
+    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume, storage -> ledger, RunCloses::close);
+  }
+
+  /** Each run opens its storage through {@link #runStorage}. */
+  @Override
+  protected boolean opensRunStorage() {
+    return true;
   }
 
   @Override
@@ -245,15 +252,23 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         storage -> sweepResume(storage, cleanup.dataset()),
         // The daily run decides from the key snapshot and never reads the ledger ahead for it.
         storage -> LedgerReadAhead.startUnlessKeySnapshot(
-            storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)));
+            storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)),
+        this::closeBesideTheEndRecord);
   }
 
+  /**
+   * @param closeWhenDone given what the run opened once it ended well, every delete done and
+   *     counted: closed beside the run's end record ({@link #closeBesideTheEndRecord}), or at once
+   */
   private CleanupResult cleanDataset(
       DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles,
-      Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn) {
+      Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn,
+      Consumer<RunCloses> closeWhenDone) {
     long startNanos = System.nanoTime();
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
-    // Closed in reverse order: the pool stops (and its running tasks end) before the spill they
+    // Closed in reverse order (RunCloses: beside the end record after a run that ended well, here
+    // after one that failed; before execute() returns either way): the pool stops (and its running
+    // tasks end) before the spill they
     // read and the walks they take over go away, and those before the storage they list and delete
     // through closes, so no request or delete outlives execute(). The ledger is read and folded
     // beside the plan's listing of _versions/ (LedgerReadAhead says why that is exact), and a read
@@ -262,13 +277,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     // own directories beside the plan (their first pages need nothing it finds); on a local disk,
     // in an incremental run, every directory walked beside the mark, into a bounded buffer, and
     // settled once the answers exist (Run.mark).
-    try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = ledgerOn.apply(storage);
-        ListingWalks walks = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
-            ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
-            : ListingWalks.noneStarted(storage);
-        Spills spills = new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords));
-        StoppedOnExit stopped = new StoppedOnExit(newPool(threadsFor(storage)))) {
+    RunCloses opened = new RunCloses();
+    try {
+      TableStorage storage = opened.add(runStorage());
+      LedgerReadAhead ledger = opened.add(ledgerOn.apply(storage));
+      ListingWalks walks = opened.add(
+          storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
+              ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
+              : ListingWalks.noneStarted(storage));
+      Spills spills = opened.add(new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords)));
+      StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(threadsFor(storage))));
       CleanupPlanner planner = sliceSize.isPresent()
           ? new CleanupPlanner(sliceSize.getAsInt())
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
@@ -282,7 +300,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
-      return run.result(settings().mode(), markMode(), counters, durationMillis);
+      CleanupResult result = run.result(settings().mode(), markMode(), counters, durationMillis);
+      // Every task ended (each was awaited) and every delete is done and counted in the result.
+      closeWhenDone.accept(opened);
+      return result;
+    } catch (RuntimeException | Error e) {
+      opened.closeAfter(e);
+      throw e;
     }
   }
 

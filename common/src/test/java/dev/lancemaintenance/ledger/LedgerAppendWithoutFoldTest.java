@@ -121,6 +121,35 @@ class LedgerAppendWithoutFoldTest {
   }
 
   /**
+   * The head commit read ahead, beside the plan ({@link LedgerHead}), is continued as the one read
+   * at the append; when another writer committed after the read, the append loses its
+   * create-if-absent and leaves that writer's ledger as it is, telling no one its commit was created.
+   */
+  @Test
+  void aHeadReadAheadIsContinuedAndOneAnotherWriterSupersededLosesTheCreate() {
+    commit(changes(1, 10));
+    LedgerHead ahead = ledger.head(LedgerDirectory.list(storage, DatasetRef.MAIN));
+    List<String> created = new ArrayList<>();
+    assertThat(ledger.appendWithoutFold(ahead, wholeFirst(11, 14), 10, listed(1, 14), pruned -> {}, () -> created.add("ours")))
+        .isEmpty();
+    assertThat(created).containsExactly("ours");
+    assertSameFold(ledger.read().state().orElseThrow(), fold(changes(1, 14)));
+
+    LedgerHead stale = ledger.head(LedgerDirectory.list(storage, DatasetRef.MAIN));
+    assertThat(ledger.appendWithoutFold(wholeFirst(15, 16), 14, listed(1, 16))).as("another writer, after the read").isEmpty();
+    long head = ledger.read().headGeneration();
+    created.clear();
+    assertThat(ledger.appendWithoutFold(stale, wholeFirst(15, 18), 14, listed(1, 18), pruned -> created.add("pruned"),
+        () -> created.add("ours"))).get().asString().contains("another writer committed first");
+    assertThat(created).as("neither created nor pruned").isEmpty();
+    assertThat(ledger.read().headGeneration()).isEqualTo(head);
+    assertSameFold(ledger.read().state().orElseThrow(), fold(changes(1, 16)));
+
+    assertThat(ledger.head(LedgerDirectory.list(storage, DatasetRef.branch("b1"))).problem()).get().asString()
+        .contains("no ledger yet");
+  }
+
+  /**
    * The append that makes {@link Ledger#COMPACT_AT_SEGMENTS} segments compacts what the whole ledger
    * continued by this run's versions folds to, and appends go on from the one segment.
    */

@@ -39,6 +39,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -331,8 +333,8 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
 
   /** Which of the ledger's files a run read, and on which threads; and on which threads it listed their directory. */
   private static final class LedgerReads {
-    /** The threads that write beside the release: the ledger's commit and the key snapshot with its append. */
-    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit", "lance-key-snapshot");
+    /** The threads that write beside the release: the ledger's commit, the snapshot path's append and its key snapshot. */
+    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit", "lance-ledger-append", "lance-key-snapshot");
 
     final List<String> segmentReaders = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> directoryListers = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -364,7 +366,7 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     }
 
     boolean ledgerReadOnlyToCompact() {
-      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-key-snapshot"));
+      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-ledger-append"));
     }
 
     /** The listings of the ledger's directory that the run's mark took, before the writes beside its release. */
@@ -540,6 +542,63 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThat(release.everyHeldDeleteSawTheRelease()).as("the release went while the delete waited").isTrue();
     assertThat(ledgerFiles(table.root())).as("one commit and one snapshot left, both new")
         .hasSize(2).doesNotContainAnyElementsOf(firstGenerations);
+    table.append(5);
+    assertThat(takesTheKeySnapshot(table, new Policy(2), "the next run")).as("the next run decides from the snapshot left").isTrue();
+  }
+
+  /**
+   * On the key snapshot's path the ledger's head commit is read beside the plan, not at the
+   * append, and the snapshot's create waits for the ledger commit's create, not for its read-back
+   * ({@link KeySnapshotMark.Outcome#leaveNext}): the read-back is held until the snapshot was
+   * created, which would hold the run ten seconds and fail the test if the snapshot waited for it.
+   * The commit's create still comes first, the order a run killed between relies on.
+   */
+  @Test
+  void theSnapshotIsCreatedAfterTheLedgersCommitBesideItsReadBack() {
+    LanceTableFixture table = afterAFirstRun("snapshot-beside-read-back", 3, new Policy(2));
+    table.append(5);
+    List<String> events = new CopyOnWriteArrayList<>();
+    CountDownLatch snapshotCreated = new CountDownLatch(1);
+    AtomicBoolean readBackWaitedInVain = new AtomicBoolean();
+    TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
+    TableStorageFactory watched = location -> new ForwardingTableStorage(plain.open(location)) {
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        boolean created = super.createIfAbsent(path, content);
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        if (path.startsWith(Ledger.DIR + "/") && name.startsWith("commit.")) {
+          events.add("create commit");
+        } else if (path.startsWith(Ledger.DIR + "/") && name.startsWith("keys.")) {
+          events.add("create keys");
+          snapshotCreated.countDown();
+        }
+        return created;
+      }
+
+      @Override
+      public byte[] read(String path, long offset, int length) {
+        if (!path.startsWith(Ledger.DIR + "/commit.")) {
+          return super.read(path, offset, length);
+        }
+        if (Thread.currentThread().getName().equals("lance-ledger-append")) {
+          try {
+            readBackWaitedInVain.compareAndSet(false, !snapshotCreated.await(10, TimeUnit.SECONDS));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          events.add("read back commit");
+        } else {
+          events.add("read commit on " + Thread.currentThread().getName());
+        }
+        return super.read(path, offset, length);
+      }
+    };
+
+    cleanAndCompare(table, new Policy(2), "on the snapshot", MarkMode.INCREMENTAL, watched);
+
+    assertThat(events).as("the head read beside the plan; the commit created before the snapshot, read back beside it")
+        .containsExactly("read commit on lance-ledger-head", "create commit", "create keys", "read back commit");
+    assertThat(readBackWaitedInVain).as("the snapshot was created while the read-back waited").isFalse();
     table.append(5);
     assertThat(takesTheKeySnapshot(table, new Policy(2), "the next run")).as("the next run decides from the snapshot left").isTrue();
   }

@@ -12,6 +12,8 @@ import dev.lancemaintenance.storage.FaultyTableStorage;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.ForwardingTableStorage;
 import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.LeaseHeldException;
+import dev.lancemaintenance.storage.Leases;
 import dev.lancemaintenance.storage.ReleaseWatch;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLease;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -205,6 +208,96 @@ class RunRecordsIT {
           .as("the run's recorded decision, deleted before the run returned").isEmpty();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A run that ended well writes its end record after its last delete, without waiting for the
+   * closes of what its run opened ({@code BaseCleanupAction#closeBesideTheEndRecord}): the storage
+   * the run deleted through holds its close until the end record was written, which would hold the
+   * run ten seconds and fail the test if the end record waited for it. The close still ends before
+   * the release, and so before the run returns.
+   */
+  @Test
+  void theEndRecordFollowsTheLastDeleteAndGoesBesideTheRunsCloses() {
+    LanceTableFixture table = table();
+    List<String> events = new CopyOnWriteArrayList<>();
+    ReleaseWatch release = new ReleaseWatch(events);
+    CountDownLatch endRecorded = new CountDownLatch(1);
+    AtomicBoolean closeWaitedInVain = new AtomicBoolean();
+    TableStorageFactory watched = location -> new ForwardingTableStorage(stores().open(location)) {
+      private volatile boolean deletedTableFiles;
+
+      @Override
+      public boolean createIfAbsent(String path, byte[] content) {
+        boolean created = super.createIfAbsent(path, content);
+        release.created(path, content);
+        if (path.startsWith(RunRecords.DIR + "/") && path.endsWith(".end")) {
+          events.add("end record");
+          endRecorded.countDown();
+        }
+        return created;
+      }
+
+      @Override
+      public List<DeleteFailure> deleteBatch(List<String> paths) {
+        List<DeleteFailure> failures = super.deleteBatch(paths);
+        if (paths.stream().anyMatch(path -> !TableLease.isLeaseFile(path))) {
+          deletedTableFiles = true;
+          events.add("delete");
+        }
+        return failures;
+      }
+
+      @Override
+      public void close() {
+        if (deletedTableFiles) {
+          closeWaitedInVain.set(!awaitQuietly(endRecorded));
+          events.add("run's storage closed");
+        }
+        super.close();
+      }
+    };
+
+    CleanupResult result = cleanup(table, watched).execute();
+
+    assertThat(result.counters().oldVersions()).isPositive();
+    assertThat(events).as("every delete, then the end record beside the run's closes, then the release")
+        .contains("delete").endsWith("end record", "run's storage closed", "release").containsOnlyOnce("end record");
+    assertThat(closeWaitedInVain).as("the end record was written while the close waited").isFalse();
+    assertThat(history(table)).extracting(RunEntry::state).containsExactly(RunState.FINISHED);
+  }
+
+  /**
+   * The run's own storage is opened beside the lease's storage and look ({@code
+   * BaseCleanupAction#runStorage}), and every storage a run opens is closed when it returns: after
+   * a run that ended well (the run's closed beside its end record), and after one refused at the
+   * lease, which never took the storage opened for it.
+   */
+  @Test
+  void theRunsStorageOpensBesideTheLookAndEveryStorageIsClosedWhenTheRunReturns() throws Exception {
+    LanceTableFixture table = table();
+    AtomicInteger open = new AtomicInteger();
+    List<String> openedOn = new CopyOnWriteArrayList<>();
+    TableStorageFactory counted = location -> {
+      open.incrementAndGet();
+      openedOn.add(Thread.currentThread().getName());
+      return new ForwardingTableStorage(stores().open(location)) {
+        @Override
+        public void close() {
+          open.decrementAndGet();
+          super.close();
+        }
+      };
+    };
+
+    cleanup(table, counted).execute();
+    assertThat(open).as("storages left open by a run that ended well").hasValue(0);
+    assertThat(openedOn).as("the run's storage, opened beside the look").containsOnlyOnce("lance-storage-open");
+
+    try (TableLease other = Leases.holdElsewhere(stores().open(TableLocation.of(table.uri())), Instant.now(), Duration.ofDays(1))) {
+      assertThatThrownBy(() -> cleanup(table, counted).execute()).isInstanceOf(LeaseHeldException.class);
+      assertThat(open).as("storages left open by a run refused at the lease").hasValue(0);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.cleanup.engine;
 
+import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.OptionCatalogue;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupAction;
@@ -28,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -77,6 +79,10 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private volatile RunRecorder recorder;
   /** The lease of the run under way, null in a dry run or between runs. */
   private volatile TableLease lease;
+  /** The run's storage, opened beside the lease's look until a dataset's run takes it ({@link #runStorage}). */
+  private volatile CompletableFuture<TableStorage> storageAhead;
+  /** What the engine's run handed over to close beside the end record ({@link #closeBesideTheEndRecord}). */
+  private final RunCloses handedOver = new RunCloses();
 
   /** @param engineName the engine's name in run records: {@code local}, {@code spark}, {@code flink}, {@code driver} */
   protected BaseCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock, String engineName) {
@@ -98,8 +104,23 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     // table, before the lease is taken or a run recorded.
     DatasetCleanup requested = requestedCleanup();
     if (settings.mode() == CleanupMode.DRY_RUN) {
-      return executeHoldingLease(requested);
+      try {
+        return executeHoldingLease(requested);
+      } finally {
+        handedOver.close();
+      }
     }
+    // The run's own storage opens beside the lease's storage and look, for an engine that takes it (runStorage).
+    storageAhead = opensRunStorage() ? DaemonThreads.beside("lance-storage-open", () -> storageFactory.open(table)) : null;
+    try {
+      return executeUnderLease(requested);
+    } finally {
+      closeStorageNotTaken();
+    }
+  }
+
+  /** {@link #execute} of a run that deletes: under the table's lease, its start and end recorded. */
+  private CleanupResult executeUnderLease(DatasetCleanup requested) {
     try (TableStorage leaseStorage = storageFactory.open(table);
         TableLease held = takeLease(leaseStorage)) {
       lease = held;
@@ -112,9 +133,18 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
         // A run that wrote nothing (every engine waits for its start record before its mark) ends
         // only under a lease it took.
         held.awaitTaken();
-        record.finishedAndPruned(result, progress.snapshot());
+        CompletableFuture<Void> closing = DaemonThreads.beside("lance-run-close", () -> {
+          handedOver.close();
+          return null;
+        });
+        try {
+          record.finishedAndPruned(result, progress.snapshot());
+        } finally {
+          awaitClosed(closing);
+        }
         return result;
       } catch (RuntimeException | Error e) {
+        handedOver.closeAfter(e);
         failIfTakeLost(held, e);
         record.failed(e, progress.snapshot(), markMode());
         throw e;
@@ -137,6 +167,60 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    */
   private static TableLease takeLease(TableStorage storage) {
     return storage.requestsWaitOnNetwork() ? TableLease.acquireBeside(storage, "clean") : TableLease.acquire(storage, "clean");
+  }
+
+  /**
+   * The storage a dataset's run works through, which the run closes: the one opened beside the
+   * lease's storage and look for the first run of an execution that deletes, a new one otherwise.
+   * Opening a storage sends no request (on s3a, a file system instance and its client are built,
+   * some 10 ms of CPU); opened on a thread while the driver waits for the look's round trip, it
+   * leaves the row before the plan's first request and changes nothing the run reads or decides:
+   * it is the same factory's storage of the same table, opened a moment earlier. One a failed run
+   * never took is closed before {@link #execute} returns.
+   */
+  protected final TableStorage runStorage() {
+    CompletableFuture<TableStorage> ahead = storageAhead;
+    storageAhead = null;
+    return ahead != null ? DaemonThreads.join(ahead) : storageFactory.open(table);
+  }
+
+  /** Whether the engine's runs take their storage from {@link #runStorage}, so that it is worth opening ahead. */
+  protected boolean opensRunStorage() {
+    return false;
+  }
+
+  /** Closes the storage opened ahead when no run took it (the run failed before its plan). */
+  private void closeStorageNotTaken() {
+    CompletableFuture<TableStorage> ahead = storageAhead;
+    storageAhead = null;
+    TableStorage opened = ahead == null ? null : ahead.exceptionally(failed -> null).join();
+    if (opened != null) {
+      opened.close();
+    }
+  }
+
+  /**
+   * Hands what an engine's run of a dataset opened (its pool, walks, spills, storage) to be closed
+   * beside the run's end record instead of before it, once the run ended well: every task ended and
+   * every delete is done and counted in the result it returns. Nothing the end record says waits
+   * for a close (on an object store, closing the run's file system was some 30 ms in the row
+   * between the last delete and the end record, docs/benchmarks.md); the closes still end before
+   * {@link #execute} returns and before the lease's release, so nothing of the run outlives it.
+   * The closes of a referenced branch's run, and of a dry run, which records nothing, are done
+   * when that run returns. A close that fails after a run that ended well is logged: it can
+   * neither undo nor add a delete.
+   */
+  protected final void closeBesideTheEndRecord(AutoCloseable opened) {
+    handedOver.add(opened);
+  }
+
+  /** Waits for the closes beside the end record; logs a close that failed (the run's outcome is recorded already). */
+  private void awaitClosed(CompletableFuture<Void> closing) {
+    try {
+      DaemonThreads.join(closing);
+    } catch (RuntimeException e) {
+      LOG.warn("lance cleanup {}: could not close what the run opened (every delete was done): {}", describe(), e.toString());
+    }
   }
 
   /**
@@ -195,6 +279,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
       ensureLeaseHeld();
       LOG.info("lance cleanup {}: cleaning referenced {} first, {}", table, branchCleanup.dataset(), branchCleanup.policy());
       CleanupResult branchResult = cleanDataset(branchCleanup);
+      handedOver.close();
       LOG.info("lance cleanup {}: referenced {} cleaned (not in the result, as in Lance): {}",
           table, branchCleanup.dataset(), branchResult.counters());
     }
