@@ -6,9 +6,11 @@ import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,6 +48,8 @@ public final class ManifestsReadEarly implements AutoCloseable {
   private final Map<String, Started> started = new HashMap<>();
   /** Every read started, taken or not, to wait for at {@link #close}. */
   private final List<CompletableFuture<ManifestFile>> everyRead = new ArrayList<>();
+  /** The paths of every read started: a path listed again (a plan that lists twice) is not read again. */
+  private final Set<String> readPaths = new HashSet<>();
   /** Null until the bound is known; empty when nothing is to be read. */
   private OptionalLong bound;
   private long startedBytes;
@@ -99,7 +103,8 @@ public final class ManifestsReadEarly implements AutoCloseable {
   }
 
   private void startIfAbove(FileEntry entry) {
-    if (bound.isEmpty() || started.size() >= maxManifests || started.containsKey(entry.path())) {
+    // Bounded by every read started, taken or not: a read the mark took still holds its bytes.
+    if (bound.isEmpty() || everyRead.size() >= maxManifests || readPaths.contains(entry.path())) {
       return;
     }
     OptionalLong version = committedVersion(entry);
@@ -107,7 +112,7 @@ public final class ManifestsReadEarly implements AutoCloseable {
       return;
     }
     long length = ManifestReadAhead.openingReadLength(entry.size());
-    if (!started.isEmpty() && startedBytes + length > maxBytes) {
+    if (!everyRead.isEmpty() && startedBytes + length > maxBytes) {
       return;
     }
     ManifestLocation location = new ManifestLocation(
@@ -115,6 +120,7 @@ public final class ManifestsReadEarly implements AutoCloseable {
     CompletableFuture<ManifestFile> read = DaemonThreads.beside("lance-manifest-early", () -> ManifestFile.open(storage, location));
     started.put(entry.path(), new Started(entry, read));
     everyRead.add(read);
+    readPaths.add(entry.path());
     startedBytes += length;
   }
 
