@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +26,10 @@ import java.util.concurrent.Future;
  * be scanned and their bytes stay within {@link #BYTES_AHEAD} (one read at least, however large),
  * so a read-ahead holds at most that many bytes beyond the manifest being scanned. A section that
  * begins before the tail is read, as without read-ahead, when the scan reaches it.
+ *
+ * <p>A manifest whose opening read the run started earlier, while its plan listed ({@link
+ * ManifestsReadEarly}), is taken from there when the read stands for the listed manifest, and
+ * read here otherwise: either way the same bytes of the same listed file are scanned.
  */
 public final class ManifestReadAhead implements AutoCloseable {
   /** The bytes read ahead at most: some 160 manifests of 200 KB (2,000 fragments), 32 at 1 MB. */
@@ -34,6 +39,8 @@ public final class ManifestReadAhead implements AutoCloseable {
   private final List<ManifestLocation> manifests;
   private final int inFlight;
   private final long bytesAhead;
+  /** Reads the run started before this sequence, taken in place of this one's own when they stand for its manifests. */
+  private final ManifestsReadEarly early;
   private final Queue<Future<ManifestFile>> started = new ArrayDeque<>();
   /** Null when reads are not started ahead (one in flight): each is read at its turn. */
   private final ExecutorService readers;
@@ -42,6 +49,11 @@ public final class ManifestReadAhead implements AutoCloseable {
   private long startedBytes;
 
   ManifestReadAhead(TableStorage storage, List<ManifestLocation> manifests, int inFlight, long bytesAhead) {
+    this(storage, manifests, inFlight, bytesAhead, ManifestsReadEarly.none());
+  }
+
+  ManifestReadAhead(
+      TableStorage storage, List<ManifestLocation> manifests, int inFlight, long bytesAhead, ManifestsReadEarly early) {
     if (inFlight < 1 || bytesAhead < 1) {
       throw new IllegalArgumentException("read-ahead needs at least one read and one byte: " + inFlight + ", " + bytesAhead);
     }
@@ -49,6 +61,7 @@ public final class ManifestReadAhead implements AutoCloseable {
     this.manifests = List.copyOf(manifests);
     this.inFlight = Math.min(inFlight, Math.max(1, this.manifests.size()));
     this.bytesAhead = bytesAhead;
+    this.early = early;
     this.readers = this.inFlight > 1 ? Executors.newFixedThreadPool(this.inFlight, DaemonThreads.named("lance-manifest-read")) : null;
   }
 
@@ -60,11 +73,20 @@ public final class ManifestReadAhead implements AutoCloseable {
    * each manifest read at its turn).
    */
   public static ManifestReadAhead share(TableStorage storage, List<ManifestLocation> manifests, int shares) {
+    return share(storage, manifests, shares, ManifestsReadEarly.none());
+  }
+
+  /**
+   * As {@link #share(TableStorage, List, int)}, taking the reads {@code early} started for the
+   * manifests of the sequence instead of reading them again ({@link ManifestsReadEarly#take}).
+   */
+  public static ManifestReadAhead share(
+      TableStorage storage, List<ManifestLocation> manifests, int shares, ManifestsReadEarly early) {
     if (shares < 1) {
       throw new IllegalArgumentException("shares must be > 0: " + shares);
     }
     return new ManifestReadAhead(storage, manifests,
-        Math.max(1, storage.suggestedConcurrency() / shares), Math.max(1, BYTES_AHEAD / shares));
+        Math.max(1, storage.suggestedConcurrency() / shares), Math.max(1, BYTES_AHEAD / shares), early);
   }
 
   /** How many manifests the sequence holds. */
@@ -84,8 +106,15 @@ public final class ManifestReadAhead implements AutoCloseable {
       throw new IllegalStateException("all " + manifests.size() + " manifests were scanned");
     }
     ManifestLocation location = manifests.get(nextToScan++);
-    ManifestFile file = readers == null ? ManifestFile.open(storage, location) : opened(location);
+    ManifestFile file = readers == null ? openedAtItsTurn(location) : opened(location);
     return ManifestReader.scan(storage, file, scanner);
+  }
+
+  /** The manifest read early, or read now. */
+  private ManifestFile openedAtItsTurn(ManifestLocation location) {
+    CompletableFuture<ManifestFile> readEarly = early.take(location);
+    ManifestFile file = readEarly == null ? null : readEarly.join();
+    return file != null ? file : ManifestFile.open(storage, location);
   }
 
   private ManifestFile opened(ManifestLocation location) {
@@ -93,7 +122,9 @@ public final class ManifestReadAhead implements AutoCloseable {
     Future<ManifestFile> read = started.remove();
     startedBytes -= openingReadLength(location);
     try {
-      return read.get();
+      ManifestFile file = read.get();
+      // Null only from an early read that failed: read at its turn, failing or not as without it.
+      return file != null ? file : ManifestFile.open(storage, location);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("cleanup stopped: another task of the run failed");
@@ -118,14 +149,20 @@ public final class ManifestReadAhead implements AutoCloseable {
       if (!started.isEmpty() && startedBytes + length > bytesAhead) {
         return;
       }
-      started.add(readers.submit(() -> ManifestFile.open(storage, location)));
+      CompletableFuture<ManifestFile> readEarly = early.take(location);
+      started.add(readEarly != null ? readEarly : readers.submit(() -> ManifestFile.open(storage, location)));
       startedBytes += length;
       nextToStart++;
     }
   }
 
   private static long openingReadLength(ManifestLocation location) {
-    return Math.min(Math.max(location.size(), 0), ManifestFile.TAIL_READ);
+    return openingReadLength(location.size());
+  }
+
+  /** The bytes the opening read of a manifest of {@code size} bytes takes. */
+  static long openingReadLength(long size) {
+    return Math.min(Math.max(size, 0), ManifestFile.TAIL_READ);
   }
 
   /** Stops the reads still in flight (a failed or abandoned sequence) and their threads. */

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 
 /**
  * Lists the committed versions of one dataset: the main table or a branch ({@link DatasetRef}). Reads names only, no manifest bodies, so planning stays one listing.
@@ -55,8 +56,32 @@ public final class VersionListing {
    * listing of {@code _versions/} is the list stage's").
    */
   public static Directory listDirectory(TableStorage storage, DatasetRef dataset) {
+    return listDirectory(storage, dataset, entry -> {});
+  }
+
+  /**
+   * As {@link #listDirectory(TableStorage, DatasetRef)}, handing each entry to {@code seen} as the
+   * walk gives it, before the walk goes on: for reads that need a listed name and length and may
+   * start before the listing ends ({@link ManifestsReadEarly#listed}). An entry whose attributes the
+   * walk left unread is handed over unread.
+   */
+  public static Directory listDirectory(TableStorage storage, DatasetRef dataset, Consumer<FileEntry> seen) {
     String dir = versionsDir(storage, dataset);
-    List<FileEntry> files = withAttributes(storage, storage.listFilesDeferringAttributes(dir, true));
+    Iterator<FileEntry> walk = storage.listFilesDeferringAttributes(dir, true);
+    Iterator<FileEntry> watched = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return walk.hasNext();
+      }
+
+      @Override
+      public FileEntry next() {
+        FileEntry entry = walk.next();
+        seen.accept(entry);
+        return entry;
+      }
+    };
+    List<FileEntry> files = withAttributes(storage, watched);
     List<ManifestLocation> locations = new ArrayList<>();
     for (FileEntry entry : files) {
       if (TablePaths.parent(entry.path()).equals(dir)) {
@@ -267,7 +292,7 @@ public final class VersionListing {
     return dataset.resolve(VERSIONS_DIR);
   }
 
-  private static boolean isCommittedManifestName(String name) {
+  static boolean isCommittedManifestName(String name) {
     // Staging names end in "-{uuid}" after the suffix, so they fail the suffix test.
     return name.endsWith(ManifestNaming.SUFFIX) && !name.startsWith(".tmp") && !name.startsWith("d");
   }

@@ -4,11 +4,13 @@ import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.format.ManifestsReadEarly;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,12 +31,14 @@ import java.util.concurrent.CompletableFuture;
  * an accident either way).
  */
 public final class LedgerReadAhead implements AutoCloseable {
-  private static final LedgerReadAhead NONE = new LedgerReadAhead(null, Optional.empty());
+  private static final LedgerReadAhead NONE = new LedgerReadAhead(null, Optional.empty(), ManifestsReadEarly.none());
 
   /** The fingerprint of the ledger read (table identity and dataset): the one it may stand for. */
   private final String fingerprint;
   /** What the read's thread found; none when nothing was started. */
   private final Optional<CompletableFuture<Ahead>> reading;
+  /** The reads of the manifests above the key snapshot's end, begun as the plan lists them; none unless on an object store. */
+  private final ManifestsReadEarly newManifests;
 
   /**
    * What the read's thread found: the one listing of the ledger's directory, and from it the ledger
@@ -45,8 +49,13 @@ public final class LedgerReadAhead implements AutoCloseable {
       Optional<CompletableFuture<LedgerHead>> head) {}
 
   private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading) {
+    this(fingerprint, reading, ManifestsReadEarly.none());
+  }
+
+  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading, ManifestsReadEarly newManifests) {
     this.fingerprint = fingerprint;
     this.reading = reading;
+    this.newManifests = newManifests;
   }
 
   /**
@@ -82,7 +91,7 @@ public final class LedgerReadAhead implements AutoCloseable {
     }
     Objects.requireNonNull(dataset, "dataset");
     Ledger ledger = new Ledger(storage, dataset, clock);
-    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
+    CompletableFuture<Ahead> reading = DaemonThreads.beside("lance-ledger-read", () -> {
       LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
       if (listed.keySnapshots().isEmpty()) {
         return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
@@ -95,7 +104,31 @@ public final class LedgerReadAhead implements AutoCloseable {
         head.exceptionally(failed -> null).join(); // close() waits for what it can see only
         throw e;
       }
-    })));
+    });
+    // On an object store the mark's new manifests (above the snapshot's end) are read as the plan
+    // lists them, beside its later pages and work (ManifestsReadEarly says why that is exact); on a
+    // local disk a read costs no wait worth moving.
+    ManifestsReadEarly newManifests = storage.requestsWaitOnNetwork()
+        ? ManifestsReadEarly.above(storage, reading.thenApply(LedgerReadAhead::keySnapshotEnd))
+        : ManifestsReadEarly.none();
+    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(reading), newManifests);
+  }
+
+  /** The end of the key snapshot read ahead; empty when none was read. */
+  private static OptionalLong keySnapshotEnd(Ahead ahead) {
+    return ahead.keySnapshot().flatMap(KeySnapshotFile.Read::snapshot)
+        .map(snapshot -> OptionalLong.of(snapshot.endVersion()))
+        .orElse(OptionalLong.empty());
+  }
+
+  /**
+   * The reads of the manifests above the key snapshot's end, begun as the plan lists them: give
+   * the plan's listing to it ({@link ManifestsReadEarly#listed}) and the mark's decoding takes what
+   * stands for the manifests it decodes. Reads nothing unless this read ahead a key snapshot on an
+   * object store.
+   */
+  public ManifestsReadEarly newManifests() {
+    return newManifests;
   }
 
   /** Nothing read ahead: the mark reads the ledger in line, after the plan. */
@@ -151,5 +184,6 @@ public final class LedgerReadAhead implements AutoCloseable {
   public void close() {
     reading.ifPresent(read -> Optional.ofNullable(read.exceptionally(failed -> null).join())
         .flatMap(Ahead::head).ifPresent(head -> head.exceptionally(failed -> null).join()));
+    newManifests.close();
   }
 }

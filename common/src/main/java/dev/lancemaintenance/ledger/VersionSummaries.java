@@ -3,6 +3,7 @@ package dev.lancemaintenance.ledger;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.ManifestReadAhead;
+import dev.lancemaintenance.format.ManifestsReadEarly;
 import dev.lancemaintenance.format.ReferenceScanner;
 import dev.lancemaintenance.format.ScannedManifest;
 import dev.lancemaintenance.storage.TableStorage;
@@ -27,11 +28,19 @@ public final class VersionSummaries {
   private final TableStorage storage;
   private final DatasetRef dataset;
   private final ReferenceScanner scanner;
+  /** Reads started before the summary that may stand for the manifests it decodes. */
+  private final ManifestsReadEarly early;
 
   public VersionSummaries(TableStorage storage, DatasetRef dataset) {
+    this(storage, dataset, ManifestsReadEarly.none());
+  }
+
+  /** Summaries that take the reads {@code early} started for the manifests they decode ({@link ManifestsReadEarly#take}). */
+  public VersionSummaries(TableStorage storage, DatasetRef dataset, ManifestsReadEarly early) {
     this.storage = storage;
     this.dataset = dataset;
     this.scanner = new ReferenceScanner(storage.location(), dataset);
+    this.early = early;
   }
 
   /**
@@ -46,7 +55,7 @@ public final class VersionSummaries {
   public RunSummary summarise(ManifestRun run) {
     List<ManifestLocation> inOrder = new ArrayList<>(run.base());
     inOrder.addAll(run.manifests());
-    try (ManifestReadAhead reads = ManifestReadAhead.share(storage, inOrder, run.runsInCut())) {
+    try (ManifestReadAhead reads = ManifestReadAhead.share(storage, inOrder, run.runsInCut(), early)) {
       return summarise(run, reads);
     }
   }

@@ -292,7 +292,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
-          : CleanupRun.plan(storage, planner, cleanup);
+          : CleanupRun.plan(storage, planner.listingSeenBy(ledger.newManifests()::listed), cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
           new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
@@ -500,8 +500,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         if (runs.size() == 1) {
           // A daily run's few new manifests: on this thread, which would only wait for them, not
           // queued behind the listing tasks the mark started on the pool (the marks derived from
-          // the ledger wait for this summary; the listing is needed only by the decision).
-          return List.of(new VersionSummaries(storage, dataset).summarise(runs.get(0)));
+          // the ledger wait for this summary; the listing is needed only by the decision). Those the
+          // run began reading as the plan listed them are taken, not read again (ManifestsReadEarly).
+          return List.of(new VersionSummaries(storage, dataset, ledger.newManifests()).summarise(runs.get(0)));
         }
         return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset).summarise(run)), Run::concat, List.of());
       }

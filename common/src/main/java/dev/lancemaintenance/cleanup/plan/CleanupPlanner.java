@@ -11,6 +11,7 @@ import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.RefReader;
 import dev.lancemaintenance.format.Tag;
 import dev.lancemaintenance.format.VersionListing;
+import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.inventory.S3Inventory;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Stage {@code plan} (driver): lists the manifests of the dataset being cleaned (the main table or one
@@ -36,6 +38,8 @@ public final class CleanupPlanner {
 
   private final int sliceSize;
   private final int minSlices;
+  /** Given each entry of the dataset's {@code _versions/} listing as the walk gives it. */
+  private final Consumer<FileEntry> listingSeenBy;
 
   public CleanupPlanner(int sliceSize) {
     this(sliceSize, 1);
@@ -53,6 +57,23 @@ public final class CleanupPlanner {
     }
     this.sliceSize = maxSliceSize;
     this.minSlices = minSlices;
+    this.listingSeenBy = entry -> {};
+  }
+
+  private CleanupPlanner(CleanupPlanner planner, Consumer<FileEntry> listingSeenBy) {
+    this.sliceSize = planner.sliceSize;
+    this.minSlices = planner.minSlices;
+    this.listingSeenBy = listingSeenBy;
+  }
+
+  /**
+   * This planner, handing each entry of the cleaned dataset's {@code _versions/} listing to {@code
+   * seen} as the walk gives it (every listing, should the plan list again): for work that needs a
+   * listed name and may start before the listing ends, such as the new manifests' reads of a daily
+   * run ({@link dev.lancemaintenance.format.ManifestsReadEarly}). What the plan holds is the same.
+   */
+  public CleanupPlanner listingSeenBy(Consumer<FileEntry> seen) {
+    return new CleanupPlanner(this, seen);
   }
 
   public CleanupPlanner() {
@@ -93,7 +114,7 @@ public final class CleanupPlanner {
     List<ManifestLocation> versions;
     try {
       try {
-        listed = VersionListing.listDirectory(storage, dataset);
+        listed = VersionListing.listDirectory(storage, dataset, listingSeenBy);
         versions = sorted(listed.manifests());
       } finally {
         readingHint.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
@@ -101,7 +122,7 @@ public final class CleanupPlanner {
       hinted = DaemonThreads.join(readingHint);
       if (endsBelow(versions, hinted)) {
         hinted = VersionListing.readLatestVersionHint(storage, dataset);
-        listed = VersionListing.listDirectory(storage, dataset);
+        listed = VersionListing.listDirectory(storage, dataset, listingSeenBy);
         versions = sorted(listed.manifests());
       }
     } finally {
