@@ -117,9 +117,8 @@ public final class KeySnapshotFile {
    * As {@link #write(TableStorage, KeySnapshot)}, the snapshot encoded already ({@link #encode}: a
    * run works it out beside its ledger's append, {@link KeySnapshotMark.Outcome#leaveNext}), above
    * the generations in the listing of the ledger's directory the run took beside its plan ({@link
-   * LedgerDirectory}), handing the older
-   * generations to {@code superseded} instead of deleting them here (a run deletes them beside its
-   * lease's release). Exact as the listing's other readers (LedgerDirectory): under the lease no
+   * LedgerDirectory}), handing the older generations to {@code superseded} instead of deleting them
+   * here (a run deletes them beside its lease's release). Exact as the listing's other readers (LedgerDirectory): under the lease no
    * other run writes a snapshot, and one written after the listing all the same holds the generation
    * this write would take, which it then does not take ({@code createIfAbsent}); the generations
    * handed over are the listed ones, all below the one written.
