@@ -268,11 +268,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
     // Closed in reverse order (RunCloses: beside the end record after a run that ended well, here
     // after one that failed; before execute() returns either way): the pool stops (and its running
-    // tasks end) before the spill they
-    // read and the walks they take over go away, and those before the storage they list and delete
-    // through closes, so no request or delete outlives execute(). The ledger is read and folded
-    // beside the plan's listing of _versions/ (LedgerReadAhead says why that is exact), and a read
-    // still under way ends before the storage it reads through closes. The listing's walks start
+    // tasks end) before the spill they read and the walks they take over go away, and those before
+    // the storage they list and delete through closes, so no request or delete outlives execute().
+    // The ledger is read and folded beside the plan's listing of _versions/ (LedgerReadAhead says
+    // why that is exact), and a read still under way ends before the storage it reads through closes. The listing's walks start
     // ahead of its tasks (ListingWalks says why that is exact): on an object store the dataset's
     // own directories beside the plan (their first pages need nothing it finds); on a local disk,
     // in an incremental run, every directory walked beside the mark, into a bounded buffer, and
