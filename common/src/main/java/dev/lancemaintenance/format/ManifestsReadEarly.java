@@ -2,13 +2,13 @@ package dev.lancemaintenance.format;
 
 import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -107,34 +107,26 @@ public final class ManifestsReadEarly implements AutoCloseable {
     if (bound.isEmpty() || everyRead.size() >= maxManifests || readPaths.contains(entry.path())) {
       return;
     }
-    OptionalLong version = committedVersion(entry);
-    if (version.isEmpty() || Long.compareUnsigned(version.getAsLong(), bound.getAsLong()) <= 0) {
+    // Located as the plan's listing locates it; a name it would refuse is the listing's to raise.
+    Optional<ManifestLocation> committed;
+    try {
+      committed = VersionListing.committedManifest(entry);
+    } catch (RuntimeException e) {
       return;
     }
+    if (committed.isEmpty() || Long.compareUnsigned(committed.get().version(), bound.getAsLong()) <= 0) {
+      return;
+    }
+    ManifestLocation location = committed.get();
     long length = ManifestReadAhead.openingReadLength(entry.size());
     if (!everyRead.isEmpty() && startedBytes + length > maxBytes) {
       return;
     }
-    ManifestLocation location = new ManifestLocation(
-        entry.path(), version.getAsLong(), entry.size(), entry.modificationTimeMillis(), ManifestNaming.of(TablePaths.fileName(entry.path())));
     CompletableFuture<ManifestFile> read = DaemonThreads.beside("lance-manifest-early", () -> ManifestFile.open(storage, location));
     started.put(entry.path(), new Started(entry, read));
     everyRead.add(read);
     readPaths.add(entry.path());
     startedBytes += length;
-  }
-
-  /** The version a committed manifest's name records; empty for any other name, or one that does not parse. */
-  private static OptionalLong committedVersion(FileEntry entry) {
-    String name = TablePaths.fileName(entry.path());
-    if (!VersionListing.isCommittedManifestName(name)) {
-      return OptionalLong.empty();
-    }
-    try {
-      return ManifestNaming.of(name).parseVersion(name);
-    } catch (RuntimeException e) {
-      return OptionalLong.empty(); // the plan's listing raises it, not this
-    }
   }
 
   /**

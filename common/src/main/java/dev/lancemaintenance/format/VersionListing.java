@@ -292,20 +292,30 @@ public final class VersionListing {
     return dataset.resolve(VERSIONS_DIR);
   }
 
-  static boolean isCommittedManifestName(String name) {
+  private static boolean isCommittedManifestName(String name) {
     // Staging names end in "-{uuid}" after the suffix, so they fail the suffix test.
     return name.endsWith(ManifestNaming.SUFFIX) && !name.startsWith(".tmp") && !name.startsWith("d");
   }
 
   private static ManifestLocation locate(TableStorage storage, FileEntry entry, String name) {
+    return located(entry, name).orElseThrow(() -> new CorruptTableException(storage.location().toString(),
+        entry.path(), "manifest file name is not an unsigned 64-bit version number"));
+  }
+
+  /**
+   * The location of {@code entry} when it is a committed manifest whose name records a version, as
+   * the listing locates it; empty for any other entry (which the listing itself skips, or refuses).
+   */
+  static Optional<ManifestLocation> committedManifest(FileEntry entry) {
+    String name = TablePaths.fileName(entry.path());
+    return isCommittedManifestName(name) ? located(entry, name) : Optional.empty();
+  }
+
+  private static Optional<ManifestLocation> located(FileEntry entry, String name) {
     ManifestNaming naming = ManifestNaming.of(name);
     OptionalLong version = naming.parseVersion(name);
-    if (version.isEmpty()) {
-      throw new CorruptTableException(storage.location().toString(), entry.path(),
-          "manifest file name is not an unsigned 64-bit version number");
-    }
-    return new ManifestLocation(
-        entry.path(), version.getAsLong(), entry.size(), entry.modificationTimeMillis(), naming);
+    return version.isEmpty() ? Optional.empty() : Optional.of(new ManifestLocation(
+        entry.path(), version.getAsLong(), entry.size(), entry.modificationTimeMillis(), naming));
   }
 
   /**
