@@ -60,8 +60,8 @@ public final class HadoopTableStorage implements TableStorage {
   private final Path root;
   private final String rootPath;
   /**
-   * Where listing, creates and writes, create-if-absent and deletes go when the table is on the local file system (one
-   * set of rules for local disk), else null.
+   * Where every read, listing, write and delete goes when the table is on the local file system (one set of rules
+   * for local disk, and java.nio's calls instead of Hadoop's streams and statuses), else null.
    */
   private final LocalTableStorage local;
   /** How directories are walked when the table is not on local disk, else null. */
@@ -230,6 +230,12 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public byte[] read(String path, long offset, int length) {
+    if (local != null) {
+      // Hadoop's local open costs a status of four system calls and a buffered stream per file,
+      // more than reading a small manifest does (docs/benchmarks.md, "The local engine's
+      // contenders open the table as the CLI does").
+      return local.read(path, offset, length);
+    }
     byte[] buffer = new byte[length];
     // The caller knows the file reaches offset + length, so passing that as the file's length spares
     // object stores the HEAD request that open() would send before the GET (s3a: half of the
@@ -249,6 +255,9 @@ public final class HadoopTableStorage implements TableStorage {
   /** One open and read to the end: a status request fewer than {@code length} then {@code read}. */
   @Override
   public byte[] readFully(String path) {
+    if (local != null) {
+      return local.readFully(path);
+    }
     try (FSDataInputStream in = FutureIO.awaitFuture(fs.openFile(pathOf(path))
         .opt(OPENFILE_READ_POLICY, READ_POLICY_WHOLE_FILE)
         .build())) {
@@ -260,6 +269,9 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public List<String> listDirectories(String dir) {
+    if (local != null) {
+      return local.listDirectories(dir);
+    }
     try {
       List<String> names = new ArrayList<>();
       for (FileStatus status : fs.listStatus(pathOf(dir))) {
@@ -276,6 +288,9 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public long length(String path) {
+    if (local != null) {
+      return local.length(path);
+    }
     try {
       return fs.getFileStatus(pathOf(path)).getLen();
     } catch (IOException e) {

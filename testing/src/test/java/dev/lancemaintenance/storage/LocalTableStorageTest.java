@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.storage.LocalStorageLinksTest.Store;
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link LocalTableStorage} answers as Hadoop's local file system did before it (each case runs on
- * both), and {@link TableStorages} picks it for local tables only.
+ * {@link LocalTableStorage} answers as Hadoop's local file system does (each case runs on both
+ * storages, and {@link #hadoopsOwnLocalFileSystemAnswersTheseCasesAsJavaNioDoes} holds java.nio to
+ * Hadoop's own calls), and {@link TableStorages} picks it for local tables only.
  */
 class LocalTableStorageTest {
   @TempDir Path dir;
@@ -115,6 +122,46 @@ class LocalTableStorageTest {
         expected.addAll(List.of("data/sub/..d.lance", "data/sub/x/y.lance"));
         assertThat(listed).as(deferring ? "names" : "entries").containsExactlyInAnyOrderElementsOf(expected);
       }
+    }
+  }
+
+  /**
+   * The reference for the cases above: Hadoop's own local file system, which both storages once
+   * read through and which {@link HadoopTableStorage} now hands every local call to java.nio
+   * instead. The same ranges, lengths, directories and failures, told by the same causes.
+   */
+  @Test
+  void hadoopsOwnLocalFileSystemAnswersTheseCasesAsJavaNioDoes() throws IOException {
+    try (RawLocalFileSystem hadoop = new RawLocalFileSystem();
+        TableStorage nio = Store.NIO.open(table)) {
+      hadoop.initialize(URI.create("file:///"), new Configuration(false));
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(table.resolve("data/a.lance").toUri());
+      byte[] range = new byte[4];
+      try (FSDataInputStream in = hadoop.open(file)) {
+        in.readFully(3, range);
+      }
+      assertThat(range).isEqualTo(nio.read("data/a.lance", 3, 4));
+      assertThat(hadoop.getFileStatus(file).getLen()).isEqualTo(nio.length("data/a.lance"));
+
+      List<String> directories = new ArrayList<>();
+      for (FileStatus status : hadoop.listStatus(new org.apache.hadoop.fs.Path(table.toUri()))) {
+        if (status.isDirectory()) {
+          directories.add(status.getPath().getName());
+        }
+      }
+      directories.sort(null);
+      assertThat(directories).as("a directory behind a link counts, as for java.nio")
+          .isEqualTo(nio.listDirectories(""));
+
+      org.apache.hadoop.fs.Path missing = new org.apache.hadoop.fs.Path(table.resolve("data/none.lance").toUri());
+      assertThatThrownBy(() -> hadoop.open(missing)).isInstanceOf(FileNotFoundException.class);
+      assertThatThrownBy(() -> hadoop.getFileStatus(missing)).isInstanceOf(FileNotFoundException.class);
+      assertThatThrownBy(() -> {
+        try (FSDataInputStream in = hadoop.open(file)) {
+          in.readFully(8, new byte[4]);
+        }
+      }).as("a file shorter than the range").isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> nio.read("data/a.lance", 8, 4)).cause().isInstanceOf(EOFException.class);
     }
   }
 
