@@ -176,9 +176,14 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     long startNanos = System.nanoTime();
     // The ledger is read and folded on the driver beside the plan's listing of _versions/, as the
     // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
-    // before the storage it reads through closes.
+    // before the storage it reads through closes. Where the dataset has a key snapshot, the
+    // snapshot is read instead, as the local engine's daily run reads it: a run in the driver
+    // decides from it and reads none of the ledger to mark (docs/ledger.md, section 12). Whether
+    // the run goes to the driver is known only from the plan; a run distributed after all reads
+    // the ledger after the plan, from the listing taken ahead, which is as exact, and on an object
+    // store leaves unused the few new manifests read early (at most 64).
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
+        LedgerReadAhead ledger = LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())) {
       // One listing of _versions/ both decides where the run goes and plans it.
       CleanupPlan plan = plan(storage, cleanup);
       long versions = plan.tableManifestCount();

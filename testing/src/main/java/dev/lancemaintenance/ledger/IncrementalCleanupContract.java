@@ -51,7 +51,7 @@ public abstract class IncrementalCleanupContract {
    * so that time does not hold any back), tagged old ones are kept.
    */
   protected record Policy(int keep, Instant cutoff) {
-    Policy(int keep) {
+    public Policy(int keep) {
       this(keep, Instant.now().plusSeconds(60));
     }
 
@@ -148,6 +148,52 @@ public abstract class IncrementalCleanupContract {
     return table;
   }
 
+  /** Runs the days on a new table in incremental mode, each compared with the SDK; the days that decided from the key snapshot. */
+  protected List<Integer> daysFromTheKeySnapshot(String name) {
+    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
+    List<Integer> fromSnapshot = new ArrayList<>();
+    int day = 0;
+    for (Consumer<LanceTableFixture> commits : days()) {
+      commits.accept(table);
+      if (takesTheKeySnapshot(table, new Policy(1 + day % 3), "day " + ++day)) {
+        fromSnapshot.add(day);
+      }
+    }
+    return fromSnapshot;
+  }
+
+  /**
+   * Cleans in incremental mode (compared with the SDK); whether the table's run decided from the key
+   * snapshot: it read one, left the next, and read none of the ledger's segments, except to compact
+   * them beside its release (today's path reads the whole ledger to mark; a run on the snapshot's
+   * path appends its new versions from the head commit alone, and folds the ledger only for the
+   * append that compacts it, on the thread that leaves the snapshot).
+   */
+  protected boolean takesTheKeySnapshot(LanceTableFixture table, Policy policy, String when) {
+    long keysBefore = generation(table.root(), "keys.");
+    LedgerReads reads = new LedgerReads();
+    cleanAndCompare(table, policy, when, MarkMode.INCREMENTAL, reads.factory());
+    return generation(table.root(), "keys.") > keysBefore && reads.decidedFromTheKeySnapshot();
+  }
+
+  /** The highest generation of the ledger's files named {@code prefix}, 0 when there is none. */
+  protected static long generation(Path root, String prefix) {
+    if (!Files.isDirectory(root.resolve(Ledger.DIR))) {
+      return 0;
+    }
+    return ledgerFiles(root, prefix).stream()
+        .mapToLong(p -> Long.parseLong(p.getFileName().toString().substring(prefix.length()))).max().orElse(0);
+  }
+
+  /** The files directly in the ledger's directory whose names contain {@code part}, sorted. */
+  protected static List<Path> ledgerFiles(Path root, String part) {
+    try (Stream<Path> walk = Files.walk(root.resolve(Ledger.DIR), 1)) {
+      return walk.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().contains(part)).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Removes the key snapshots the local engine leaves beside the ledger (none on other engines). */
   protected static void deleteKeySnapshots(Path root) {
     try (Stream<Path> files = Files.list(root.resolve(Ledger.DIR))) {
@@ -233,6 +279,4 @@ public abstract class IncrementalCleanupContract {
       throw new UncheckedIOException(e);
     }
   }
-
-
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupResult;
-import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.MissingFilesException;
 import dev.lancemaintenance.format.DatasetRef;
@@ -33,7 +32,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -126,20 +124,6 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
   void dayAfterDayTheKeySnapshotDecidesWhereItCanAndTheRunsLeaveWhatTheSdkLeaves() {
     assertThat(daysFromTheKeySnapshot("key-snapshot")).as("the days decided from the key snapshot")
         .containsExactly(2, 3, 4, 5, 6, 7, 8);
-  }
-
-  /** Runs the days on a new table, each compared with the SDK; the days that decided from the key snapshot. */
-  private List<Integer> daysFromTheKeySnapshot(String name) {
-    LanceTableFixture table = LanceTableFixture.create(work.resolve(name));
-    List<Integer> fromSnapshot = new ArrayList<>();
-    int day = 0;
-    for (Consumer<LanceTableFixture> commits : days()) {
-      commits.accept(table);
-      if (takesTheKeySnapshot(table, new Policy(1 + day % 3), "day " + ++day)) {
-        fromSnapshot.add(day);
-      }
-    }
-    return fromSnapshot;
   }
 
   /**
@@ -318,64 +302,6 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
   }
 
   /**
-   * Cleans in incremental mode (compared with the SDK); whether the table's run decided from the key
-   * snapshot: it read one, left the next, and read none of the ledger's segments, except to compact
-   * them beside its release (today's path reads the whole ledger to mark; a run on the snapshot's
-   * path appends its new versions from the head commit alone, and folds the ledger only for the
-   * append that compacts it, on the thread that leaves the snapshot).
-   */
-  private boolean takesTheKeySnapshot(LanceTableFixture table, Policy policy, String when) {
-    long keysBefore = generation(table.root(), "keys.");
-    LedgerReads reads = new LedgerReads();
-    cleanAndCompare(table, policy, when, MarkMode.INCREMENTAL, reads.factory());
-    return generation(table.root(), "keys.") > keysBefore && reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact();
-  }
-
-  /** Which of the ledger's files a run read, and on which threads; and on which threads it listed their directory. */
-  private static final class LedgerReads {
-    /** The threads that write beside the release: the ledger's commit, the snapshot path's append and its key snapshot. */
-    static final List<String> BESIDE_THE_RELEASE = List.of("lance-ledger-commit", "lance-ledger-append", "lance-key-snapshot");
-
-    final List<String> segmentReaders = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final List<String> directoryListers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final AtomicBoolean keySnapshotRead = new AtomicBoolean();
-
-    TableStorageFactory factory() {
-      TableStorageFactory plain = HadoopTableStorage.factory(StorageConf.defaults());
-      return location -> new ForwardingTableStorage(plain.open(location)) {
-        @Override
-        public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-          if (dir.equals(Ledger.DIR)) {
-            directoryListers.add(Thread.currentThread().getName());
-          }
-          return super.listFiles(dir, recursive);
-        }
-
-        @Override
-        public byte[] read(String path, long offset, int length) {
-          String name = path.substring(path.lastIndexOf('/') + 1);
-          if (path.startsWith(Ledger.DIR + "/") && name.startsWith("seg-")) {
-            segmentReaders.add(Thread.currentThread().getName());
-          }
-          if (path.startsWith(Ledger.DIR + "/") && name.startsWith("keys.")) {
-            keySnapshotRead.set(true);
-          }
-          return super.read(path, offset, length);
-        }
-      };
-    }
-
-    boolean ledgerReadOnlyToCompact() {
-      return segmentReaders.stream().allMatch(thread -> thread.startsWith("lance-ledger-append"));
-    }
-
-    /** The listings of the ledger's directory that the run's mark took, before the writes beside its release. */
-    long listingsToMark() {
-      return directoryListers.stream().filter(thread -> BESIDE_THE_RELEASE.stream().noneMatch(thread::startsWith)).count();
-    }
-  }
-
-  /**
    * Runs that decide from the key snapshot append their new versions to the ledger (docs/ledger.md,
    * section 12.4), through its compaction, so that a run that must take today's path later decodes
    * only the versions since the last run, not every version since the ledger's last commit by
@@ -403,15 +329,6 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
         .filter(path -> path.endsWith(".manifest")).distinct().toList())
         .as("manifests the fallback decoded: the two versions since the last run")
         .containsExactlyInAnyOrder(manifestName(before + 1), manifestName(before + 2));
-  }
-
-  /** The highest generation of the ledger's files named {@code prefix}, 0 when there is none. */
-  private static long generation(Path root, String prefix) {
-    if (!Files.isDirectory(root.resolve(Ledger.DIR))) {
-      return 0;
-    }
-    return ledgerFiles(root, prefix).stream()
-        .mapToLong(p -> Long.parseLong(p.getFileName().toString().substring(prefix.length()))).max().orElse(0);
   }
 
   private static Path newestKeySnapshot(Path root) {
@@ -458,7 +375,7 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     assertThatThrownBy(() -> run(root, MarkMode.INCREMENTAL, reads.factory(), new Policy(2), table.latestVersion()))
         .isInstanceOf(MissingFilesException.class)
         .hasMessageContaining("1 file(s) that retained versions reference are not in the table's listing (" + kept + ")");
-    assertThat(reads.keySnapshotRead.get() && reads.ledgerReadOnlyToCompact()).as("the run decided from the key snapshot").isTrue();
+    assertThat(reads.decidedFromTheKeySnapshot()).as("the run decided from the key snapshot").isTrue();
     assertThat(lanceFiles(root)).as("a refused run deletes nothing").isEqualTo(before);
   }
 
@@ -476,12 +393,12 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     table.append(5);
     LedgerReads onTheSnapshot = new LedgerReads();
     cleanAndCompare(table, new Policy(2), "on the snapshot", MarkMode.INCREMENTAL, onTheSnapshot.factory());
-    assertThat(onTheSnapshot.keySnapshotRead.get() && onTheSnapshot.ledgerReadOnlyToCompact()).as("decided from the snapshot").isTrue();
-    assertThat(onTheSnapshot.listingsToMark()).as("listings of the ledger's directory to mark (%s)", onTheSnapshot.directoryListers)
+    assertThat(onTheSnapshot.decidedFromTheKeySnapshot()).as("decided from the snapshot").isTrue();
+    assertThat(onTheSnapshot.listingsToMark()).as("listings of the ledger's directory to mark (%s)", onTheSnapshot.directoryListers())
         .isEqualTo(1);
     // Beside the release, the append to the ledger finds its head and what to prune in that listing
     // too, and the snapshot's write the generations it replaces.
-    assertThat(onTheSnapshot.directoryListers).as("listings of the ledger's directory in all (%s)", onTheSnapshot.directoryListers)
+    assertThat(onTheSnapshot.directoryListers()).as("listings of the ledger's directory in all (%s)", onTheSnapshot.directoryListers())
         .hasSize(1);
 
     rewrite(newestKeySnapshot(table.root()), bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 9));
@@ -489,7 +406,7 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     LedgerReads fallingBack = new LedgerReads();
     cleanAndCompare(table, new Policy(2), "a snapshot cut short", MarkMode.INCREMENTAL, fallingBack.factory());
     assertThat(fallingBack.ledgerReadOnlyToCompact()).as("read the ledger to mark").isFalse();
-    assertThat(fallingBack.listingsToMark()).as("listings of the ledger's directory to mark (%s)", fallingBack.directoryListers)
+    assertThat(fallingBack.listingsToMark()).as("listings of the ledger's directory to mark (%s)", fallingBack.directoryListers())
         .isEqualTo(1);
   }
 
@@ -702,13 +619,6 @@ class IncrementalCleanupIT extends IncrementalCleanupContract {
     }
   }
 
-  private static List<Path> ledgerFiles(Path root, String suffix) {
-    try (Stream<Path> walk = Files.walk(root.resolve(Ledger.DIR), 1)) {
-      return walk.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().contains(suffix)).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   private static void deleteLedger(Path root) {
     TableTwins.deleteRecursively(root.resolve(Ledger.DIR));
