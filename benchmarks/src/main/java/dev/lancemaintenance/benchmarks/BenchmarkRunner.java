@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -131,6 +132,7 @@ public final class BenchmarkRunner {
       case "local-incremental" -> new LocalEngineCleanup(options.shape().map(TableShape::tailAppends).orElse(0));
       case "local-expire" -> new LocalExpireVersions();
       case "spark" -> new SparkCallCleanup(Map.of());
+      case "spark-incremental" -> new SparkCallCleanup(Map.of(), Optional.of(options.shape().map(TableShape::tailAppends).orElse(0)));
       case "flink" -> new FlinkJobCleanup();
       case "floor" -> new FloorCleanup(reference.doomed());
       case "sdk-cold" -> ColdProcessCleanup.sdk();

@@ -1,28 +1,13 @@
 package dev.lancemaintenance.benchmarks;
 
-import dev.lancemaintenance.cleanup.CleanupMode;
-import dev.lancemaintenance.cleanup.CleanupPolicy;
 import dev.lancemaintenance.cleanup.MarkMode;
-import dev.lancemaintenance.cleanup.plan.CleanupPlan;
-import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
-import dev.lancemaintenance.cleanup.plan.ManifestSlice;
-import dev.lancemaintenance.cleanup.stage.MarkResult;
-import dev.lancemaintenance.cleanup.stage.MarkTask;
-import dev.lancemaintenance.ledger.LedgerReadAhead;
-import dev.lancemaintenance.ledger.ManifestRun;
-import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.ledger.MarkTasks;
-import dev.lancemaintenance.ledger.RunSummary;
-import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.storage.TableStorages;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,35 +36,7 @@ final class LocalEngineCleanup implements Contender {
 
   @Override
   public void prepare(Table table) {
-    if (newVersions.isEmpty()) {
-      return;
-    }
-    TableStorageFactory storage = TableStorages.factory(StorageConf.of(table.hadoopOptions()));
-    try (TableStorage opened = storage.open(TableLocation.of(table.hadoopUri()))) {
-      CleanupPlan plan = new CleanupPlanner().plan(opened, CleanupPolicy.builder().beforeVersion(1).build(), DatasetRef.MAIN, System.currentTimeMillis());
-      long lastSummarised = plan.facts().latestVersion() - newVersions.get();
-      List<ManifestSlice> yesterday = plan.slices().stream()
-          .map(slice -> new ManifestSlice(slice.role(), slice.dataset(),
-              slice.manifests().stream().filter(m -> m.version() <= lastSummarised).toList()))
-          .filter(slice -> !slice.manifests().isEmpty())
-          .toList();
-      // As the local engine's run of the day before: it also leaves the key snapshot of the versions it kept.
-      MarkTasks.of(opened, new CleanupPlan(plan.facts(), yesterday, plan.listings()), MarkMode.INCREMENTAL,
-          CleanupMode.EXECUTE, Clock.systemUTC(), new InThisThread(opened, plan.facts().dataset()), LedgerReadAhead.none(), true);
-    }
-  }
-
-  /** Summarises on the calling thread: the preparation is not timed. */
-  private record InThisThread(TableStorage storage, DatasetRef dataset) implements MarkTasks.Decoder {
-    @Override
-    public List<RunSummary> summarise(List<ManifestRun> runs) {
-      return runs.stream().map(run -> new VersionSummaries(storage, dataset).summarise(run)).toList();
-    }
-
-    @Override
-    public List<MarkResult> markInFull(List<MarkTask> tasks) {
-      throw new UnsupportedOperationException("not verified");
-    }
+    newVersions.ifPresent(count -> YesterdaysRun.leave(table, count));
   }
 
   @Override
