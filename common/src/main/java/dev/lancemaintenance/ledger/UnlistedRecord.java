@@ -96,11 +96,7 @@ public final class UnlistedRecord {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       try (DataOutputStream out = new DataOutputStream(bytes)) {
         for (LedgerVersion version : versions) {
-          out.writeLong(version.version());
-          out.writeUTF(version.manifestPath());
-          out.writeLong(version.size());
-          out.writeLong(version.modificationTimeMillis());
-          out.writeLong(version.timestampNanos());
+          version.writeTo(out);
         }
       }
       return digest.digest(bytes.toByteArray());
