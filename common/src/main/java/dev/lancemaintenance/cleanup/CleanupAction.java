@@ -129,6 +129,18 @@ public interface CleanupAction {
   CleanupAction recordFiles(boolean record);
 
   /**
+   * {@code listing => 'always'} (true, the default): list the managed directories on every run.
+   * {@code 'auto'} (false): a daily run on S3 examines only the names that can be candidates when
+   * the last runs left what it needs (docs/ledger.md, section 11); it pays on tables of many files,
+   * while on a table of a few thousand the listing beside the plan is faster (docs/benchmarks.md,
+   * stop 34). Keep {@code 'always'} where an object can reach the table with an old modification
+   * time behind the store's API: MinIO or s3proxy with files written straight into their backend
+   * directory, a copy or restore tool that keeps times, a test that back-dates objects. Only such a
+   * listing finds them; the same files go either way otherwise.
+   */
+  CleanupAction alwaysList(boolean always);
+
+  /**
    * Makes this run {@code remove_orphan_files} (Iceberg's name): no version expires, and the files
    * under the managed directories (data, deletions, indices, transactions, manifest staging files)
    * that no version of the dataset references, nor any branch reading it, go when modified more

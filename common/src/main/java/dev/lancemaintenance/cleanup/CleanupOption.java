@@ -77,7 +77,17 @@ public enum CleanupOption implements MaintenanceOption {
   RECORD_FILES(
       "record_files", Type.BOOLEAN, "false", false,
       "write the path, kind and bytes of every deleted file beside the run record (_maintenance/runs/<run>.files/),"
-          + " one part per sweep task; history names the directory");
+          + " one part per sweep task; history names the directory"),
+  LISTING(
+      "listing", Type.STRING, "always", false,
+      "always: every run lists the managed directories; auto: a daily incremental run on S3 examines only the"
+          + " names that can go instead, when the last runs left what it needs (for tables of many files: on a"
+          + " table of a few thousand the listing beside the plan is faster). Keep always where objects can reach"
+          + " the table with an old modification time behind the store's API (MinIO or s3proxy written to"
+          + " directly, a copy that keeps times)");
+
+  /** The values of {@link #LISTING}. */
+  private static final List<String> LISTING_VALUES = List.of("auto", "always");
 
   /** Every cleanup option, for the entry points of {@code cleanup}. */
   public static final OptionCatalogue CATALOGUE = OptionCatalogue.of("cleanup", List.of(values()));
@@ -122,6 +132,7 @@ public enum CleanupOption implements MaintenanceOption {
       case DELETE_RATE_LIMIT -> "FILES_PER_SECOND";
       case MODE -> "full|incremental";
       case INVENTORY -> "MANIFEST_URI";
+      case LISTING -> "auto|always";
       default -> MaintenanceOption.super.cliPlaceholder();
     };
   }
@@ -135,13 +146,16 @@ public enum CleanupOption implements MaintenanceOption {
     if (this == MODE) {
       MarkMode.ofOption(text);
     }
+    if (this == LISTING && text != null && !LISTING_VALUES.contains(text.toLowerCase(java.util.Locale.ROOT))) {
+      throw new IllegalArgumentException("listing must be one of " + LISTING_VALUES + ", not '" + text + "'");
+    }
     return MaintenanceOption.super.parse(text);
   }
 
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
     return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES
-        || this == MODE || this == VERIFY || this == RECORD_FILES;
+        || this == MODE || this == VERIFY || this == RECORD_FILES || this == LISTING;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -239,6 +253,7 @@ public enum CleanupOption implements MaintenanceOption {
       case VERIFY -> action.verify((Boolean) value);
       case INVENTORY -> action.inventory((String) value);
       case RECORD_FILES -> action.recordFiles((Boolean) value);
+      case LISTING -> action.alwaysList("always".equalsIgnoreCase((String) value));
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

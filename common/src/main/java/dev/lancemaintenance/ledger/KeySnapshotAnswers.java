@@ -201,6 +201,11 @@ public final class KeySnapshotAnswers {
    * one when that keeps its files, else the newest island referencing it). Keys answered {@code
    * EXPIRED} have no kept version referencing them and no entry.
    */
+  /** The listed versions that keep their files: the versions {@link #next} describes. */
+  public List<LedgerVersion> keptVersions() {
+    return kept;
+  }
+
   public KeySnapshot next() {
     List<KeyPartition> built = new ArrayList<>();
     for (KeyPartition partition : entries) {

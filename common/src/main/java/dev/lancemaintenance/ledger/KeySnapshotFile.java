@@ -163,11 +163,7 @@ public final class KeySnapshotFile {
       out.writeUTF(snapshot.dataset().dir());
       out.writeInt(snapshot.versions().size());
       for (LedgerVersion version : snapshot.versions()) {
-        out.writeLong(version.version());
-        out.writeUTF(version.manifestPath());
-        out.writeLong(version.size());
-        out.writeLong(version.modificationTimeMillis());
-        out.writeLong(version.timestampNanos());
+        version.writeTo(out);
       }
       out.writeInt(snapshot.partitions().size());
       for (KeyPartition partition : snapshot.partitions()) {

@@ -31,6 +31,7 @@ public final class LedgerDirectory {
   private final DatasetRef dataset;
   private final NavigableMap<Long, FileEntry> commits = new TreeMap<>();
   private final NavigableMap<Long, FileEntry> keySnapshots = new TreeMap<>();
+  private final NavigableMap<Long, FileEntry> unlistedRecords = new TreeMap<>();
   private final List<String> expiryRecords = new ArrayList<>();
   private final List<FileEntry> files = new ArrayList<>();
 
@@ -47,6 +48,7 @@ public final class LedgerDirectory {
       String name = Generations.lastSegment(file.path());
       Generations.of(name, Ledger.COMMIT_PREFIX).ifPresent(generation -> directory.commits.put(generation, file));
       Generations.of(name, KeySnapshotFile.PREFIX).ifPresent(generation -> directory.keySnapshots.put(generation, file));
+      Generations.of(name, UnlistedRecord.PREFIX).ifPresent(generation -> directory.unlistedRecords.put(generation, file));
       if (ExpiryRecords.isRecord(name)) {
         directory.expiryRecords.add(file.path());
       }
@@ -67,6 +69,11 @@ public final class LedgerDirectory {
   /** The key snapshot files by generation. */
   NavigableMap<Long, FileEntry> keySnapshots() {
     return Collections.unmodifiableNavigableMap(keySnapshots);
+  }
+
+  /** The records of the last listing ({@link UnlistedRecord}) by generation. */
+  NavigableMap<Long, FileEntry> unlistedRecords() {
+    return Collections.unmodifiableNavigableMap(unlistedRecords);
   }
 
   /** Every file listed, for the ledger's prune. */

@@ -39,6 +39,8 @@ public final class LedgerReadAhead implements AutoCloseable {
   private final Optional<CompletableFuture<Ahead>> reading;
   /** The reads of the manifests above the key snapshot's end, begun as the plan lists them; none unless on an object store. */
   private final ManifestsReadEarly newManifests;
+  /** The listing of the ledger's directory alone, before anything is read from it; none when nothing was started. */
+  private final Optional<CompletableFuture<LedgerDirectory>> directory;
 
   /**
    * What the read's thread found: the one listing of the ledger's directory, and from it the ledger
@@ -53,9 +55,15 @@ public final class LedgerReadAhead implements AutoCloseable {
   }
 
   private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading, ManifestsReadEarly newManifests) {
+    this(fingerprint, reading, newManifests, reading.map(read -> read.thenApply(Ahead::listed)));
+  }
+
+  private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading, ManifestsReadEarly newManifests,
+      Optional<CompletableFuture<LedgerDirectory>> directory) {
     this.fingerprint = fingerprint;
     this.reading = reading;
     this.newManifests = newManifests;
+    this.directory = directory;
   }
 
   /**
@@ -91,8 +99,16 @@ public final class LedgerReadAhead implements AutoCloseable {
     }
     Objects.requireNonNull(dataset, "dataset");
     Ledger ledger = new Ledger(storage, dataset, clock);
+    CompletableFuture<LedgerDirectory> directory = new CompletableFuture<>();
     CompletableFuture<Ahead> reading = DaemonThreads.beside("lance-ledger-read", () -> {
-      LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
+      LedgerDirectory listed;
+      try {
+        listed = LedgerDirectory.list(storage, dataset);
+      } catch (RuntimeException | Error e) {
+        directory.completeExceptionally(e);
+        throw e;
+      }
+      directory.complete(listed);
       if (listed.keySnapshots().isEmpty()) {
         return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
       }
@@ -111,7 +127,23 @@ public final class LedgerReadAhead implements AutoCloseable {
     ManifestsReadEarly newManifests = storage.requestsWaitOnNetwork()
         ? ManifestsReadEarly.above(storage, reading.thenApply(LedgerReadAhead::keySnapshotEnd))
         : ManifestsReadEarly.none();
-    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(reading), newManifests);
+    return new LedgerReadAhead(ledger.fingerprint(), Optional.of(reading), newManifests, Optional.of(directory));
+  }
+
+  /**
+   * Whether the ledger's directory, as listed ahead, holds a record of the last listing ({@link
+   * UnlistedRecord}): waits for that listing only, not for what is read from it. False when nothing
+   * was listed ahead or the listing failed (the run then lists, as without a record).
+   */
+  public boolean holdsUnlistedRecord() {
+    return directory.map(listed -> listed.handle((done, failed) -> done != null && !done.unlistedRecords().isEmpty()).join())
+        .orElse(false);
+  }
+
+  /** The newest record of the last listing, from the listing taken ahead; unusable when nothing was listed ahead. */
+  UnlistedRecord.Read unlistedRecordOf(TableStorage storage, DatasetRef dataset, String fingerprint) {
+    return ahead(fingerprint, dataset).map(ahead -> UnlistedRecord.readNewest(storage, ahead.listed(), fingerprint))
+        .orElseGet(() -> UnlistedRecord.Read.unusable("the ledger's directory was not listed ahead"));
   }
 
   /** The end of the key snapshot read ahead; empty when none was read. */

@@ -110,11 +110,7 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
       out.writeUTF(dataset.dir());
       out.writeInt(versions.size());
       for (LedgerVersion version : versions) {
-        out.writeLong(version.version());
-        out.writeUTF(version.manifestPath());
-        out.writeLong(version.size());
-        out.writeLong(version.modificationTimeMillis());
-        out.writeLong(version.timestampNanos());
+        version.writeTo(out);
       }
       out.writeInt(opens.size());
       for (Open open : opens) {

@@ -34,4 +34,13 @@ public record LedgerVersion(long version, String manifestPath, long size, long m
         && listed.size() == size
         && listed.modificationTimeMillis() == modificationTimeMillis;
   }
+
+  /** Writes this version as every ledger file holds one: version, manifest name, length, time, commit time. */
+  void writeTo(java.io.DataOutput out) throws java.io.IOException {
+    out.writeLong(version);
+    out.writeUTF(manifestPath);
+    out.writeLong(size);
+    out.writeLong(modificationTimeMillis);
+    out.writeLong(timestampNanos);
+  }
 }

@@ -32,6 +32,7 @@ import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshotAnswers;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
+import dev.lancemaintenance.ledger.ListingSkip;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -44,6 +45,7 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -126,6 +128,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
   /** Listed names the key snapshot's answers settle in one task: a few ms each, beside the walk. */
   private static final int SETTLED_PER_BATCH = 8_192;
+  /**
+   * Names a task examines in a run that does not list, one request each (a listing of the name's
+   * prefix): few, so that the examined names of a daily run are read in about one round trip on
+   * the pool's threads.
+   */
+  private static final int EXAMINED_PER_TASK = 2;
   /** Listed names counted in the run's progress at once (CleanupProgress#filesListed). */
   private static final int PROGRESS_STEP = 1_024;
   /** Batches of listed names being settled at once; one more is settled by the walk itself. */
@@ -142,6 +150,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private Path spillDirectory = defaultSpillDirectory();
   private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
   private long walkAheadBytes = ListingWalks.DEFAULT_BOUND_BYTES;
+  private Duration putMargin = ListingSkip.PUT_MARGIN;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -215,6 +224,20 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   /**
+   * How long a single {@code PUT} may be in flight across a listing for a later run to skip the
+   * listing (default one hour, {@link ListingSkip#PUT_MARGIN}): a run examines names instead only
+   * when the oldest version it keeps is older than the last listing by more than this
+   * (docs/ledger.md, section 11.3). Tests, whose versions are seconds old, give less.
+   */
+  public LocalCleanupAction putMargin(Duration margin) {
+    if (margin.isNegative()) {
+      throw new IllegalArgumentException("the PUT margin must not be negative: " + margin);
+    }
+    this.putMargin = margin;
+    return this;
+  }
+
+  /**
    * Where the spill files go (default: the {@value #SPILL_DIR_PROPERTY} system property, else
    * java.io.tmpdir). They hold the table's paths; a run removes the spills of dead runs here first.
    */
@@ -280,10 +303,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     try {
       TableStorage storage = opened.add(runStorage());
       LedgerReadAhead ledger = opened.add(ledgerOn.apply(storage));
-      ListingWalks walks = opened.add(
-          storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null
-              ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
-              : ListingWalks.noneStarted(storage));
+      boolean walksBesideThePlan = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null;
+      // Before any walk of a managed directory: the horizon this run's listing will vouch for
+      // (docs/ledger.md, section 11.3). With a record beside the ledger, this run may not list at
+      // all, so its walks wait for the mark's word instead of starting beside the plan.
+      OptionalLong horizon = walksBesideThePlan && markMode() == MarkMode.INCREMENTAL && !alwaysList()
+          && cleanup.dataset().isMain() ? storage.listingHorizonMillis() : OptionalLong.empty();
+      boolean mayExamineInstead = horizon.isPresent() && ledger.holdsUnlistedRecord();
+      ListingWalks walks = opened.add(walksBesideThePlan && !mayExamineInstead
+          ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
+          : ListingWalks.noneStarted(storage));
       Spills spills = opened.add(new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords)));
       StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(threadsFor(storage))));
       CleanupPlanner planner = sliceSize.isPresent()
@@ -295,7 +324,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
           new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
-              resume::decidedFiles),
+              resume::decidedFiles, horizon, mayExamineInstead),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -423,9 +452,23 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
+    /** The store time the run's listing vouches for, taken before it (empty where the store cannot tell). */
+    private final OptionalLong listingHorizon;
+    /** Whether a record beside the ledger may let this run examine names instead of listing ({@link ListingSkip}). */
+    private final boolean mayExamineInstead;
+    /** What the run examined instead of listing; null when it listed. */
+    private volatile ListingSkip.Decision examined;
+    /**
+     * The files of a candidate kind the decision kept though no version the run keeps references
+     * them: what the next run examines when it does not list ({@link ListingSkip#leaveRecord}).
+     */
+    private final java.util.Queue<FileEntry> keptUnreferenced = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, ExecutorService pool,
-        Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles) {
+        Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles,
+        OptionalLong listingHorizon, boolean mayExamineInstead) {
+      this.listingHorizon = listingHorizon;
+      this.mayExamineInstead = mayExamineInstead;
       this.storage = storage;
       this.ledger = ledger;
       this.walks = walks;
@@ -455,7 +498,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // exists; the decision looks those names up (exact either way: each task reads the answers
       // once, at its start, and either settles by them or spills every name, docs/ledger.md 12.5).
       if (storage.requestsWaitOnNetwork()) {
-        startListing(plan, dataset);
+        // Unless a record beside the ledger may spare this run its listing: then the mark decides
+        // whether it lists (examineOrList), and a run that does lists after the mark.
+        if (!mayExamineInstead) {
+          startListing(plan, dataset);
+        }
       } else if (markMode() == MarkMode.INCREMENTAL) {
         // Only a run that may decide from the key snapshot has listing tasks that wait for the
         // mark; any other lists beside its mark from the start, as before.
@@ -465,6 +512,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       if (fromSnapshot.isPresent()) {
         // No marks: each listed key is asked the snapshot's answers instead.
         markedFromSnapshot = fromSnapshot.get();
+        if (mayExamineInstead) {
+          examineOrList(plan, fromSnapshot.get());
+        }
         startListing(plan, dataset);
         fromSnapshot.get().expiredManifests().forEach(spills::addExpiredManifest);
         fromSnapshot.get().leaveNext(storage, settings().mode(), now);
@@ -477,11 +527,42 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
 
-    /** Starts the listing unless it started before the mark ({@link #mark}). */
+    /** Starts the listing unless it started before the mark ({@link #mark}) or the run examines names instead. */
     private void startListing(CleanupPlan plan, DatasetRef dataset) {
       if (listing == null) {
         listing = submitAll(plan.listings(), task -> list(task, dataset));
       }
+    }
+
+    /**
+     * Examines the names that can be candidates instead of listing, when the record beside the
+     * ledger allows it ({@link ListingSkip#decide}); else leaves the listing to start as on any run
+     * of the key snapshot's path, and says why. Each examined prefix is read on the pool and its names
+     * go where a listing's go (settled when answered {@code KEPT}, else spilled and decided).
+     */
+    private void examineOrList(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
+      ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger, new PoolDecoder(plan), putMargin);
+      if (!decision.skipsTheListing()) {
+        LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), decision.listsBecause().get());
+        return;
+      }
+      examined = decision;
+      DatasetRef dataset = plan.facts().dataset();
+      List<List<ListingSkip.Examined>> chunks = new ArrayList<>();
+      for (int from = 0; from < decision.examined().size(); from += EXAMINED_PER_TASK) {
+        chunks.add(decision.examined().subList(from, Math.min(decision.examined().size(), from + EXAMINED_PER_TASK)));
+      }
+      listing = submitAll(chunks, chunk -> list(ListingTask.listedByPlan("(examined)", filesOf(chunk, dataset)), dataset));
+    }
+
+    /** The names of {@code chunk} as a listing of their prefixes shows them now. */
+    private List<FileEntry> filesOf(List<ListingSkip.Examined> chunk, DatasetRef dataset) {
+      List<FileEntry> files = new ArrayList<>();
+      for (ListingSkip.Examined name : chunk) {
+        stopIfInterrupted();
+        storage.filesWithPrefix(name.prefix()).stream().filter(file -> name.counts(dataset, file.path())).forEach(files::add);
+      }
+      return files;
     }
 
     /** The ledger's decoding on the pool. */
@@ -537,8 +618,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
       UnlistedReferences unlisted = runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
           UnlistedReferences::plus, UnlistedReferences.NONE);
-      if (markedFromSnapshot != null) {
-        // The referenced-files gate as a count; the keys it misses named only when some are.
+      if (markedFromSnapshot != null && examined == null) {
+        // The referenced-files gate as a count; the keys it misses named only when some are. Not
+        // on a run that examined names instead of listing: nothing there to count against
+        // (docs/cleanup-semantics.md, section 22, "What a run without a listing does not check").
         unlisted = unlisted.plus(markedFromSnapshot.unlisted(new PoolDecoder(plan)));
       }
       return unlisted;
@@ -575,7 +658,26 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           sweeper.add(manifest, batches);
         });
         batches.awaitAll();
-        return sweeper.finish();
+        CleanupCounters released = sweeper.finish();
+        leaveUnlistedRecord();
+        return released;
+      }
+    }
+
+    /**
+     * After a complete sweep (this stage follows only one), the record the next run needs to examine
+     * names instead of listing: on the key snapshot's path, with the horizon this run's listing
+     * vouches for, or the one it examined names with (a run that does not list cannot move it).
+     */
+    private void leaveUnlistedRecord() {
+      KeySnapshotMark.Outcome outcome = markedFromSnapshot;
+      if (outcome == null) {
+        return;
+      }
+      ListingSkip.Decision skipped = examined;
+      OptionalLong horizon = skipped != null ? OptionalLong.of(skipped.horizonMillis()) : listingHorizon;
+      if (horizon.isPresent()) {
+        ListingSkip.leaveRecord(storage, settings().mode(), outcome, horizon.getAsLong(), keptUnreferenced);
       }
     }
 
@@ -751,7 +853,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
             state = Optional.of(mark.state);
           }
         }
-        decide.decideAndRecord(file, state, storage::withAttributes, record::addListed)
+        decide.decideAndRecord(file, state, storage::withAttributes, record::addListed, keptUnreferenced::add)
             .ifPresent(decided -> {
               spills.decided(partition).append(decided);
               progress().candidates(1);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -66,6 +67,8 @@ public final class HadoopTableStorage implements TableStorage {
   private final LocalTableStorage local;
   /** How directories are walked when the table is not on local disk, else null. */
   private final RecursiveListing recursiveListing;
+  /** The store's own times, where it assigns them and s3a reaches them ({@link StoreTimes}), else null. */
+  private final StoreTimes storeTimes;
   /** How files are deleted when the table is not on local disk; chosen at the first delete. */
   private HadoopDeletes deletes;
 
@@ -86,6 +89,7 @@ public final class HadoopTableStorage implements TableStorage {
     this.rootPath = root.toUri().getPath();
     this.local = fs instanceof RawLocalFileSystem ? new LocalTableStorage(location, conf) : null;
     this.recursiveListing = local == null ? RecursiveListing.of(fs, scheme) : null;
+    this.storeTimes = local == null ? StoreTimes.of(fs, scheme) : null;
   }
 
   /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
@@ -519,6 +523,27 @@ public final class HadoopTableStorage implements TableStorage {
   public boolean requestsWaitOnNetwork() {
     String scheme = root.toUri().getScheme();
     return scheme != null && OBJECT_STORE_SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+  }
+
+  @Override
+  public OptionalLong listingHorizonMillis() {
+    return storeTimes == null ? OptionalLong.empty() : storeTimes.horizonMillis(root);
+  }
+
+  @Override
+  public List<FileEntry> filesWithPrefix(String prefix) {
+    if (storeTimes == null) {
+      return TableStorage.super.filesWithPrefix(prefix);
+    }
+    try {
+      List<FileEntry> files = new ArrayList<>();
+      for (FileStatus status : storeTimes.filesWithPrefix(root, prefix)) {
+        files.add(new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime()));
+      }
+      return files;
+    } catch (IOException e) {
+      throw new StorageException("list", location.resolveRedacted(prefix), e);
+    }
   }
 
   @Override

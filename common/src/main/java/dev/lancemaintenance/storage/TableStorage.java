@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The narrow view of a table's store that maintenance needs, rooted at one table's root.
@@ -134,6 +135,35 @@ public interface TableStorage extends Closeable {
    */
   default boolean requestsWaitOnNetwork() {
     return false;
+  }
+
+  /**
+   * A store time before which every object still under the table is one a listing started after
+   * this call shows (or one a {@code PUT} in flight since before it writes), where the store assigns
+   * modification times itself and no client can set them; empty where it cannot tell (a local
+   * disk, HDFS, a store that does not answer): a run never skips its listing there
+   * (docs/ledger.md, section 11.3). One request on S3 ({@code ListMultipartUploads}).
+   */
+  default OptionalLong listingHorizonMillis() {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * The files whose table-relative path starts with {@code prefix}, with the attributes a listing
+   * gives: one key and what shares it (an index directory, a data file's blob sidecars) in one
+   * request on S3, examined instead of a listing of its directory (docs/ledger.md, section 11.4).
+   * Here by listing the prefix's directory: for stores that have no cheaper way.
+   */
+  default List<FileEntry> filesWithPrefix(String prefix) {
+    int slash = prefix.lastIndexOf('/');
+    String dir = slash < 0 ? "" : prefix.substring(0, slash);
+    List<FileEntry> files = new java.util.ArrayList<>();
+    listFiles(dir, true).forEachRemaining(file -> {
+      if (file.path().startsWith(prefix)) {
+        files.add(file);
+      }
+    });
+    return files;
   }
 
   /**

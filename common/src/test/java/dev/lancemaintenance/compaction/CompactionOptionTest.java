@@ -113,9 +113,11 @@ class CompactionOptionTest {
     // Not (yet) on optimize: branch (compaction rewrites the main line), the ledger's mode and verify,
     // and retain_last / max_deletes (issue 15: they reach cleanup, cleanup_all and cleanup_files), and
     // inventory (a report taken before the compaction cannot show what the compaction made expire),
-    // and record_files (offered on the cleanup procedures only, for now; optimize's cleanup still records its run).
+    // and record_files (offered on the cleanup procedures only, for now; optimize's cleanup still records its run),
+    // and listing (only an incremental run may skip its listing, and optimize has no mode).
     Set<CleanupOption> notOnOptimize = Set.of(CleanupOption.BRANCH, CleanupOption.MODE, CleanupOption.VERIFY,
-        CleanupOption.RETAIN_LAST, CleanupOption.MAX_DELETES, CleanupOption.INVENTORY, CleanupOption.RECORD_FILES);
+        CleanupOption.RETAIN_LAST, CleanupOption.MAX_DELETES, CleanupOption.INVENTORY, CleanupOption.RECORD_FILES,
+        CleanupOption.LISTING);
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(OptimizeAction.OPTIONS.options().contains(option)).as(option.sqlName())
           .isEqualTo(!notOnOptimize.contains(option));

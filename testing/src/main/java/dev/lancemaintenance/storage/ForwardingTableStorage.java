@@ -90,6 +90,16 @@ public abstract class ForwardingTableStorage implements TableStorage {
   }
 
   @Override
+  public java.util.OptionalLong listingHorizonMillis() {
+    return delegate.listingHorizonMillis();
+  }
+
+  @Override
+  public List<FileEntry> filesWithPrefix(String prefix) {
+    return delegate.filesWithPrefix(prefix);
+  }
+
+  @Override
   public int suggestedConcurrency() {
     return delegate.suggestedConcurrency();
   }

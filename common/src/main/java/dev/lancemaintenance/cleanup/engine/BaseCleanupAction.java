@@ -73,6 +73,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private CleanupProgress progress = new CleanupProgress();
   private String inventory;
   private boolean recordFiles;
+  /** {@code listing => 'always'}, the default until examining names is faster than listing on small tables too. */
+  private boolean alwaysList = true;
   /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
   private volatile RecordedFiles recordedFiles;
   /** The record of the run under way, null in a dry run or between runs. */
@@ -336,6 +338,17 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   public SELF recordFiles(boolean record) {
     this.recordFiles = record;
     return self();
+  }
+
+  @Override
+  public SELF alwaysList(boolean always) {
+    this.alwaysList = always;
+    return self();
+  }
+
+  /** Whether every run lists the managed directories ({@code listing => 'always'}). */
+  protected boolean alwaysList() {
+    return alwaysList;
   }
 
   /**

@@ -64,7 +64,7 @@ public final class DecideByPath {
    */
   public Optional<CandidateFile> decide(
       FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes) {
-    return decide(listed, mark, withAttributes, keptForItsAge -> {});
+    return decide(listed, mark, withAttributes, keptForItsAge -> {}, keptAfterTheCutoff -> {});
   }
 
   /**
@@ -81,7 +81,23 @@ public final class DecideByPath {
   public Optional<CandidateFile> decideAndRecord(
       FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes,
       Consumer<FileEntry> recorded) {
-    Optional<CandidateFile> decided = decide(listed, mark, withAttributes, keptForItsAge -> recorded.accept(listed));
+    return decideAndRecord(listed, mark, withAttributes, recorded, keptUnreferenced -> {});
+  }
+
+  /**
+   * As {@link #decideAndRecord(FileEntry, Optional, Function, Consumer)}, and hands {@code
+   * keptUnreferenced} every present file of a candidate kind that it keeps though no retained
+   * version references it (for its age, or for a time at or after the listing's cut-off), with its
+   * attributes: what a later run that does not list must examine again, since only a listing would
+   * show it (docs/ledger.md, section 11.1, {@code K}).
+   */
+  public Optional<CandidateFile> decideAndRecord(
+      FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes,
+      Consumer<FileEntry> recorded, Consumer<FileEntry> keptUnreferenced) {
+    Optional<CandidateFile> decided = decide(listed, mark, withAttributes, keptForItsAge -> {
+      recorded.accept(listed);
+      keptUnreferenced.accept(keptForItsAge);
+    }, keptUnreferenced);
     decided.ifPresent(goes -> recorded.accept(listed));
     return decided;
   }
@@ -93,7 +109,7 @@ public final class DecideByPath {
 
   private Optional<CandidateFile> decide(
       FileEntry listed, Optional<MarkState> mark, Function<FileEntry, Optional<FileEntry>> withAttributes,
-      Consumer<FileEntry> keptForItsAge) {
+      Consumer<FileEntry> keptForItsAge, Consumer<FileEntry> keptAfterTheCutoff) {
     Optional<FileKind> kind = ManagedLayout.candidateKind(context.dataset().relativize(listed.path()));
     if (kind.isEmpty() || (mark.isPresent() && mark.get().keeps())) {
       return Optional.empty();
@@ -104,6 +120,7 @@ public final class DecideByPath {
     }
     FileEntry file = read.get();
     if (file.modificationTimeMillis() >= context.listingCutoffMillis()) {
+      keptAfterTheCutoff.accept(file);
       return Optional.empty();
     }
     // Present and not kept: only versions being removed reference it. Not so for a link: what they

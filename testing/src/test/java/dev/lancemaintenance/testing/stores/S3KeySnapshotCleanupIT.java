@@ -121,8 +121,11 @@ class S3KeySnapshotCleanupIT {
     TableCopies.download(TABLE, S3.storageConf().toConfiguration(), sdkCopy);
 
     Probe probe = new Probe(order);
+    // Runs that list (listing => 'always'): the order under test is a listing run's. A run that may
+    // examine names instead of listing (docs/ledger.md, section 11; S3ListingSkipIT) waits for the
+    // mark's word before it lists.
     CleanupAction ours = new LocalCleanupAction(TableLocation.of(TABLE), probe.factory(), Clock.systemUTC())
-        .markMode(MarkMode.INCREMENTAL);
+        .markMode(MarkMode.INCREMENTAL).alwaysList(true);
     if (order == Order.LISTING_STILL_GOING) {
       ((LocalCleanupAction) ours).parallelism(2);
     }

@@ -1,0 +1,297 @@
+package dev.lancemaintenance.testing.stores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.MarkMode;
+import dev.lancemaintenance.cleanup.rules.ManagedLayout;
+import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.ForwardingTableStorage;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.TableLease;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorageFactory;
+import dev.lancemaintenance.testing.FixtureOptions;
+import dev.lancemaintenance.testing.KeptManifests;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.OraclePolicy;
+import dev.lancemaintenance.testing.ScalarIndexKind;
+import dev.lancemaintenance.testing.TableTwins;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.jclouds.blobstore.BlobStore;
+import org.jclouds.blobstore.options.ListContainerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The local engine's daily run on S3 (s3a to an S3 server on 127.0.0.1) examining the names that
+ * can be candidates instead of listing the managed directories (docs/ledger.md, section 11), between
+ * commits the official SDK writes into the bucket. Each run removes exactly what the SDK's cleanup
+ * removes from a copy of the same objects, every version it keeps reads back, and the storage says
+ * whether it listed {@code data/}, {@code _transactions/}, {@code _deletions/} or {@code _indices/}:
+ * the days that must skip the listing list none of them, and every condition that must make a run
+ * list does.
+ *
+ * <p>The runs are given no {@code PUT} margin ({@link LocalCleanupAction#putMargin}): the versions
+ * here are seconds old, and the margin only narrows when a run may skip. The store's times are its
+ * own (s3proxy stamps every object as it is written), as the path requires; nothing back-dates.
+ */
+class S3ListingSkipIT {
+  private static final String BUCKET = "lance-listing-skip";
+  /** The skip is opt-in ({@code listing => 'always'} is the default): the runs that may examine names ask for it. */
+  private static final Map<String, String> AUTO = Map.of("listing", "auto");
+  @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
+  /** The directories a listing walks (the plan's listing of _versions/ is not among them). */
+  private static final Set<String> LISTED = Set.of(
+      ManagedLayout.DATA, ManagedLayout.TRANSACTIONS, ManagedLayout.DELETIONS, ManagedLayout.INDICES);
+
+  @TempDir Path work;
+  private int copies;
+
+  /** What one run did: whether it listed a managed directory, and how many key prefixes it listed instead. */
+  private record Run(boolean listed, int prefixesExamined, CleanupResult result) {}
+
+  @Test
+  void dayAfterDayMostRunsExamineNamesInsteadOfListingAndRemoveWhatTheSdkRemoves() {
+    String name = "daily.lance";
+    LanceTableFixture table = create(name);
+    table.append(10);
+    table.append(10);
+    // An orphan older than the versions that expire later: kept by the listing runs for its time
+    // and its age (the record's K), examined by the runs that skip, and deleted, as by the SDK, once
+    // delete_unverified is given.
+    S3.server().putOrphan(BUCKET, name + "/data/never-committed.lance");
+    for (int i = 0; i < 5; i++) {
+      table.append(10);
+    }
+
+    List<String> days = new ArrayList<>();
+    // Day 1: no snapshot yet (today's path); day 2: the snapshot's path, no record yet: both list.
+    days.add(day(table, name, 2, false, AUTO));
+    days.add(day(table, name, 3, false, AUTO));
+    // Days 3 to 5: every version they keep but the new ones was committed before day 2's listing.
+    table.append(10);
+    table.deleteWhere("id % 5 = 0");
+    days.add(day(table, name, 4, false, AUTO));
+    table.createScalarIndex("id", ScalarIndexKind.BTREE);
+    table.restore(table.latestVersion() - 2);
+    days.add(day(table, name, 5, false, AUTO));
+    table.compact();
+    days.add(day(table, name, 6, true, AUTO));
+    // Day 6: the oldest version kept was committed after day 2's listing: the run lists, and moves
+    // the horizon; day 7 skips again from it.
+    long afterDay2 = table.latestVersion() - 3;
+    days.add(day(table, name, afterDay2, false, AUTO));
+    table.append(10);
+    days.add(day(table, name, afterDay2 + 1, false, AUTO));
+
+    assertThat(days).containsExactly("listed", "listed", "examined", "examined", "examined", "listed", "examined");
+    assertThat(S3.server().blobStore().blobExists(BUCKET, name + "/data/never-committed.lance"))
+        .as("the orphan kept for its age by the listing runs, examined from the record and deleted").isFalse();
+  }
+
+  @Test
+  void everyConditionThatMustMakeTheRunListDoesAndTheRunsStillRemoveWhatTheSdkRemoves() {
+    String name = "conditions.lance";
+    LanceTableFixture table = create(name);
+    for (int i = 0; i < 8; i++) {
+      table.append(10);
+    }
+    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+
+    // listing => 'always', the default, lists, and leaves no record: a user who keeps it does not
+    // vouch for the store's times, so the next run lists too, and records.
+    assertThat(day(table, name, 5, false, Map.of())).as("listing => 'always', the default").isEqualTo("listed");
+    assertThat(day(table, name, 6, false, AUTO)).as("listing => 'auto' after listing => 'always'").isEqualTo("listed");
+    assertThat(day(table, name, 7, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+
+    // A record changed in one byte, then one cut short: refused, the run lists and writes a new one.
+    damageNewestRecord(name, bytes -> { bytes[bytes.length / 2] ^= 1; return bytes; });
+    assertThat(day(table, name, 8, false, AUTO)).as("a record changed in a byte").isEqualTo("listed");
+    damageNewestRecord(name, bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 3));
+    assertThat(day(table, name, 9, false, AUTO)).as("a record cut short").isEqualTo("listed");
+
+    // Another table's record, newer than this one's.
+    String other = "other.lance";
+    LanceTableFixture otherTable = create(other);
+    otherTable.append(10);
+    otherTable.append(10);
+    day(otherTable, other, 2, false, AUTO);
+    day(otherTable, other, 2, false, AUTO);
+    byte[] foreign = read(newestRecord(other));
+    putObject(newestRecord(name).replaceAll("unlisted\\.[0-9]+$", "unlisted.0000000000000009999"), foreign);
+    table.append(10);
+    assertThat(day(table, name, 9, false, AUTO)).as("another table's record").isEqualTo("listed");
+
+    // The record deleted.
+    table.append(10);
+    S3.server().blobStore().removeBlob(BUCKET, newestRecord(name));
+    assertThat(day(table, name, 9, false, AUTO)).as("no record").isEqualTo("listed");
+    table.append(10);
+    assertThat(day(table, name, 10, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+
+    // A version removed by the SDK between two runs: the snapshot no longer describes the listed
+    // versions, the run takes today's path and lists.
+    table.append(10);
+    OraclePolicy sdkBetween = OraclePolicy.builder().beforeVersion(11).beforeTimestamp(Instant.now().plusSeconds(60))
+        .errorIfTaggedOldVersions(false).build();
+    assertThat(LanceOracle.cleanup(S3ProxyServer.lanceUri(BUCKET, name), S3.server().lanceStorageOptions(), sdkBetween))
+        .isInstanceOf(OracleOutcome.Removed.class);
+    assertThat(day(table, name, 12, false, AUTO)).as("a version removed by the SDK between runs").isEqualTo("listed");
+  }
+
+  /**
+   * One day's run of ours on the bucket (beside the SDK's cleanup of a copy made just before, with
+   * the same policy): the same files left, every kept version reading back. Returns "listed" when the
+   * run listed any managed directory and "examined" when it listed none and examined names instead.
+   */
+  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
+      Map<String, String> options) {
+    String when = name + " before version " + beforeVersion;
+    String uri = S3ProxyServer.s3aUri(BUCKET, name);
+    // The store stamps whole seconds: the versions committed so far lie before the next listing's horizon.
+    sleep(1_100);
+    Instant cutoff = Instant.now().plusSeconds(60);
+    Path sdkCopy = work.resolve("sdk-" + ++copies);
+    TableCopies.download(uri, S3.storageConf().toConfiguration(), sdkCopy);
+
+    Probe probe = new Probe();
+    LocalCleanupAction ours = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
+        .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
+    ours.options(options);
+    ours.beforeVersion(beforeVersion).beforeTimestamp(cutoff).errorIfTaggedOldVersions(false);
+    OraclePolicy.Builder sdkPolicy = OraclePolicy.builder().beforeVersion(beforeVersion).beforeTimestamp(cutoff)
+        .errorIfTaggedOldVersions(false);
+    if (deleteUnverified) {
+      ours.deleteUnverified(true).allowShortRetention(true);
+      sdkPolicy.deleteUnverified(true);
+    }
+    CleanupResult result = ours.execute();
+
+    assertThat(LanceOracle.cleanup(sdkCopy, sdkPolicy.build())).as("%s: the SDK cleaned the copy", when)
+        .isInstanceOf(OracleOutcome.Removed.class);
+    List<String> oursLeft = TableCopies.listFiles(uri, S3.storageConf().toConfiguration()).keySet().stream()
+        .filter(path -> !TableLease.isLeaseFile(path) && !path.startsWith("_maintenance/")).toList();
+    assertThat(oursLeft).as("%s: files left by ours (%s) and by the SDK", when, result.counters())
+        .isEqualTo(lanceFiles(sdkCopy));
+    Path oursAfter = work.resolve("ours-" + copies);
+    TableCopies.download(uri, S3.storageConf().toConfiguration(), oursAfter);
+    KeptManifests.assertEveryManifestReadsBack(oursAfter);
+    TableTwins.deleteRecursively(sdkCopy);
+    TableTwins.deleteRecursively(oursAfter);
+    if (probe.managedListings.get() == 0) {
+      assertThat(probe.prefixes.get()).as("%s: a run that lists nothing examines names", when).isPositive();
+      return "examined";
+    }
+    return "listed";
+  }
+
+  private static LanceTableFixture create(String name) {
+    return LanceTableFixture.createAt(S3ProxyServer.lanceUri(BUCKET, name),
+        FixtureOptions.defaults().withStorageOptions(S3.server().lanceStorageOptions()));
+  }
+
+  private static List<String> lanceFiles(Path root) {
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/'))
+          .filter(p -> !TableLease.isLeaseFile(p) && !p.startsWith("_maintenance/")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The bucket key of the table's newest record of the last listing. */
+  private static String newestRecord(String name) {
+    List<String> records = new ArrayList<>();
+    S3.server().blobStore().list(BUCKET, ListContainerOptions.Builder.prefix(name + "/_maintenance/ledger/").recursive())
+        .forEach(object -> {
+          if (object.getName().contains("/unlisted.")) {
+            records.add(object.getName());
+          }
+        });
+    return records.stream().sorted().reduce((a, b) -> b)
+        .orElseThrow(() -> new AssertionError("no record of the last listing in " + name));
+  }
+
+  private static void damageNewestRecord(String name, java.util.function.UnaryOperator<byte[]> damage) {
+    String key = newestRecord(name);
+    putObject(key, damage.apply(read(key)));
+  }
+
+  private static byte[] read(String key) {
+    try (var in = S3.server().blobStore().getBlob(BUCKET, key).getPayload().openStream()) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void putObject(String key, byte[] content) {
+    BlobStore store = S3.server().blobStore();
+    store.putBlob(BUCKET, store.blobBuilder(key).payload(content).contentLength(content.length).build());
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The run's storage on the bucket, counting its listings of managed directories and of key prefixes. */
+  private static final class Probe {
+    private final AtomicInteger managedListings = new AtomicInteger();
+    private final AtomicInteger prefixes = new AtomicInteger();
+
+    TableStorageFactory factory() {
+      TableStorageFactory plain = HadoopTableStorage.factory(S3.storageConf());
+      return location -> new ForwardingTableStorage(plain.open(location)) {
+        @Override
+        public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
+          count(dir);
+          return super.listFiles(dir, recursive);
+        }
+
+        @Override
+        public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
+          count(dir);
+          return super.listFilesDeferringAttributes(dir, recursive);
+        }
+
+        @Override
+        public List<FileEntry> filesWithPrefix(String prefix) {
+          prefixes.incrementAndGet();
+          return super.filesWithPrefix(prefix);
+        }
+      };
+    }
+
+    private void count(String dir) {
+      if (LISTED.contains(dir)) {
+        managedListings.incrementAndGet();
+      }
+    }
+  }
+}
