@@ -55,16 +55,29 @@ public final class ContinuedKeySnapshot {
     return islands;
   }
 
+  /**
+   * One pass over the listed versions, newest first, with one lookup each: the tail ends at the
+   * first that does not keep its files, and counting the listed ones that do tells whether every
+   * version of {@code keepFiles} is listed (they are distinct). A {@code containsAll} before the
+   * walk looked every version up in the listed tree once more (101,010 on {@code huge-steady}, for
+   * each of the two callers).
+   */
   private long firstOfKeptTail(Set<Long> keepFiles) {
-    if (!listed.keySet().containsAll(keepFiles)) {
-      throw new IllegalArgumentException("a version that keeps its files is not listed: " + keepFiles);
-    }
     long first = KeySnapshot.OPEN;
-    for (long version : listed.descendingKeySet()) {
+    boolean inTail = true;
+    int listedKeepingFiles = 0;
+    for (Long version : listed.descendingKeySet()) {
       if (!keepFiles.contains(version)) {
-        break;
+        inTail = false;
+        continue;
       }
-      first = version;
+      listedKeepingFiles++;
+      if (inTail) {
+        first = version;
+      }
+    }
+    if (listedKeepingFiles != keepFiles.size()) {
+      throw new IllegalArgumentException("a version that keeps its files is not listed: " + keepFiles);
     }
     if (first == KeySnapshot.OPEN) {
       throw new IllegalArgumentException("the newest listed version always keeps its files");

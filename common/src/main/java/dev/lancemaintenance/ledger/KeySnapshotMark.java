@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -262,14 +264,20 @@ public final class KeySnapshotMark {
     LedgerSegment summarised = new LedgerSegment(snapshot.fingerprint(), snapshot.dataset(), newVersions, opens, closes, true);
     ContinuedKeySnapshot continued = snapshot.continueWith(summarised);
 
-    Map<Long, Long> timestamps = new HashMap<>();
-    snapshot.versions().forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
-    newVersions.forEach(version -> timestamps.put(version.version(), version.timestampNanos()));
+    // Each listed version's commit time from its summary, walked beside the listing instead of
+    // looked up in a map of every version (101,010 boxed entries on huge-steady): the snapshot's
+    // versions are the listed ones at or below its end, in order (mismatch), and the new ones were
+    // summarised from the listed ones above it, in order.
+    Iterator<LedgerVersion> summarisedInOrder = Stream.concat(snapshot.versions().stream(), newVersions.stream()).iterator();
     Set<Long> keepFiles = new HashSet<>();
     List<CandidateFile> expiredManifests = new ArrayList<>();
     MarkSummary summary = MarkSummary.EMPTY;
     for (ManifestLocation location : listed) {
-      long timestamp = timestamps.get(location.version());
+      LedgerVersion recorded = summarisedInOrder.hasNext() ? summarisedInOrder.next() : null;
+      if (recorded == null || recorded.version() != location.version()) {
+        throw new KeySnapshot.NotContinuable("version " + location.version() + " is listed but not summarised in order");
+      }
+      long timestamp = recorded.timestampNanos();
       VersionRetention retention = facts.classify(location.version(), timestamp);
       summary = summary.plus(MarkSummary.ofVersion(facts, location.version(), timestamp, retention));
       if (retention.keepsFiles()) {
@@ -298,8 +306,8 @@ public final class KeySnapshotMark {
     MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
     LOG.info("lance cleanup {}: deciding from the key snapshot of version {} ({} entries, {} new versions, {} islands)",
         facts.describe(), end, snapshot.entries(), newer.size(), islandReferences.size());
-    Set<Long> listedVersions = new HashSet<>();
-    listed.forEach(location -> listedVersions.add(location.version()));
+    // The continued snapshot's versions are the listed ones (mismatch and the walk above); copied once, by Outcome.
+    Set<Long> listedVersions = continued.listedVersions();
     List<ManifestLocation> keptManifests = listed.stream().filter(location -> keepFiles.contains(location.version())).toList();
     return new Outcome(read, expiredManifests, answers, summarised, end, listedVersions, keptManifests, ledgerListing, ledgerHead);
   }

@@ -44,7 +44,8 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
    * {@code prefix}: its path relative to the root, with a trailing slash (empty for the root);
    * {@code nameFrom}: where an entry's name starts in the entry's path string.
    */
-  private record Level(DirectoryStream<Path> stream, Iterator<Path> entries, boolean leaf, String prefix, int nameFrom) {
+  private record Level(DirectoryStream<Path> stream, Iterator<Path> entries, boolean leaf, String prefix, int nameFrom,
+      int relativeFrom) {
     /**
      * The root-relative path of one of its entries: the directory's own relative path, worked out
      * once, and the entry's name. The same string as {@code root.relativize(entry)}, since an entry
@@ -56,16 +57,37 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
      * {@code getFileName()} scanned the whole path for its separators and made another path per
      * entry: the walk of {@code huge-steady}'s 717,916 names in {@code data/} takes 16 % less time
      * without it (docs/benchmarks.md, "{@code huge-steady}'s daily run on local disk: the walk's
-     * names cut from the path").
+     * names cut from the path"). {@code relativeFrom}: where the root-relative path starts in an
+     * entry's path string when the directory's path string is the root's followed by its relative
+     * path (as when the walk resolved it from the root, every directory it pushes itself), so that
+     * the relative path is one cut of the entry's string instead of a cut and a concatenation (one
+     * string fewer per name: 921,921 on {@code huge-steady}, docs/benchmarks.md, "stop 34"); -1
+     * otherwise (a directory given in another spelling), which takes the prefix and the name.
      */
     String relative(Path entry) {
-      return prefix + entry.toString().substring(nameFrom);
+      String path = entry.toString();
+      return relativeFrom >= 0 ? path.substring(relativeFrom) : prefix + path.substring(nameFrom);
     }
 
     /** Where an entry's name starts in the path string of an entry of {@code dir}. */
     static int nameFrom(Path dir) {
       String path = dir.toString();
       return path.isEmpty() || path.endsWith("/") ? path.length() : path.length() + 1;
+    }
+
+    /**
+     * Where the root-relative path of an entry of {@code dir} starts in the entry's path string, or
+     * -1 when {@code dir}'s string is not the root's, its separator and {@code relative} (so that an
+     * entry's string is not the root's followed by {@code prefix} and the name).
+     */
+    static int relativeFrom(Path root, Path dir, String relative) {
+      int from = nameFrom(root);
+      String path = dir.toString();
+      if (relative.isEmpty()) {
+        return path.equals(root.toString()) ? from : -1;
+      }
+      return path.length() == from + relative.length() && path.startsWith(root.toString()) && path.endsWith(relative)
+          && (from == 0 || path.charAt(from - 1) == '/') ? from : -1;
     }
   }
 
@@ -173,7 +195,8 @@ final class LocalFileWalk implements Iterator<FileEntry>, AutoCloseable {
         throw e;
       }
       String relative = root.relativize(dir).toString();
-      open.push(new Level(stream, stream.iterator(), leaf, relative.isEmpty() ? "" : relative + "/", Level.nameFrom(dir)));
+      open.push(new Level(stream, stream.iterator(), leaf, relative.isEmpty() ? "" : relative + "/", Level.nameFrom(dir),
+          Level.relativeFrom(root, dir, relative)));
     } catch (NoSuchFileException | NotDirectoryException missing) {
       // A directory that does not exist (or went away) has no files to report.
     } catch (IOException e) {

@@ -98,6 +98,34 @@ class KeySnapshotTest {
     assertThat(snapshot.mismatch(List.of(listed(2), touched))).isPresent();
   }
 
+  /**
+   * The kept tail and the islands come from one pass over the listed versions, which also refuses a
+   * version that keeps its files but is not listed, and a retention that does not keep the newest.
+   */
+  @Test
+  void theKeptTailStartsAtTheFirstVersionFromWhichAllKeepTheirFilesAndEveryOneOfThemIsListed() {
+    History history = new History();
+    for (long version = 1; version <= 5; version++) {
+      history.add(version, Set.of(element((int) version, FileKind.DATA)));
+    }
+    KeySnapshot snapshot = KeySnapshot.fromLedger(history.fold(), Set.of(1L, 2L, 3L, 4L, 5L)).orElseThrow();
+    ContinuedKeySnapshot continued = continued(snapshot, List.of());
+    // 4 and 5 are the tail; 1 and 2 keep their files below it (tags): islands; 3 does not.
+    assertThat(continued.islands(Set.of(1L, 2L, 4L, 5L))).containsExactly(1L, 2L);
+    assertThat(continued.islands(Set.of(3L, 4L, 5L))).isEmpty();
+    assertThat(continued.islands(Set.of(1L, 2L, 3L, 4L, 5L))).isEmpty();
+    KeySnapshotAnswers answers = continued.answers(Set.of(2L, 5L), Map.of(2L, Set.of(key(2))));
+    assertThat(answers.markOf(key(2))).contains(MarkState.KEPT);
+    assertThat(answers.markOf(key(4))).contains(MarkState.EXPIRED);
+    assertThat(answers.markOf(key(5))).contains(MarkState.KEPT);
+    assertThatThrownBy(() -> continued.islands(Set.of(4L, 5L, 7L)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not listed");
+    assertThatThrownBy(() -> continued.answers(Set.of(0L, 5L), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not listed");
+    assertThatThrownBy(() -> continued.islands(Set.of(1L, 4L)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("newest listed version");
+  }
+
   @Test
   void theGateCountsAnEntryOnceHoweverManyListedNamesShareItsKey() {
     History history = new History();

@@ -63,8 +63,9 @@ public record MarkSummary(
    * names its tags when it is tagged but old. One home for the mark stage and the ledger's.
    */
   public static MarkSummary ofVersion(RetentionFacts facts, long version, long timestampNanos, VersionRetention retention) {
-    Map<String, Long> tagged = new HashMap<>();
+    Map<String, Long> tagged = Map.of();
     if (retention == VersionRetention.TAGGED_BUT_OLD) {
+      tagged = new HashMap<>();
       for (String tag : facts.tagsByVersion().getOrDefault(version, java.util.List.of())) {
         tagged.put(tag, version);
       }
@@ -73,16 +74,43 @@ public record MarkSummary(
     return new MarkSummary(1, retention == VersionRetention.EXPIRED ? 1 : 0, earliest, tagged);
   }
 
+  /**
+   * Both summaries in one. A side with no tags or no records adds none, and the other side's
+   * (immutable) map or set is taken as it is: a daily run folds one summary per listed version
+   * (101,010 on {@code huge-steady}), nearly all without either, and copying two empty collections
+   * into a new map and set per version was a visible part of its mark (docs/benchmarks.md, "stop 34").
+   */
   public MarkSummary plus(MarkSummary other) {
-    Map<String, Long> tagged = new HashMap<>(taggedOldVersions);
-    tagged.putAll(other.taggedOldVersions);
-    Set<String> records = new TreeSet<>(expiryRecordsUsed);
-    records.addAll(other.expiryRecordsUsed);
     return new MarkSummary(
         manifestsRead + other.manifestsRead,
         expiredVersions + other.expiredVersions,
         Math.min(earliestRetainedNanos, other.earliestRetainedNanos),
-        tagged,
-        records);
+        union(taggedOldVersions, other.taggedOldVersions),
+        union(expiryRecordsUsed, other.expiryRecordsUsed));
+  }
+
+  /** Both maps' entries, the second's winning on a shared key, as {@code putAll} has it. */
+  private static <K, V> Map<K, V> union(Map<K, V> first, Map<K, V> second) {
+    if (second.isEmpty()) {
+      return first;
+    }
+    if (first.isEmpty()) {
+      return second;
+    }
+    Map<K, V> both = new HashMap<>(first);
+    both.putAll(second);
+    return both;
+  }
+
+  private static <T> Set<T> union(Set<T> first, Set<T> second) {
+    if (second.isEmpty()) {
+      return first;
+    }
+    if (first.isEmpty()) {
+      return second;
+    }
+    Set<T> both = new TreeSet<>(first);
+    both.addAll(second);
+    return both;
   }
 }
