@@ -2,7 +2,6 @@ package dev.lancemaintenance.storage;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -32,22 +31,8 @@ interface RecursiveListing extends Closeable {
    * does not reach.
    */
   static RecursiveListing of(FileSystem fs, String scheme) {
-    if (scheme.equals("s3a")) {
-      try {
-        Object ranged = Class.forName(S3_KEY_RANGES).getMethod("open", FileSystem.class).invoke(null, fs);
-        if (ranged != null) {
-          return (RecursiveListing) ranged;
-        }
-      } catch (InvocationTargetException e) {
-        if (!(e.getCause() instanceof LinkageError)) {
-          throw new IllegalStateException("cannot open the key-range listing of " + fs.getUri(), e.getCause());
-        }
-        // Hadoop before 3.4: no S3AInternals, no AWS SDK v2.
-      } catch (ReflectiveOperationException | LinkageError e) {
-        // hadoop-aws 3.4 absent from the class path.
-      }
-    }
-    return new Plain(fs);
+    Object ranged = scheme.equals("s3a") ? S3aClientParts.open(S3_KEY_RANGES, fs, "key-range listing") : null;
+    return ranged != null ? (RecursiveListing) ranged : new Plain(fs);
   }
 
   /** Hadoop's own recursive listing. */

@@ -1,7 +1,6 @@
 package dev.lancemaintenance.storage;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.FileStatus;
@@ -32,18 +31,6 @@ interface StoreTimes {
 
   /** The store times of {@code fs}, or null where there are none to trust (see the class comment). */
   static StoreTimes of(FileSystem fs, String scheme) {
-    if (!scheme.equals("s3a")) {
-      return null;
-    }
-    try {
-      return (StoreTimes) Class.forName(S3).getMethod("open", FileSystem.class).invoke(null, fs);
-    } catch (InvocationTargetException e) {
-      if (!(e.getCause() instanceof LinkageError)) {
-        throw new IllegalStateException("cannot open the store times of " + fs.getUri(), e.getCause());
-      }
-      return null; // Hadoop before 3.4: no S3AInternals, no AWS SDK v2.
-    } catch (ReflectiveOperationException | LinkageError e) {
-      return null; // hadoop-aws 3.4 absent from the class path.
-    }
+    return scheme.equals("s3a") ? (StoreTimes) S3aClientParts.open(S3, fs, "store times") : null;
   }
 }
