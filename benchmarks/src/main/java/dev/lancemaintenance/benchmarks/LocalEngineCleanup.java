@@ -5,7 +5,6 @@ import dev.lancemaintenance.ledger.ListingSkip;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.storage.TableStorages;
 import java.time.Clock;
 import java.time.Duration;

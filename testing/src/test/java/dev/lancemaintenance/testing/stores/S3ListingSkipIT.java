@@ -22,7 +22,6 @@ import dev.lancemaintenance.testing.ScalarIndexKind;
 import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
