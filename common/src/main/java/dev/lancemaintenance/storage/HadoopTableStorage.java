@@ -67,8 +67,11 @@ public final class HadoopTableStorage implements TableStorage {
   private final LocalTableStorage local;
   /** How directories are walked when the table is not on local disk, else null. */
   private final RecursiveListing recursiveListing;
-  /** The store's own times, where it assigns them and s3a reaches them ({@link StoreTimes}), else null. */
-  private final StoreTimes storeTimes;
+  /**
+   * The store's own times, where it assigns them and s3a reaches them ({@link StoreTimes}); opened
+   * at the first call that needs them (only a run with {@code listing => 'auto'} does), null before.
+   */
+  private Optional<StoreTimes> storeTimes;
   /** How files are deleted when the table is not on local disk; chosen at the first delete. */
   private HadoopDeletes deletes;
 
@@ -89,7 +92,6 @@ public final class HadoopTableStorage implements TableStorage {
     this.rootPath = root.toUri().getPath();
     this.local = fs instanceof RawLocalFileSystem ? new LocalTableStorage(location, conf) : null;
     this.recursiveListing = local == null ? RecursiveListing.of(fs, scheme) : null;
-    this.storeTimes = local == null ? StoreTimes.of(fs, scheme) : null;
   }
 
   /** A factory that opens Hadoop storage with {@code conf} wherever it runs. */
@@ -527,17 +529,18 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public OptionalLong listingHorizonMillis() {
-    return storeTimes == null ? OptionalLong.empty() : storeTimes.horizonMillis(root);
+    return storeTimes().map(times -> times.horizonMillis(root)).orElse(OptionalLong.empty());
   }
 
   @Override
   public List<FileEntry> filesWithPrefix(String prefix) {
-    if (storeTimes == null) {
+    Optional<StoreTimes> times = storeTimes();
+    if (times.isEmpty()) {
       return TableStorage.super.filesWithPrefix(prefix);
     }
     try {
       List<FileEntry> files = new ArrayList<>();
-      for (FileStatus status : storeTimes.filesWithPrefix(root, prefix)) {
+      for (FileStatus status : times.get().filesWithPrefix(root, prefix)) {
         files.add(new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime()));
       }
       return files;
@@ -559,6 +562,14 @@ public final class HadoopTableStorage implements TableStorage {
   /** The way this storage deletes files (decided at the first delete, then fixed). */
   public DeleteRoute deleteRoute() {
     return local != null ? local.deleteRoute() : deletes().route();
+  }
+
+  private synchronized Optional<StoreTimes> storeTimes() {
+    if (storeTimes == null) {
+      String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
+      storeTimes = Optional.ofNullable(local == null ? StoreTimes.of(fs, scheme) : null);
+    }
+    return storeTimes;
   }
 
   private synchronized HadoopDeletes deletes() {
