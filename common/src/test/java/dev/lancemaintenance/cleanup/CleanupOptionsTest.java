@@ -139,6 +139,16 @@ class CleanupOptionsTest {
   }
 
   @Test
+  void listingTakesAutoOrAlwaysAndAnythingElseIsRefusedNamingIt() {
+    assertThat(CleanupOption.parseAll(Map.of("listing", "AUTO"))).containsEntry(CleanupOption.LISTING, "AUTO");
+    assertThat(CleanupOption.parseAll(Map.of("listing", "always"))).containsEntry(CleanupOption.LISTING, "always");
+    assertThatThrownBy(() -> CleanupOption.parseAll(Map.of("listing", "never")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("listing").hasMessageContaining("[auto, always]").hasMessageContaining("'never'");
+    assertThat(CleanupOption.LISTING.changesWhatIsDeleted()).as("the same files go either way").isFalse();
+  }
+
+  @Test
   void modeAndVerifyComeLastSoThatPositionalCallsKeepTheirMeaning() {
     List<CleanupOption> options = List.of(CleanupOption.values());
     assertThat(options.indexOf(CleanupOption.MODE)).isEqualTo(options.indexOf(CleanupOption.MAX_DELETES) + 1);
