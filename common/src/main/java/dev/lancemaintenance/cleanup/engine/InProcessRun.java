@@ -12,7 +12,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -20,9 +19,9 @@ import java.util.function.Function;
 /**
  * A dataset an engine that distributes (Spark, Flink) planned and cleans in its own process (the
  * driver, the client) on the local engine, its table having at most {@link DistributeAbove} versions:
- * what the local engine takes over from the engine's run ({@link BaseCleanupAction#inProcess}), so
- * that the run is the engine's run (its settings, listener, progress, recorded files and resume,
- * under its lease and run record) with threads instead of jobs.
+ * what the local engine takes over from the engine's run, so that the run is the engine's run (its settings, listener, progress, recorded files and resume,
+ * under its lease and run record) with threads instead of jobs. Built only by {@link
+ * BaseCleanupAction#inProcess}, from the action's own settings.
  *
  * @param cleanup the dataset, policy and "now" the engine's action resolved
  * @param plan its plan, from the engine's one listing of {@code _versions/}
@@ -32,18 +31,4 @@ import java.util.function.Function;
 public record InProcessRun(
     TableLocation table, TableStorageFactory storageFactory, Clock clock, DatasetCleanup cleanup, CleanupPlan plan,
     CleanupSettings settings, MarkMode markMode, Consumer<CandidateFile> removedFileListener, CleanupProgress progress,
-    Optional<RecordedFiles> recordedFiles, Function<TableStorage, SweepResume> resume) {
-  public InProcessRun {
-    Objects.requireNonNull(table, "table");
-    Objects.requireNonNull(storageFactory, "storageFactory");
-    Objects.requireNonNull(clock, "clock");
-    Objects.requireNonNull(cleanup, "cleanup");
-    Objects.requireNonNull(plan, "plan");
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(markMode, "markMode");
-    Objects.requireNonNull(removedFileListener, "removedFileListener");
-    Objects.requireNonNull(progress, "progress");
-    Objects.requireNonNull(recordedFiles, "recordedFiles");
-    Objects.requireNonNull(resume, "resume");
-  }
-}
+    Optional<RecordedFiles> recordedFiles, Function<TableStorage, SweepResume> resume) {}
