@@ -134,6 +134,7 @@ public final class BenchmarkRunner {
       case "spark" -> new SparkCallCleanup(Map.of());
       case "spark-incremental" -> new SparkCallCleanup(Map.of(), Optional.of(options.shape().map(TableShape::tailAppends).orElse(0)));
       case "flink" -> new FlinkJobCleanup();
+      case "flink-incremental" -> new FlinkJobCleanup(Optional.of(options.shape().map(TableShape::tailAppends).orElse(0)));
       case "floor" -> new FloorCleanup(reference.doomed());
       case "sdk-cold" -> ColdProcessCleanup.sdk();
       case "cli-cold" -> ColdProcessCleanup.cli(home());

@@ -14,7 +14,8 @@ import java.util.Optional;
  * --table DIR --before-version N   or clean an existing local table
  * --work DIR                       tables and copies (default /tmp/lance-benchmarks)
  * --engines sdk,local,spark,flink,floor   contenders, in this order (default: these five)
- *           local-incremental,spark-incremental   the daily run on yesterday's ledger and key snapshot
+ *           local-incremental,spark-incremental,flink-incremental   the daily run on yesterday's ledger
+ *                                  and key snapshot
  *           sdk-cold,cli-cold      also: the SDK, and bin/lance-maintenance cleanup, each in a fresh
  *                                  process timed from spawn to exit (cli-cold is compared to sdk-cold);
  *           cli-tiered-cold        cli-cold with the JVM's tiered compilation (C2) back

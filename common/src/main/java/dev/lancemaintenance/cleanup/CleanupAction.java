@@ -141,6 +141,15 @@ public interface CleanupAction {
   CleanupAction alwaysList(boolean always);
 
   /**
+   * {@code distribute_above}: an engine that distributes (Spark, Flink) cleans a table of at most
+   * {@code versions} versions in its own process (the driver, the client) on the local engine, and a
+   * larger one as its jobs; 0 runs every table as jobs. Default {@value DistributeAbove#DEFAULT}.
+   * The same files go either way; only the run in process decides a daily incremental run from the
+   * last run's key snapshot ({@link DistributeAbove}). The local engine always runs in process.
+   */
+  CleanupAction distributeAbove(int versions);
+
+  /**
    * Makes this run {@code remove_orphan_files} (Iceberg's name): no version expires, and the files
    * under the managed directories (data, deletions, indices, transactions, manifest staging files)
    * that no version of the dataset references, nor any branch reading it, go when modified more

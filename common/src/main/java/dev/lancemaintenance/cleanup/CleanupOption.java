@@ -84,7 +84,13 @@ public enum CleanupOption implements MaintenanceOption {
           + " names that can go instead, when the last runs left what it needs (for tables of many files: on a"
           + " table of a few thousand the listing beside the plan is faster). Keep always where objects can reach"
           + " the table with an old modification time behind the store's API (MinIO or s3proxy written to"
-          + " directly, a copy that keeps times)");
+          + " directly, a copy that keeps times)"),
+  DISTRIBUTE_ABOVE(
+      DistributeAbove.NAME, Type.INT, String.valueOf(DistributeAbove.DEFAULT), false,
+      "spark and flink: a table of at most this many versions is cleaned in the driver (Flink: the client) by the"
+          + " local engine, which decides a daily incremental run from the last run's key snapshot; larger tables as"
+          + " jobs; 0 runs every table as jobs; the same files go either way (the local engine always runs in"
+          + " process)");
 
   /** The values of {@link #LISTING}. */
   private static final List<String> LISTING_VALUES = List.of("auto", "always");
@@ -137,7 +143,7 @@ public enum CleanupOption implements MaintenanceOption {
     };
   }
 
-  /** A cutoff and a mode are checked here, so a malformed one fails where it is given, before anything is read. */
+  /** A cutoff, a mode, a listing and a threshold are checked here, so a malformed one fails where it is given, before anything is read. */
   @Override
   public Object parse(String text) {
     if (type() == Type.CUTOFF) {
@@ -145,6 +151,11 @@ public enum CleanupOption implements MaintenanceOption {
     }
     if (this == MODE) {
       MarkMode.ofOption(text);
+    }
+    if (this == DISTRIBUTE_ABOVE) {
+      Object versions = MaintenanceOption.super.parse(text);
+      DistributeAbove.checked(((Number) versions).longValue());
+      return versions;
     }
     if (this == LISTING && text != null && !LISTING_VALUES.contains(text.toLowerCase(java.util.Locale.ROOT))) {
       throw new IllegalArgumentException("listing must be one of " + LISTING_VALUES + ", not '" + text + "'");
@@ -155,7 +166,7 @@ public enum CleanupOption implements MaintenanceOption {
   /** Whether the option says how a run executes rather than what it looks at (not in {@code cleanup_files}). */
   public boolean runSetting() {
     return this == DRY_RUN || this == MAX_CONCURRENT_DELETES || this == DELETE_RATE_LIMIT || this == MAX_DELETES
-        || this == MODE || this == VERIFY || this == RECORD_FILES || this == LISTING;
+        || this == MODE || this == VERIFY || this == RECORD_FILES || this == LISTING || this == DISTRIBUTE_ABOVE;
   }
 
   /** Every option's SQL name, in catalogue order. */
@@ -254,6 +265,7 @@ public enum CleanupOption implements MaintenanceOption {
       case INVENTORY -> action.inventory((String) value);
       case RECORD_FILES -> action.recordFiles((Boolean) value);
       case LISTING -> action.alwaysList("always".equalsIgnoreCase((String) value));
+      case DISTRIBUTE_ABOVE -> action.distributeAbove(DistributeAbove.checked(((Number) value).longValue()));
       default -> throw new IllegalStateException("unhandled option " + this);
     }
   }

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.fleet;
 
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -19,11 +20,11 @@ import java.util.Objects;
  */
 public abstract class FleetRun implements Serializable {
   /**
-   * Versions up to which an engine without its own setting runs a table inside one worker (the
-   * local engine in a Flink subtask): below some thousands of versions, scheduling distributed
-   * stages costs more than the work, as Spark's {@code distributeAbove} measured.
+   * Versions up to which an engine without its own setting for fleets runs a table inside one
+   * worker (the local engine in a Flink subtask): {@link DistributeAbove#DEFAULT}, for the reason
+   * that threshold gives.
    */
-  public static final long RUN_ON_WORKER_UP_TO = 5_000;
+  public static final long RUN_ON_WORKER_UP_TO = DistributeAbove.DEFAULT;
   private static final long serialVersionUID = 1L;
 
   private final TableStorageFactory storage;

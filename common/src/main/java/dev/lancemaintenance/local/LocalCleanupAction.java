@@ -10,6 +10,7 @@ import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
+import dev.lancemaintenance.cleanup.engine.InProcessRun;
 import dev.lancemaintenance.cleanup.engine.RunCloses;
 import dev.lancemaintenance.cleanup.engine.SweepResume;
 import dev.lancemaintenance.cleanup.plan.CleanupPlan;
@@ -247,20 +248,30 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   }
 
   /**
-   * Cleans one dataset as another engine's action resolved and planned it (dataset, policy, "now"
-   * and the listing of its versions fixed), with this action's settings and its own slices: how a
-   * distributed engine cleans a small table in its driver, listing {@code _versions/} once. It
+   * Cleans one dataset as another engine's action resolved and planned it ({@code run}: dataset,
+   * policy, "now" and the listing of its versions fixed), with that action's run settings and this
+   * engine's own slices, in this process: how an engine that distributes cleans a table of at most
+   * {@code distribute_above} versions in its driver or client, listing {@code _versions/} once. It
    * records the files it deletes where the other engine's run records them ({@code record_files}),
-   * its decision and any resume as that run's {@code resume} gives them for the storage this run
-   * opens, and uses the ledger that run started reading before its plan ({@code ledger}, which the
-   * caller closes; {@link LedgerReadAhead#none()} to read it here, after the plan).
+   * its decision and any resume as that run's resume gives them for the storage this run opens, and
+   * uses the ledger that run started reading before its plan ({@code ledger}, which the caller
+   * closes): started with {@link LedgerReadAhead#startUnlessKeySnapshot}, a daily run decides from
+   * the key snapshot, as the local engine's own does; {@link LedgerReadAhead#none()} reads the ledger
+   * here, after the plan.
    */
-  public CleanupResult clean(
-      DatasetCleanup cleanup, CleanupPlan plannedElsewhere, Optional<RecordedFiles> recordedFiles,
-      Function<TableStorage, SweepResume> resume, LedgerReadAhead ledger) {
+  public static CleanupResult clean(InProcessRun run, LedgerReadAhead ledger) {
     Objects.requireNonNull(ledger, "ledger");
-    // Closing it here as well only waits for the read once more.
-    return cleanDataset(cleanup, Optional.of(plannedElsewhere), recordedFiles, resume, storage -> ledger, RunCloses::close);
+    LocalCleanupAction local = new LocalCleanupAction(run.table(), run.storageFactory(), run.clock());
+    local.dryRun(run.settings().mode() == CleanupMode.DRY_RUN)
+        .markMode(run.markMode())
+        .maxConcurrentDeletes(run.settings().maxConcurrentDeletes())
+        .deleteRateLimit(run.settings().deleteRateLimit())
+        .maxDeletes(run.settings().maxDeletes())
+        .onRemovedFile(run.removedFileListener())
+        .onProgress(run.progress());
+    // Closing the ledger here as well only waits for the read once more.
+    return local.cleanDataset(run.cleanup(), Optional.of(run.plan()), run.recordedFiles(), run.resume(),
+        storage -> ledger, RunCloses::close);
   }
 
   /** Each run opens its storage through {@link #runStorage}. */

@@ -156,4 +156,32 @@ class CleanupOptionsTest {
     assertThat(options.indexOf(CleanupOption.INVENTORY)).as("added after them").isGreaterThan(options.indexOf(CleanupOption.VERIFY));
     assertThat(CleanupOption.policyOptions()).as("not options of a listing").doesNotContain(CleanupOption.MODE, CleanupOption.VERIFY);
   }
+
+  @Test
+  void distributeAboveTakesAWholeNumberOfVersionsFromZeroAndRefusesAnythingElseNamingIt() {
+    assertThat(CleanupOption.parseAll(Map.of("distribute_above", "0"))).containsEntry(CleanupOption.DISTRIBUTE_ABOVE, 0);
+    assertThat(CleanupOption.parseAll(Map.of("distribute_above", " 12000 ")))
+        .containsEntry(CleanupOption.DISTRIBUTE_ABOVE, 12_000);
+    assertThatThrownBy(() -> CleanupOption.parseAll(Map.of("distribute_above", "-1")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("distribute_above ").hasMessageContaining("not -1").hasMessageNotContaining("\n");
+    assertThatThrownBy(() -> CleanupOption.parseAll(Map.of("distribute_above", "many")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'distribute_above'").hasMessageContaining("'many'").hasMessageNotContaining("\n");
+    assertThatThrownBy(() -> DistributeAbove.parse("5k", "spark.lance.cleanup.distributeAbove"))
+        .hasMessageStartingWith("spark.lance.cleanup.distributeAbove ").hasMessageContaining("'5k'");
+    assertThatThrownBy(() -> DistributeAbove.parse("-3", "spark.lance.cleanup.distributeAbove"))
+        .hasMessageStartingWith("spark.lance.cleanup.distributeAbove: distribute_above").hasMessageContaining("not -3");
+    assertThat(CleanupOption.DISTRIBUTE_ABOVE.defaultValue()).contains(String.valueOf(DistributeAbove.DEFAULT));
+    assertThat(CleanupOption.DISTRIBUTE_ABOVE.changesWhatIsDeleted()).as("the same files go either way").isFalse();
+    assertThat(CleanupOption.DISTRIBUTE_ABOVE.runSetting()).as("not an option of a listing").isTrue();
+    assertThat(List.of(CleanupOption.values())).as("new options go last").last().isEqualTo(CleanupOption.DISTRIBUTE_ABOVE);
+  }
+
+  @Test
+  void distributeAboveInProcessUpToTheThresholdAndZeroDistributesEveryTable() {
+    assertThat(DistributeAbove.inProcess(5_000, 5_000)).isTrue();
+    assertThat(DistributeAbove.inProcess(5_000, 5_001)).isFalse();
+    assertThat(DistributeAbove.inProcess(0, 1)).isFalse();
+  }
 }

@@ -114,10 +114,12 @@ class CompactionOptionTest {
     // and retain_last / max_deletes (issue 15: they reach cleanup, cleanup_all and cleanup_files), and
     // inventory (a report taken before the compaction cannot show what the compaction made expire),
     // and record_files (offered on the cleanup procedures only, for now; optimize's cleanup still records its run),
-    // and listing (only an incremental run may skip its listing, and optimize has no mode).
+    // and listing (only an incremental run may skip its listing, and optimize has no mode),
+    // and distribute_above (optimize's cleanup runs where its engine's default puts it: Spark's session
+    // setting, Flink's 5,000 versions).
     Set<CleanupOption> notOnOptimize = Set.of(CleanupOption.BRANCH, CleanupOption.MODE, CleanupOption.VERIFY,
         CleanupOption.RETAIN_LAST, CleanupOption.MAX_DELETES, CleanupOption.INVENTORY, CleanupOption.RECORD_FILES,
-        CleanupOption.LISTING);
+        CleanupOption.LISTING, CleanupOption.DISTRIBUTE_ABOVE);
     for (CleanupOption option : CleanupOption.values()) {
       assertThat(OptimizeAction.OPTIONS.options().contains(option)).as(option.sqlName())
           .isEqualTo(!notOnOptimize.contains(option));

@@ -26,13 +26,16 @@ public final class FlinkTestCluster {
 
   /**
    * A cleanup of {@code tableUri} on this cluster at {@link #PARALLELISM}, with slices of two
-   * manifests so that every test table crosses mark subtasks; no policy set yet.
+   * manifests so that every test table crosses mark subtasks, run as a Flink job whatever the
+   * table's size ({@code distribute_above => 0}: the tests of the Flink engine test its job; the
+   * small tables a user's run cleans in the client are the local engine's run); no policy set yet.
    */
   public static FlinkCleanupAction cleanup(String tableUri) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(PARALLELISM);
     return new FlinkCleanupAction(
             env, TableLocation.of(tableUri), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
-        .sliceSize(2);
+        .sliceSize(2)
+        .distributeAbove(0);
   }
 }

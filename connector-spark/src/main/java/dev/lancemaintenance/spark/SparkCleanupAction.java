@@ -7,6 +7,7 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
@@ -66,8 +67,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCleanupAction.class);
-  public static final int DEFAULT_DISTRIBUTE_ABOVE = 5_000;
-  /** The session setting for {@link #distributeAbove}, for SQL users. */
+  /**
+   * The session setting for {@link #distributeAbove}, for SQL users: the default of the session's
+   * runs, which {@code distribute_above => N} overrides for a call. A table of at most that many
+   * versions is cleaned in the driver by the local engine (threads instead of tasks, spill on the
+   * driver's disk; {@link DistributeAbove}), a bigger one as Spark jobs; dry runs as rows ({@link
+   * #toDataset}) and runs listing from a view are always distributed.
+   */
   public static final String DISTRIBUTE_ABOVE_CONF = "spark.lance.cleanup.distributeAbove";
   /** {@code false} lifts the retention guard of delete_unverified for the session ({@link #allowShortRetention}). */
   public static final String RETENTION_CHECK_CONF = "spark.lance.cleanup.retentionCheck";
@@ -77,7 +83,6 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   /** Set by the caller; otherwise chosen per run from the plan. */
   private OptionalInt partitions = OptionalInt.empty();
   private int sliceSize = CleanupPlanner.DEFAULT_SLICE_SIZE;
-  private int distributeAbove;
   private boolean listening;
   /** The view of file paths the run lists from ({@link #fileListView}), null to list the store. */
   private FileListView fileListView;
@@ -87,13 +92,14 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     super(table, storageFactory, clock, "spark");
     this.spark = spark;
     this.storageFactory = storageFactory;
-    this.distributeAbove = sessionDistributeAbove(spark);
+    super.distributeAbove(sessionDistributeAbove(spark));
     super.allowShortRetention(sessionAllowsShortRetention(spark));
   }
 
-  /** The session's {@value #DISTRIBUTE_ABOVE_CONF}, else {@value #DEFAULT_DISTRIBUTE_ABOVE}. */
+  /** The session's {@value #DISTRIBUTE_ABOVE_CONF}, else {@value DistributeAbove#DEFAULT}. */
   static int sessionDistributeAbove(SparkSession spark) {
-    return Integer.parseInt(spark.conf().get(DISTRIBUTE_ABOVE_CONF, Integer.toString(DEFAULT_DISTRIBUTE_ABOVE)));
+    return DistributeAbove.parse(
+        spark.conf().get(DISTRIBUTE_ABOVE_CONF, Integer.toString(DistributeAbove.DEFAULT)), DISTRIBUTE_ABOVE_CONF);
   }
 
   /** Whether the session lifts the retention guard ({@value #RETENTION_CHECK_CONF} {@code = false}). */
@@ -154,23 +160,6 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     return this;
   }
 
-  /**
-   * Tables whose dataset has at most this many versions are cleaned in the driver by the local
-   * engine (the same stages, threads instead of tasks, spill on the driver's disk); bigger ones as
-   * Spark jobs. Default {@value #DEFAULT_DISTRIBUTE_ABOVE}: below it, scheduling the jobs and
-   * shuffles costs more than the work (a 2,000-version table: 1.9 s as jobs on {@code local[2]},
-   * 0.8 s in the driver). 0 distributes every table. The session setting {@value
-   * #DISTRIBUTE_ABOVE_CONF} sets the default. Dry runs as rows ({@link #toDataset}) are always
-   * distributed.
-   */
-  public SparkCleanupAction distributeAbove(int versions) {
-    if (versions < 0) {
-      throw new IllegalArgumentException("distribute_above must be >= 0: " + versions);
-    }
-    this.distributeAbove = versions;
-    return this;
-  }
-
   @Override
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     long startNanos = System.nanoTime();
@@ -186,11 +175,10 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
         LedgerReadAhead ledger = LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())) {
       // One listing of _versions/ both decides where the run goes and plans it.
       CleanupPlan plan = plan(storage, cleanup);
-      long versions = plan.tableManifestCount();
-      if (distributeAbove > 0 && versions <= distributeAbove && fileListView == null) {
-        LOG.info("lance cleanup {}: {} versions, at most {} ({}): cleaning in the driver",
-            table(), versions, distributeAbove, DISTRIBUTE_ABOVE_CONF);
-        return inDriver(cleanup, plan, ledger);
+      if (cleansInProcess(plan) && fileListView == null) {
+        LOG.info("lance cleanup {}: {} versions, at most {} (distribute_above): cleaning in the driver",
+            table(), plan.tableManifestCount(), distributeAbove());
+        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
       }
       return distributed(cleanup, plan, storage, ledger, startNanos);
     }
@@ -225,19 +213,6 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     return failure instanceof RuntimeException runtime
         ? runtime
         : new MaintenanceException("Cannot clean up " + table() + ": the Spark job failed (" + failure + ")", failure);
-  }
-
-  private CleanupResult inDriver(DatasetCleanup cleanup, CleanupPlan plan, LedgerReadAhead ledger) {
-    LocalCleanupAction local = new LocalCleanupAction(table(), storageFactory, clock());
-    local.dryRun(settings().mode() == CleanupMode.DRY_RUN)
-        .markMode(markMode())
-        .maxConcurrentDeletes(settings().maxConcurrentDeletes())
-        .deleteRateLimit(settings().deleteRateLimit())
-        .maxDeletes(settings().maxDeletes())
-        .onRemovedFile(removedFileListener())
-        .onProgress(progress());
-    return local.clean(cleanup, plan, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()),
-        ledger);
   }
 
   /**

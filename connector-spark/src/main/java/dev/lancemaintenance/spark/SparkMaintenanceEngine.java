@@ -2,6 +2,7 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.compaction.CompactAction;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +13,7 @@ import org.apache.spark.sql.SparkSession;
  * {@link SparkCompactionEngine}, in the Spark session of this JVM, so {@code optimize --engine spark} runs both
  * halves in one session. Engine options: {@code master} (default {@code local[*]}), {@code
  * partitions} (of the decision), {@code distribute_above} (tables with at most this many versions
- * are cleaned in the driver; 0 distributes every table), and Spark settings, which are keys starting
+ * are cleaned in the driver; 0 distributes every table; {@code --distribute-above} wins over it), and Spark settings, which are keys starting
  * with {@code spark.} ({@code spark.driver.memory=2g}); any other key is an error naming it.
  */
 public final class SparkMaintenanceEngine extends MaintenanceEngine {
@@ -30,7 +31,8 @@ public final class SparkMaintenanceEngine extends MaintenanceEngine {
     }
     String distributeAbove = engineOptions.get("distribute_above");
     if (distributeAbove != null) {
-      action.distributeAbove(Integer.parseInt(distributeAbove));
+      // As --distribute-above, which the command line applies after the engine's options.
+      action.distributeAbove(DistributeAbove.parse(distributeAbove, "engine option distribute_above"));
     }
     return action;
   }

@@ -3,6 +3,7 @@ package dev.lancemaintenance.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.ledger.IncrementalCleanupContract;
 import dev.lancemaintenance.storage.TableLocation;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The thirty days of maintenance as a Spark user's daily {@code CALL} runs them on a table of up to
- * {@value SparkCleanupAction#DEFAULT_DISTRIBUTE_ABOVE} versions: in the driver, where the run is the
+ * {@value DistributeAbove#DEFAULT} versions: in the driver, where the run is the
  * local engine's and so decides from the previous run's key snapshot where it can, reading none of
  * the ledger to mark (docs/ledger.md, section 12). {@link SparkIncrementalCleanupIT} runs the same
  * contract as jobs.
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class SparkInDriverIncrementalCleanupIT extends IncrementalCleanupContract {
   private static SparkSession spark;
   /** Where the runs go: in the driver up to this many versions, as jobs above. */
-  private int distributeAbove = SparkCleanupAction.DEFAULT_DISTRIBUTE_ABOVE;
+  private int distributeAbove = DistributeAbove.DEFAULT;
 
   @BeforeAll
   static void startSpark() {

@@ -8,7 +8,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Cleanup as a Flink job: {@link LanceFlinkMaintenance} builds a BATCH job on the environment and
  * runs it. Here the environment is local; submitted with {@code flink run}, the same code runs on
- * the cluster.
+ * the cluster. A table of at most {@code distribute_above} versions (5,000 by default), such as
+ * this demo's, is cleaned here in the client instead, without a job; {@code .distributeAbove(0)}
+ * makes every table a job.
  *
  * <p>Run: {@code bin/lance-maintenance example flink-job [table]}.
  */
@@ -23,7 +25,7 @@ public final class FlinkJobExample {
     System.out.println(result.namedCounters());
   }
 
-  /** Removes the versions of {@code table} older than {@code olderThan} in one Flink job on {@code env}. */
+  /** Removes the versions of {@code table} older than {@code olderThan}: one Flink job on {@code env}, or in the client. */
   public static CleanupResult cleanup(StreamExecutionEnvironment env, String table, Duration olderThan) {
     return LanceFlinkMaintenance.cleanup(env, table).olderThan(olderThan).execute();
   }

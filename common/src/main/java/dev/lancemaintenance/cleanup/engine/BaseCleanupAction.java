@@ -11,9 +11,11 @@ import dev.lancemaintenance.cleanup.CleanupProgress;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.ReferencedBranches;
 import dev.lancemaintenance.cleanup.RetentionGuard;
+import dev.lancemaintenance.cleanup.plan.CleanupPlan;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.runs.RunRecorder;
@@ -75,6 +77,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean recordFiles;
   /** {@code listing => 'always'}, the default until examining names is faster than listing on small tables too. */
   private boolean alwaysList = true;
+  /** {@code distribute_above}: read by the engines that distribute ({@link #cleansInProcess}). */
+  private int distributeAbove = DistributeAbove.DEFAULT;
   /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
   private volatile RecordedFiles recordedFiles;
   /** The record of the run under way, null in a dry run or between runs. */
@@ -349,6 +353,35 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   /** Whether every run lists the managed directories ({@code listing => 'always'}). */
   protected boolean alwaysList() {
     return alwaysList;
+  }
+
+  @Override
+  public SELF distributeAbove(int versions) {
+    this.distributeAbove = DistributeAbove.checked(versions);
+    return self();
+  }
+
+  /** The {@code distribute_above} this action runs with, for the engines' logs. */
+  protected int distributeAbove() {
+    return distributeAbove;
+  }
+
+  /**
+   * Whether an engine that distributes cleans {@code plan}'s dataset in its own process on the
+   * local engine ({@link #inProcess}): its table has at most {@code distribute_above} versions.
+   */
+  protected boolean cleansInProcess(CleanupPlan plan) {
+    return DistributeAbove.inProcess(distributeAbove, plan.tableManifestCount());
+  }
+
+  /**
+   * {@code cleanup}'s dataset, planned by this action as {@code plan}, handed to the local engine to
+   * clean in this process ({@code LocalCleanupAction.clean(InProcessRun, LedgerReadAhead)}) as this
+   * action's run: its run settings, listener and progress, the files it records and its resume.
+   */
+  protected final InProcessRun inProcess(DatasetCleanup cleanup, CleanupPlan plan) {
+    return new InProcessRun(table, storageFactory, clock, cleanup, plan, settings, markMode(), removedFileListener,
+        progress, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()));
   }
 
   /**

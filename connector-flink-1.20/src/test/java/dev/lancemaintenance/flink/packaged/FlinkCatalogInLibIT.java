@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * session cluster whose JobManager, TaskManager and client all have the job jar on their classpath
  * beside Flink's own jars, a SQL program submitted alone (no {@code -C}, no {@code ADD JAR}) runs
  * {@code CREATE CATALOG lance WITH ('type' = 'lance-maintenance')} and {@code CALL
- * lance.sys.cleanup(...)}, and the procedure's job cleans the table as the SDK does. One line runs it
+ * lance.sys.cleanup(...)}, and the procedure's job cleans the table as the SDK does ({@code
+ * distribute_above => 0}: the table is small enough to be cleaned in the client otherwise). One line runs it
  * (the factory and its services file are the same on both); FlinkJobJarIT runs the jar passed with
  * the job on both.
  */
@@ -43,7 +44,8 @@ class FlinkCatalogInLibIT {
     FlinkSessionCluster.Run run = cluster.flink(List.of(
         "run", "-c", SqlOnCluster.class.getName(), SqlOnCluster.jar(dir).toString(),
         "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
-        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "', dry_run => false)"))
+        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "', dry_run => false,"
+            + " distribute_above => 0)"))
         .assertSucceeded();
 
     assertThat(run.out()).as("the procedure's row of counters").contains("+I[");

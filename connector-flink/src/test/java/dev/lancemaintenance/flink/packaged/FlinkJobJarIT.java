@@ -72,7 +72,8 @@ class FlinkJobJarIT {
   /**
    * Flink SQL with the jar on the user classpath ({@code flink run -C}, as {@code ADD JAR} or
    * {@code pipeline.jars} would put it): {@code CREATE CATALOG ... 'type' = 'lance-maintenance'}
-   * finds the factory through the jar's META-INF/services, and the procedure's job runs on the cluster.
+   * finds the factory through the jar's META-INF/services, and the procedure's job runs on the cluster
+ * ({@code distribute_above => 0}: the table is small enough to be cleaned in the client otherwise).
    */
   @Test
   void sqlCatalogOfTheJobJarCleansLikeTheSdk(@TempDir Path dir) throws IOException {
@@ -81,7 +82,8 @@ class FlinkJobJarIT {
     FlinkSessionCluster.Run run = cluster.flink(List.of(
         "run", "-C", JOB_JAR.toUri().toString(), "-c", SqlOnCluster.class.getName(), SqlOnCluster.jar(dir).toString(),
         "CREATE CATALOG lance WITH ('type' = 'lance-maintenance')",
-        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "', dry_run => false)"))
+        "CALL lance.sys.cleanup(`table` => '" + twins.ours() + "', older_than => '" + twins.policy().beforeTimestamp() + "', dry_run => false,"
+            + " distribute_above => 0)"))
         .assertSucceeded();
 
     assertThat(run.out()).as("the procedure's row of counters").contains("+I[");

@@ -23,9 +23,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -80,6 +82,39 @@ class FlinkCleanupProcedureIT {
     return new LocalCleanupAction(
             TableLocation.of(table.table().toString()), HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())
         .beforeTimestamp(Instant.parse(cutoff));
+  }
+
+  /**
+   * {@code distribute_above}: the small table's CALL runs in the client and submits no job; with
+   * {@code distribute_above => 0} the same CALL is a Flink job. Both leave what the local engine leaves.
+   */
+  @Test
+  void aSmallTableIsCleanedInTheClientUnlessDistributeAboveIsZero(@InjectClusterClient ClusterClient<?> flink)
+      throws Exception {
+    table.restore();
+    localCleanup().execute();
+    TreeSet<String> local = table.currentFiles();
+    String call = "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false";
+
+    table.restore();
+    int jobsBefore = flink.listJobs().get().size();
+    rows(sql.executeSql(call + ")"));
+    assertThat(flink.listJobs().get()).as("jobs of a CALL on a table of a few versions").hasSize(jobsBefore);
+    assertThat(table.currentFiles()).as("files left by the CALL in the client vs the local engine").isEqualTo(local);
+
+    table.restore();
+    rows(sql.executeSql(call + ", distribute_above => 0)"));
+    assertThat(flink.listJobs().get().size()).as("jobs of a CALL with distribute_above => 0").isGreaterThan(jobsBefore);
+    assertThat(table.currentFiles()).as("files left by the CALL as a job vs the local engine").isEqualTo(local);
+  }
+
+  @Test
+  void aNegativeDistributeAboveIsAOneLineErrorNamingItAndDeletesNothing() {
+    String call = "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff
+        + "', dry_run => false, distribute_above => -1)";
+    assertThatThrownBy(() -> rows(sql.executeSql(call))).as(call)
+        .satisfies(e -> assertThat(UserErrors.message(e)).startsWith("distribute_above ").doesNotContain("\n"));
+    assertThat(table.currentFiles()).as("a refused CALL deletes nothing").isEqualTo(table.files());
   }
 
   @Test

@@ -20,6 +20,7 @@ import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.MarkTasks;
+import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -34,9 +35,18 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Cleanup as a Flink BATCH job, with the fluent API of every engine.
+ * Cleanup as a Flink BATCH job, with the fluent API of every engine; a small table in the client.
+ *
+ * <p>A table of at most {@code distribute_above} versions (default {@value
+ * dev.lancemaintenance.cleanup.DistributeAbove#DEFAULT}; {@link #distributeAbove}, {@code
+ * distribute_above => N} in {@code CALL sys.cleanup}) is cleaned here, in the client, by the local
+ * engine after this action's plan, as Spark cleans it in its driver: a daily incremental run then
+ * decides from the last run's key snapshot (docs/ledger.md, section 12) and submits no job. The
+ * same files go either way; 0 makes every table a job. What follows is the job.
  *
  * <p>The stages and gates are {@link CleanupRun}'s. Planning runs here, in the client: it lists the table's manifests and refs (no manifest body)
  * and fixes "now" once. With the ledger ({@code mode => 'incremental'}), the client also reads the
@@ -58,6 +68,7 @@ import org.apache.flink.util.CloseableIterator;
  * <p>The environment is switched to BATCH execution mode.
  */
 public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupAction> {
+  private static final Logger LOG = LoggerFactory.getLogger(FlinkCleanupAction.class);
 
   private final StreamExecutionEnvironment env;
   private final TableStorageFactory storageFactory;
@@ -104,10 +115,19 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     List<MarkTask> markTasks;
     // The ledger is read and folded on the client beside the plan's listing of _versions/, as the
     // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
-    // before the storage it reads through closes.
+    // before the storage it reads through closes. Where the dataset has a key snapshot, the
+    // snapshot is read instead: a run in the client decides from it and reads none of the ledger
+    // to mark (docs/ledger.md, section 12). Whether the run stays in the client is known only from
+    // the plan; a run that becomes a job after all reads the ledger after the plan, from the
+    // listing taken ahead, which is as exact.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
+        LedgerReadAhead ledger = LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())) {
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
+      if (cleansInProcess(plan)) {
+        LOG.info("lance cleanup {}: {} versions, at most {} (distribute_above): cleaning in the client",
+            table(), plan.tableManifestCount(), distributeAbove());
+        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
+      }
       // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
       SweepResume resume = sweepResume(storage, cleanup.dataset());
       resumed = resume.resumable(plan);

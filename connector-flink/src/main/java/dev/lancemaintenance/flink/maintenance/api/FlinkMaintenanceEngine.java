@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.MaintenanceEngine;
 import dev.lancemaintenance.cleanup.CleanupAction;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.compaction.CompactAction;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,33 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * system log only errors under this engine.
  */
 public final class FlinkMaintenanceEngine extends MaintenanceEngine {
+  /** The {@code distribute_above} of a cleanup unless {@code --distribute-above} is given. */
+  private final int distributeAbove;
+
+  /** The command line's {@code --engine flink}: a small table is cleaned in this process ({@link DistributeAbove#DEFAULT}). */
   public FlinkMaintenanceEngine() {
+    this(DistributeAbove.DEFAULT);
+  }
+
+  private FlinkMaintenanceEngine(int distributeAbove) {
     super("flink", Set.of("parallelism"));
+    this.distributeAbove = distributeAbove;
+  }
+
+  /**
+   * The engine of {@code flink run} ({@code FlinkCleanupJob}): every cleanup is a job on the
+   * cluster unless {@code --distribute-above N} is given. Under {@code flink run} the program is
+   * there to submit the job, and Flink fails an application that submits none (application mode:
+   * "The application contains no execute() calls"), after the run in its JobManager had cleaned.
+   */
+  public static FlinkMaintenanceEngine underFlinkRun() {
+    return new FlinkMaintenanceEngine(0);
   }
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
-    return LanceFlinkMaintenance.cleanup(environment(checked(engineOptions)), tableUri, storageOptions);
+    return LanceFlinkMaintenance.cleanup(environment(checked(engineOptions)), tableUri, storageOptions)
+        .distributeAbove(distributeAbove);
   }
 
   @Override

@@ -38,7 +38,7 @@ class FlinkCrashMatrixIT extends CrashMatrixContract {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(FlinkTestCluster.PARALLELISM);
     return new FlinkCleanupAction(env, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-        clock);
+        clock).distributeAbove(0);
   }
 
   /**
@@ -63,6 +63,7 @@ class FlinkCrashMatrixIT extends CrashMatrixContract {
       StorageConf conf = StorageConf.defaults();
       TableStorageFactory freezing = location -> new CrashPoint.FreezingStorage(new HadoopTableStorage(location, conf), point);
       new FlinkCleanupAction(env, TableLocation.of(args[0]), freezing, Clock.systemUTC())
+          .distributeAbove(0)
           .beforeTimestamp(Instant.ofEpochMilli(Long.parseLong(args[1])))
           .execute();
       System.out.println(CrashPoint.FINISHED);

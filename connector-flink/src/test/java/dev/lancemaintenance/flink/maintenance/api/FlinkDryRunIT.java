@@ -61,7 +61,7 @@ class FlinkDryRunIT {
   private static FlinkCleanupAction cleanup(List<CandidateFile> removed) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(FlinkTestCluster.PARALLELISM);
-    FlinkCleanupAction action = LanceFlinkMaintenance.cleanup(env, table.table().toString());
+    FlinkCleanupAction action = LanceFlinkMaintenance.cleanup(env, table.table().toString()).distributeAbove(0);
     action.beforeTimestamp(Instant.now().plus(Duration.ofMinutes(1))).onRemovedFile(removed::add);
     return action;
   }

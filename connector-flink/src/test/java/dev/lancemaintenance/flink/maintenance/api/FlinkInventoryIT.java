@@ -29,7 +29,7 @@ class FlinkInventoryIT {
   private static FlinkCleanupAction cleanup(String key) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(FlinkTestCluster.PARALLELISM);
-    return LanceFlinkMaintenance.cleanup(env, S3.s3aUri(key), S3.hadoopSettings());
+    return LanceFlinkMaintenance.cleanup(env, S3.s3aUri(key), S3.hadoopSettings()).distributeAbove(0);
   }
 
   private static SortedMap<String, Long> objects(String key) {

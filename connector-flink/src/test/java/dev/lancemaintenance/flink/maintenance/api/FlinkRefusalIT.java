@@ -51,7 +51,7 @@ class FlinkRefusalIT {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, RESTART_DELAY);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(FlinkTestCluster.PARALLELISM);
-    FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, table.uri());
+    FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, table.uri()).distributeAbove(0);
     cleanup.beforeTimestamp(Instant.now().plus(Duration.ofMinutes(1)));
 
     long started = System.nanoTime();
@@ -75,7 +75,7 @@ class FlinkRefusalIT {
     env.setParallelism(FlinkTestCluster.PARALLELISM);
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
         TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
-      FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, table.uri());
+      FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, table.uri()).distributeAbove(0);
       cleanup.beforeTimestamp(Instant.now().plus(Duration.ofMinutes(1)));
 
       assertThatThrownBy(cleanup::execute)

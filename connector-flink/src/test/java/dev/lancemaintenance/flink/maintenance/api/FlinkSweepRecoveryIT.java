@@ -69,6 +69,7 @@ class FlinkSweepRecoveryIT {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(FlinkTestCluster.PARALLELISM);
     return new FlinkCleanupAction(env, TableLocation.of(table.table().toString()), storage, Clock.systemUTC())
+        .distributeAbove(0)
         .beforeTimestamp(CUTOFF)
         .execute();
   }

@@ -1,0 +1,56 @@
+package dev.lancemaintenance.cleanup;
+
+/**
+ * {@code distribute_above}: the size, in versions of the dataset's table, up to which an engine that
+ * distributes (Spark, Flink) cleans a table in its own process (Spark's driver, Flink's client) on
+ * the local engine, and above which it runs the stages as its jobs. Below some thousands of
+ * versions, scheduling jobs and shuffles costs more than the work (docs/benchmarks.md: a
+ * 2,000-version table, 1.9 s as Spark jobs and 0.8 s in the driver), and only the run in process
+ * decides a daily run from the previous run's key snapshot (docs/ledger.md, section 12). The same
+ * files go either way. The local engine always runs in process.
+ *
+ * <p>The one home of the threshold's name, default and checks: {@link CleanupOption#DISTRIBUTE_ABOVE}
+ * (every entry point), Spark's session setting and the fleet calls' workers take them from here.
+ */
+public final class DistributeAbove {
+  /** The option's name in every entry point ({@code distribute_above => N}, {@code --distribute-above N}). */
+  public static final String NAME = "distribute_above";
+  /** Versions up to which a table is cleaned in process unless the caller says otherwise. */
+  public static final int DEFAULT = 5_000;
+
+  private DistributeAbove() {}
+
+  /** {@code versions} as a threshold: 0 distributes every table; a negative count is an error naming the option. */
+  public static int checked(long versions) {
+    if (versions < 0 || versions > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(NAME + " takes a number of versions from 0 (distribute every table) to "
+          + Integer.MAX_VALUE + ", not " + versions);
+    }
+    return (int) versions;
+  }
+
+  /**
+   * A threshold written as text by {@code source} (an engine's setting, such as Spark's {@code
+   * spark.lance.cleanup.distributeAbove}): a one-line error naming it when it is not a whole number
+   * of versions or is negative.
+   */
+  public static int parse(String text, String source) {
+    long versions;
+    try {
+      versions = Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(source + " takes a whole number of versions (0 distributes every table), not '"
+          + text + "'");
+    }
+    try {
+      return checked(versions);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(source + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether a table of {@code versions} versions is cleaned in process under {@code threshold}. */
+  public static boolean inProcess(int threshold, long versions) {
+    return threshold > 0 && versions <= threshold;
+  }
+}
