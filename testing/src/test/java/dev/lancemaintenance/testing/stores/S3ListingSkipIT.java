@@ -110,13 +110,7 @@ class S3ListingSkipIT {
   @Test
   void everyConditionThatMustMakeTheRunListDoesAndTheRunsStillRemoveWhatTheSdkRemoves() {
     String name = "conditions.lance";
-    LanceTableFixture table = create(name);
-    for (int i = 0; i < 8; i++) {
-      table.append(10);
-    }
-    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
-    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
-    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    LanceTableFixture table = examiningByTheThirdRun(name);
 
     // listing => 'always', the default, lists, and leaves no record: a user who keeps it does not
     // vouch for the store's times, so the next run lists too, and records.
@@ -170,13 +164,7 @@ class S3ListingSkipIT {
   @Test
   void aRecordReadBesideThePlanThatTheListedVersionsNoLongerMatchMakesTheRunList() {
     String name = "stale.lance";
-    LanceTableFixture table = create(name);
-    for (int i = 0; i < 8; i++) {
-      table.append(10);
-    }
-    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
-    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
-    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    LanceTableFixture table = examiningByTheThirdRun(name);
     table.append(10);
     OraclePolicy sdkBetween = OraclePolicy.builder().beforeVersion(6).beforeTimestamp(Instant.now().plusSeconds(60))
         .errorIfTaggedOldVersions(false).build();
@@ -253,6 +241,21 @@ class S3ListingSkipIT {
       return "examined";
     }
     return "listed";
+  }
+
+  /**
+   * A table of eight versions after three runs with {@code listing => 'auto'}: the first lists (no
+   * snapshot), the second lists (no record yet), the third examines names instead.
+   */
+  private LanceTableFixture examiningByTheThirdRun(String name) {
+    LanceTableFixture table = create(name);
+    for (int i = 0; i < 8; i++) {
+      table.append(10);
+    }
+    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    return table;
   }
 
   private static LanceTableFixture create(String name) {
