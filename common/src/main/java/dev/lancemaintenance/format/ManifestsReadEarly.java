@@ -12,13 +12,16 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongPredicate;
 
 /**
- * The opening reads of the manifests above a version bound, started while the plan still lists
- * {@code _versions/}: the daily run from the key snapshot decodes the versions above the snapshot's
- * end, and their reads need only that end and each manifest's listed name and length, both known
- * long before the plan ends (the snapshot is read beside the plan, and Lance's V2 names list newest
- * first, so the new manifests are on the listing's first page). On an object store they then wait on
+ * The opening reads of chosen manifests, started while the plan still lists {@code _versions/}: the
+ * one home for "read manifests while the plan lists". Two choices use it, each known long before
+ * the plan ends, from the key snapshot read beside the plan: the versions above the snapshot's end,
+ * which the daily run decodes ({@link #above}; Lance's V2 names list newest first, so they are on
+ * the listing's first page), and the versions the policy will expire, whose manifests a run that
+ * does not list reads for the names it examines ({@link #versions}; the oldest, on the last page).
+ * Each read needs only the manifest's listed name and length. On an object store they then wait on
  * the network beside the listing's later pages and the plan's work instead of after them.
  *
  * <p>Exact: bytes read early stand for a manifest only when the listing the mark decodes from lists
@@ -34,15 +37,15 @@ import java.util.concurrent.CompletableFuture;
  * first reads always; what the mark does not take is dropped when the run's ledger read-ahead closes.
  */
 public final class ManifestsReadEarly implements AutoCloseable {
-  /** At most this many manifests read early: a daily run's new versions are some tens. */
-  static final int MANIFESTS = 64;
+  /** At most this many manifests read early by one choice: a daily run's new (or expiring) versions are some tens. */
+  public static final int MANIFESTS = 64;
 
   private static final ManifestsReadEarly NONE = new ManifestsReadEarly(null, CompletableFuture.completedFuture(OptionalLong.empty()), 0, 0);
 
   private final TableStorage storage;
   private final int maxManifests;
   private final long maxBytes;
-  /** The listed entries seen before the bound was known, kept to be read once it is. */
+  /** The listed entries seen before the choice was known, kept to be read once it is. */
   private final List<FileEntry> waiting = new ArrayList<>();
   /** The reads started, by path, with the listed entry each was started from. */
   private final Map<String, Started> started = new HashMap<>();
@@ -50,18 +53,26 @@ public final class ManifestsReadEarly implements AutoCloseable {
   private final List<CompletableFuture<ManifestFile>> everyRead = new ArrayList<>();
   /** The paths of every read started: a path listed again (a plan that lists twice) is not read again. */
   private final Set<String> readPaths = new HashSet<>();
-  /** Null until the bound is known; empty when nothing is to be read. */
-  private OptionalLong bound;
+  /** Which versions are read; null until known, empty when nothing is to be read. */
+  private Optional<LongPredicate> chosen;
   private long startedBytes;
   private boolean closed;
 
   private record Started(FileEntry listed, CompletableFuture<ManifestFile> read) {}
 
   ManifestsReadEarly(TableStorage storage, CompletableFuture<OptionalLong> bound, int maxManifests, long maxBytes) {
+    this(storage, maxManifests, maxBytes, bound.thenApply(ManifestsReadEarly::above));
+  }
+
+  private ManifestsReadEarly(TableStorage storage, int maxManifests, long maxBytes, CompletableFuture<Optional<LongPredicate>> which) {
     this.storage = storage;
     this.maxManifests = maxManifests;
     this.maxBytes = maxBytes;
-    bound.whenComplete((known, failed) -> boundKnown(failed == null ? known : OptionalLong.empty()));
+    which.whenComplete((known, failed) -> choiceKnown(failed == null && known != null ? known : Optional.empty()));
+  }
+
+  private static Optional<LongPredicate> above(OptionalLong bound) {
+    return bound.isEmpty() ? Optional.empty() : Optional.of(version -> Long.compareUnsigned(version, bound.getAsLong()) > 0);
   }
 
   /**
@@ -70,6 +81,15 @@ public final class ManifestsReadEarly implements AutoCloseable {
    */
   public static ManifestsReadEarly above(TableStorage storage, CompletableFuture<OptionalLong> bound) {
     return new ManifestsReadEarly(storage, bound, MANIFESTS, ManifestReadAhead.BYTES_AHEAD);
+  }
+
+  /**
+   * Reads early, through {@code storage}, the committed manifests listed whose version {@code which}
+   * accepts once it is known (at most {@value #MANIFESTS}, so choose as few); none when it is empty
+   * or failed.
+   */
+  public static ManifestsReadEarly versions(TableStorage storage, CompletableFuture<Optional<LongPredicate>> which) {
+    return new ManifestsReadEarly(storage, MANIFESTS, ManifestReadAhead.BYTES_AHEAD, which);
   }
 
   /** Reads nothing early. */
@@ -86,25 +106,25 @@ public final class ManifestsReadEarly implements AutoCloseable {
       if (closed) {
         return;
       }
-      if (bound == null) {
+      if (chosen == null) {
         waiting.add(entry);
       } else {
-        startIfAbove(entry);
+        startIfChosen(entry);
       }
     }
   }
 
-  private synchronized void boundKnown(OptionalLong known) {
-    bound = known;
+  private synchronized void choiceKnown(Optional<LongPredicate> known) {
+    chosen = known;
     if (!closed) {
-      waiting.forEach(this::startIfAbove);
+      waiting.forEach(this::startIfChosen);
     }
     waiting.clear();
   }
 
-  private void startIfAbove(FileEntry entry) {
+  private void startIfChosen(FileEntry entry) {
     // Bounded by every read started, taken or not: a read the mark took still holds its bytes.
-    if (bound.isEmpty() || everyRead.size() >= maxManifests || readPaths.contains(entry.path())) {
+    if (chosen.isEmpty() || everyRead.size() >= maxManifests || readPaths.contains(entry.path())) {
       return;
     }
     // Located as the plan's listing locates it; a name it would refuse is the listing's to raise.
@@ -114,7 +134,7 @@ public final class ManifestsReadEarly implements AutoCloseable {
     } catch (RuntimeException e) {
       return;
     }
-    if (committed.isEmpty() || Long.compareUnsigned(committed.get().version(), bound.getAsLong()) <= 0) {
+    if (committed.isEmpty() || !chosen.get().test(committed.get().version())) {
       return;
     }
     ManifestLocation location = committed.get();

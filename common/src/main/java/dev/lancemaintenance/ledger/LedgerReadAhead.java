@@ -48,7 +48,11 @@ public final class LedgerReadAhead implements AutoCloseable {
    * the ledger's head commit, which that run's append continues ({@link LedgerHead}).
    */
   private record Ahead(LedgerDirectory listed, Optional<LedgerRead> ledger, Optional<KeySnapshotFile.Read> keySnapshot,
-      Optional<CompletableFuture<LedgerHead>> head) {}
+      Optional<CompletableFuture<LedgerHead>> head, Optional<CompletableFuture<UnlistedRecord.Read>> unlistedRecord) {
+    Ahead(LedgerDirectory listed, LedgerRead ledger) {
+      this(listed, Optional.of(ledger), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+  }
 
   private LedgerReadAhead(String fingerprint, Optional<CompletableFuture<Ahead>> reading) {
     this(fingerprint, reading, ManifestsReadEarly.none());
@@ -79,7 +83,7 @@ public final class LedgerReadAhead implements AutoCloseable {
     Ledger ledger = new Ledger(storage, dataset, clock);
     return new LedgerReadAhead(ledger.fingerprint(), Optional.of(DaemonThreads.beside("lance-ledger-read", () -> {
       LedgerDirectory listed = LedgerDirectory.list(storage, dataset);
-      return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
+      return new Ahead(listed, ledger.read(listed));
     })));
   }
 
@@ -94,6 +98,18 @@ public final class LedgerReadAhead implements AutoCloseable {
    * run's end: a round trip out of the run's tail ({@link LedgerHead} says why that is exact).
    */
   public static LedgerReadAhead startUnlessKeySnapshot(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock) {
+    return startUnlessKeySnapshot(storage, dataset, mode, clock, false);
+  }
+
+  /**
+   * As {@link #startUnlessKeySnapshot(TableStorage, DatasetRef, MarkMode, Clock)}; a run that may
+   * examine names instead of listing ({@code readsUnlistedRecord}: {@link ListingSkip}) also reads
+   * the newest record of the last listing ({@link UnlistedRecord}), when the directory holds one,
+   * beside the key snapshot, instead of after the mark: an immutable file from the same listing of
+   * the directory, so the same bytes whenever they are read.
+   */
+  public static LedgerReadAhead startUnlessKeySnapshot(TableStorage storage, DatasetRef dataset, MarkMode mode, Clock clock,
+      boolean readsUnlistedRecord) {
     if (mode != MarkMode.INCREMENTAL) {
       return start(storage, dataset, mode, clock);
     }
@@ -110,14 +126,18 @@ public final class LedgerReadAhead implements AutoCloseable {
       }
       directory.complete(listed);
       if (listed.keySnapshots().isEmpty()) {
-        return new Ahead(listed, Optional.of(ledger.read(listed)), Optional.empty(), Optional.empty());
+        return new Ahead(listed, ledger.read(listed));
       }
       CompletableFuture<LedgerHead> head = DaemonThreads.beside("lance-ledger-head", () -> ledger.head(listed));
+      Optional<CompletableFuture<UnlistedRecord.Read>> unlistedRecord = readsUnlistedRecord && !listed.unlistedRecords().isEmpty()
+          ? Optional.of(DaemonThreads.beside("lance-unlisted-record", () -> UnlistedRecord.readNewest(storage, listed, ledger.fingerprint())))
+          : Optional.empty();
       try {
         KeySnapshotFile.Read keySnapshot = KeySnapshotFile.readNewest(storage, listed, ledger.fingerprint());
-        return new Ahead(listed, Optional.empty(), Optional.of(keySnapshot), Optional.of(head));
+        return new Ahead(listed, Optional.empty(), Optional.of(keySnapshot), Optional.of(head), unlistedRecord);
       } catch (RuntimeException | Error e) {
         head.exceptionally(failed -> null).join(); // close() waits for what it can see only
+        unlistedRecord.ifPresent(read -> read.exceptionally(failed -> null).join());
         throw e;
       }
     });
@@ -142,7 +162,9 @@ public final class LedgerReadAhead implements AutoCloseable {
 
   /** The newest record of the last listing, from the listing taken ahead; unusable when nothing was listed ahead. */
   UnlistedRecord.Read unlistedRecordOf(TableStorage storage, DatasetRef dataset, String fingerprint) {
-    return ahead(fingerprint, dataset).map(ahead -> UnlistedRecord.readNewest(storage, ahead.listed(), fingerprint))
+    return ahead(fingerprint, dataset)
+        .map(ahead -> ahead.unlistedRecord().map(DaemonThreads::join)
+            .orElseGet(() -> UnlistedRecord.readNewest(storage, ahead.listed(), fingerprint)))
         .orElseGet(() -> UnlistedRecord.Read.unusable("the ledger's directory was not listed ahead"));
   }
 
@@ -214,8 +236,10 @@ public final class LedgerReadAhead implements AutoCloseable {
   /** Waits for a read still under way, so that none outlives the run's storage; never throws. */
   @Override
   public void close() {
-    reading.ifPresent(read -> Optional.ofNullable(read.exceptionally(failed -> null).join())
-        .flatMap(Ahead::head).ifPresent(head -> head.exceptionally(failed -> null).join()));
+    reading.ifPresent(read -> Optional.ofNullable(read.exceptionally(failed -> null).join()).ifPresent(ahead -> {
+      ahead.head().ifPresent(head -> head.exceptionally(failed -> null).join());
+      ahead.unlistedRecord().ifPresent(record -> record.exceptionally(failed -> null).join());
+    }));
     newManifests.close();
   }
 }

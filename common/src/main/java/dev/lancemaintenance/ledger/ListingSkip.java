@@ -120,8 +120,7 @@ public final class ListingSkip {
     long cutoffMillis = DecisionContext.cutoffMillisOf(outcome.summary().earliestRetainedNanos());
     long horizon = record.horizonMillis();
     if (cutoffMillis > horizon - margin.toMillis()) {
-      return Decision.lists("the oldest retained version (" + Instant.ofEpochMilli(cutoffMillis)
-          + ") is not older than the last listing (" + Instant.ofEpochMilli(horizon) + ") less " + margin);
+      return Decision.lists(notOlderThanTheHorizon(cutoffMillis, horizon, margin));
     }
     Map<String, Examined> byKey = new LinkedHashMap<>();
     try {
@@ -145,6 +144,12 @@ public final class ListingSkip {
             + " instead of listing (horizon {})", plan.facts().describe(), fromManifests, examined.size() - fromManifests,
         Instant.ofEpochMilli(horizon));
     return new Decision(examined, horizon, Optional.empty());
+  }
+
+  /** Why a run lists when its cut-off fails C3 (docs/ledger.md, section 11.2). */
+  static String notOlderThanTheHorizon(long cutoffMillis, long horizonMillis, Duration margin) {
+    return "the oldest retained version (" + Instant.ofEpochMilli(cutoffMillis) + ") is not older than the last listing ("
+        + Instant.ofEpochMilli(horizonMillis) + ") less " + margin;
   }
 
   /**

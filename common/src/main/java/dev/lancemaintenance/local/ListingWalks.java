@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -85,15 +86,29 @@ final class ListingWalks implements AutoCloseable {
 
   /** The walks of {@code dataset}'s directories known before the plan, each started for its first page. */
   static ListingWalks startedBesideThePlan(TableStorage storage, DatasetRef dataset) {
+    return startedBesideThePlan(storage, dataset, CompletableFuture.completedFuture(true));
+  }
+
+  /**
+   * As {@link #startedBesideThePlan(TableStorage, DatasetRef)}, once {@code when} says the run walks
+   * them (a run that may examine names instead learns it beside the plan, after the store's horizon:
+   * {@link dev.lancemaintenance.ledger.ListingChoice}); when it says no, or fails, none is walked
+   * ahead and a task that runs after all walks when it starts.
+   */
+  static ListingWalks startedBesideThePlan(TableStorage storage, DatasetRef dataset, CompletableFuture<Boolean> when) {
     ListingWalks walks = new ListingWalks(storage);
     for (ListingTask task : CleanupPlanner.walksKnownBeforeThePlan(dataset)) {
       walks.start(task, () -> {
-        CompletableFuture<Iterator<FileEntry>> walk = DaemonThreads.beside("lance-list-beside-plan", () -> {
-          Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task);
-          files.hasNext(); // the first page, and a key-range listing's ranges under way
-          return files;
-        });
-        return new Started(() -> DaemonThreads.join(walk), () -> walk.exceptionally(failed -> null).join());
+        CompletableFuture<Iterator<FileEntry>> walk = when.exceptionally(failed -> false).thenCompose(walksNow -> walksNow
+            ? DaemonThreads.beside("lance-list-beside-plan", () -> {
+                Iterator<FileEntry> files = ListManagedFiles.filesDeferringAttributes(storage, task);
+                files.hasNext(); // the first page, and a key-range listing's ranges under way
+                return files;
+              })
+            : CompletableFuture.completedFuture(null));
+        return new Started(() -> Optional.ofNullable(DaemonThreads.join(walk))
+            .orElseGet(() -> ListManagedFiles.filesDeferringAttributes(storage, task)),
+            () -> walk.exceptionally(failed -> null).join());
       });
     }
     return walks;

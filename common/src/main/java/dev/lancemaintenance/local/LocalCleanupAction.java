@@ -29,10 +29,12 @@ import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.format.ManifestsReadEarly;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshotAnswers;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
+import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.ListingSkip;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
@@ -131,10 +133,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private static final int SETTLED_PER_BATCH = 8_192;
   /**
    * Names a task examines in a run that does not list, one request each (a listing of the name's
-   * prefix): few, so that the examined names of a daily run are read in about one round trip on
-   * the pool's threads.
+   * prefix): one, so that the examined names of a daily run are read in one round trip on the
+   * pool's threads (two in a task were two in a row).
    */
-  private static final int EXAMINED_PER_TASK = 2;
+  private static final int EXAMINED_PER_TASK = 1;
   /** Listed names counted in the run's progress at once (CleanupProgress#filesListed). */
   private static final int PROGRESS_STEP = 1_024;
   /** Batches of listed names being settled at once; one more is settled by the walk itself. */
@@ -284,10 +286,20 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   protected CleanupResult cleanDataset(DatasetCleanup cleanup) {
     return cleanDataset(cleanup, Optional.empty(), recordedFiles(cleanup.dataset()),
         storage -> sweepResume(storage, cleanup.dataset()),
-        // The daily run decides from the key snapshot and never reads the ledger ahead for it.
-        storage -> LedgerReadAhead.startUnlessKeySnapshot(
-            storage, cleanup.dataset(), markMode(), Clock.fixed(cleanup.now(), ZoneOffset.UTC)),
+        // The daily run decides from the key snapshot and never reads the ledger ahead for it; one
+        // that may examine names instead of listing reads the record of the last listing beside it.
+        storage -> LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(),
+            Clock.fixed(cleanup.now(), ZoneOffset.UTC), storage.requestsWaitOnNetwork() && mayExamineNames(cleanup)),
         this::closeBesideTheEndRecord);
+  }
+
+  /**
+   * Whether a run of {@code cleanup} may examine names instead of listing on a store that bounds its
+   * times (docs/ledger.md, section 11.2, C0's mode and dataset, C4's {@code listing => 'auto'}): the
+   * rest is for {@link ListingChoice} and {@link ListingSkip#decide} to check.
+   */
+  private boolean mayExamineNames(DatasetCleanup cleanup) {
+    return markMode() == MarkMode.INCREMENTAL && !alwaysList() && cleanup.dataset().isMain() && cleanup.inventory() == null;
   }
 
   /**
@@ -315,14 +327,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       TableStorage storage = opened.add(runStorage());
       LedgerReadAhead ledger = opened.add(ledgerOn.apply(storage));
       boolean walksBesideThePlan = storage.requestsWaitOnNetwork() && plannedElsewhere.isEmpty() && cleanup.inventory() == null;
-      // Before any walk of a managed directory: the horizon this run's listing will vouch for
-      // (docs/ledger.md, section 11.3). With a record beside the ledger, this run may not list at
-      // all, so its walks wait for the mark's word instead of starting beside the plan.
-      OptionalLong horizon = walksBesideThePlan && markMode() == MarkMode.INCREMENTAL && !alwaysList()
-          && cleanup.dataset().isMain() ? storage.listingHorizonMillis() : OptionalLong.empty();
-      boolean mayExamineInstead = horizon.isPresent() && ledger.holdsUnlistedRecord();
-      ListingWalks walks = opened.add(walksBesideThePlan && !mayExamineInstead
-          ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset())
+      // A run that may examine names instead of listing chooses beside the plan, from the store's
+      // horizon (asked before any walk of a managed directory: docs/ledger.md, section 11.3), the
+      // record of the last listing and the key snapshot read ahead; its walks start once it chose
+      // to list, and the expiring versions' manifests are read as the plan lists them once it chose
+      // to examine (ListingChoice says why that is exact). Any other run walks beside the plan at once.
+      ListingChoice choice = opened.add(walksBesideThePlan && mayExamineNames(cleanup)
+          ? ListingChoice.start(storage, cleanup.dataset(), cleanup.policy(), ledger, putMargin)
+          : ListingChoice.lists());
+      ListingWalks walks = opened.add(walksBesideThePlan
+          ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset(), choice.walks())
           : ListingWalks.noneStarted(storage));
       Spills spills = opened.add(new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords)));
       StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(threadsFor(storage))));
@@ -331,11 +345,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
-          : CleanupRun.plan(storage, planner.listingSeenBy(ledger.newManifests()::listed), cleanup);
+          : CleanupRun.plan(storage, planner.listingSeenBy(listed -> {
+            ledger.newManifests().listed(listed);
+            choice.expiringManifests().listed(listed);
+          }), cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
           new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
-              resume::decidedFiles, horizon, mayExamineInstead),
+              resume::decidedFiles, choice),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
       long durationMillis = (System.nanoTime() - startNanos) / 1_000_000L;
@@ -463,10 +480,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
     private volatile KeySnapshotMark.Outcome markedFromSnapshot;
-    /** The store time the run's listing vouches for, taken before it (empty where the store cannot tell). */
-    private final OptionalLong listingHorizon;
-    /** Whether a record beside the ledger may let this run examine names instead of listing ({@link ListingSkip}). */
-    private final boolean mayExamineInstead;
+    /**
+     * Whether the run lists or may examine names instead ({@link ListingSkip}), chosen beside the
+     * plan, with the store time the run's listing vouches for, taken before it (empty where the
+     * store cannot tell or the run asked none).
+     */
+    private final ListingChoice choice;
     /** What the run examined instead of listing; null when it listed. */
     private volatile ListingSkip.Decision examined;
     /**
@@ -477,9 +496,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, ExecutorService pool,
         Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles,
-        OptionalLong listingHorizon, boolean mayExamineInstead) {
-      this.listingHorizon = listingHorizon;
-      this.mayExamineInstead = mayExamineInstead;
+        ListingChoice choice) {
+      this.choice = choice;
       this.storage = storage;
       this.ledger = ledger;
       this.walks = walks;
@@ -508,9 +526,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // a request), so the listing starts first and its tasks spill what they list while no answer
       // exists; the decision looks those names up (exact either way: each task reads the answers
       // once, at its start, and either settles by them or spills every name, docs/ledger.md 12.5).
+      // Unless the choice beside the plan found that a record beside the ledger may spare this run
+      // its listing: then the mark decides whether it lists (examineOrList), and a run that does
+      // lists after the mark.
+      Optional<String> listsBecause = choice.listsBecause();
+      boolean mayExamineInstead = listsBecause.isEmpty();
+      if (choice.considered() && listsBecause.isPresent()) {
+        LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), listsBecause.get());
+      }
       if (storage.requestsWaitOnNetwork()) {
-        // Unless a record beside the ledger may spare this run its listing: then the mark decides
-        // whether it lists (examineOrList), and a run that does lists after the mark.
         if (!mayExamineInstead) {
           startListing(plan, dataset);
         }
@@ -532,6 +556,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         progress().manifestsRead(fromSnapshot.get().summary().manifestsRead());
         return fromSnapshot.get().summary();
       }
+      if (mayExamineInstead) {
+        LOG.info("lance cleanup {} [{}]: listed: the run does not decide from the key snapshot", table(),
+            CleanupStage.LIST.label());
+      }
       startListing(plan, dataset);
       List<MarkTask> tasks =
           MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger, true);
@@ -552,7 +580,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * go where a listing's go (settled when answered {@code KEPT}, else spilled and decided).
      */
     private void examineOrList(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
-      ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger, new PoolDecoder(plan), putMargin);
+      ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
+          new PoolDecoder(plan, choice.expiringManifests()), putMargin);
       if (!decision.skipsTheListing()) {
         LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), decision.listsBecause().get());
         return;
@@ -579,9 +608,25 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The ledger's decoding on the pool. */
     private final class PoolDecoder implements MarkTasks.Decoder {
       private final CleanupPlan plan;
+      /** The reads begun as the plan listed that stand for the manifests of a run decoded on this thread. */
+      private final ManifestsReadEarly alone;
+      /** Those that stand for the manifests of runs decoded side by side on the pool. */
+      private final ManifestsReadEarly sideBySide;
 
+      /** Decodes a daily run's new manifests with their early reads ({@link LedgerReadAhead#newManifests}). */
       PoolDecoder(CleanupPlan plan) {
+        this(plan, ledger.newManifests(), ManifestsReadEarly.none());
+      }
+
+      /** Decodes with {@code early}'s reads, alone or side by side (the expiring versions' manifests, {@link ListingChoice}). */
+      PoolDecoder(CleanupPlan plan, ManifestsReadEarly early) {
+        this(plan, early, early);
+      }
+
+      private PoolDecoder(CleanupPlan plan, ManifestsReadEarly alone, ManifestsReadEarly sideBySide) {
         this.plan = plan;
+        this.alone = alone;
+        this.sideBySide = sideBySide;
       }
 
       @Override
@@ -593,9 +638,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           // queued behind the listing tasks the mark started on the pool (the marks derived from
           // the ledger wait for this summary; the listing is needed only by the decision). Those the
           // run began reading as the plan listed them are taken, not read again (ManifestsReadEarly).
-          return List.of(new VersionSummaries(storage, dataset, ledger.newManifests()).summarise(runs.get(0)));
+          return List.of(new VersionSummaries(storage, dataset, alone).summarise(runs.get(0)));
         }
-        return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset).summarise(run)), Run::concat, List.of());
+        return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset, sideBySide).summarise(run)), Run::concat,
+            List.of());
       }
 
       @Override
@@ -686,7 +732,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         return;
       }
       ListingSkip.Decision skipped = examined;
-      OptionalLong horizon = skipped != null ? OptionalLong.of(skipped.horizonMillis()) : listingHorizon;
+      OptionalLong horizon = skipped != null ? OptionalLong.of(skipped.horizonMillis()) : choice.horizon();
       if (horizon.isPresent()) {
         ListingSkip.leaveRecord(storage, settings().mode(), outcome, horizon.getAsLong(), keptUnreferenced);
       }

@@ -110,13 +110,7 @@ class S3ListingSkipIT {
   @Test
   void everyConditionThatMustMakeTheRunListDoesAndTheRunsStillRemoveWhatTheSdkRemoves() {
     String name = "conditions.lance";
-    LanceTableFixture table = create(name);
-    for (int i = 0; i < 8; i++) {
-      table.append(10);
-    }
-    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
-    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
-    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    LanceTableFixture table = examiningByTheThirdRun(name);
 
     // listing => 'always', the default, lists, and leaves no record: a user who keeps it does not
     // vouch for the store's times, so the next run lists too, and records.
@@ -160,12 +154,50 @@ class S3ListingSkipIT {
   }
 
   /**
+   * The record of the last listing and the key snapshot are read beside the plan, and the choice to
+   * examine names is made from them before the plan's listing of the versions arrives
+   * (ListingChoice). Here the SDK removes versions after the record was read and before the plan
+   * lists them: the choice said "examine" and started no walk, the listed versions are no longer
+   * those the record and the snapshot describe, so the run must list after the mark after all, and
+   * leave what the SDK's two cleanups leave on a copy.
+   */
+  @Test
+  void aRecordReadBesideThePlanThatTheListedVersionsNoLongerMatchMakesTheRunList() {
+    String name = "stale.lance";
+    LanceTableFixture table = examiningByTheThirdRun(name);
+    table.append(10);
+    OraclePolicy sdkBetween = OraclePolicy.builder().beforeVersion(6).beforeTimestamp(Instant.now().plusSeconds(60))
+        .errorIfTaggedOldVersions(false).build();
+    Runnable sdkCleanup = () -> assertThat(LanceOracle.cleanup(S3ProxyServer.lanceUri(BUCKET, name),
+        S3.server().lanceStorageOptions(), sdkBetween)).isInstanceOf(OracleOutcome.Removed.class);
+    assertThat(day(table, name, 7, false, AUTO, sdkCleanup, List.of(sdkBetween)))
+        .as("versions removed by the SDK after the record was read, before the plan listed").isEqualTo("listed");
+    // That run marked on today's path, which leaves a key snapshot but no record beside it: the
+    // next run lists (the record is of other versions) and leaves one, from which the one after skips.
+    table.append(10);
+    assertThat(day(table, name, 8, false, AUTO)).as("a record of other versions than the snapshot's").isEqualTo("listed");
+    table.append(10);
+    assertThat(day(table, name, 9, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+  }
+
+  /**
    * One day's run of ours on the bucket (beside the SDK's cleanup of a copy made just before, with
    * the same policy): the same files left, every kept version reading back. Returns "listed" when the
    * run listed any managed directory and "examined" when it listed none and examined names instead.
    */
   private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
       Map<String, String> options) {
+    return day(table, name, beforeVersion, deleteUnverified, options, null, List.of());
+  }
+
+  /**
+   * As {@link #day(LanceTableFixture, String, long, boolean, Map)}, with {@code beforeThePlanLists}
+   * run once the run read its record of the last listing and before its plan lists the versions
+   * (null: nothing), and {@code alsoOnTheCopy} the SDK cleanups that run does, applied to the copy
+   * before the day's own.
+   */
+  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
+      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy) {
     String when = name + " before version " + beforeVersion;
     String uri = S3ProxyServer.s3aUri(BUCKET, name);
     // The store stamps whole seconds: the versions committed so far lie before the next listing's horizon.
@@ -174,7 +206,7 @@ class S3ListingSkipIT {
     Path sdkCopy = work.resolve("sdk-" + ++copies);
     TableCopies.download(uri, S3.storageConf().toConfiguration(), sdkCopy);
 
-    Probe probe = new Probe();
+    Probe probe = new Probe(beforeThePlanLists);
     LocalCleanupAction ours = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
         .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
     ours.options(options);
@@ -186,7 +218,13 @@ class S3ListingSkipIT {
       sdkPolicy.deleteUnverified(true);
     }
     CleanupResult result = ours.execute();
+    assertThat(probe.beforeThePlanListsRan()).as("%s: the step before the plan's listing ran", when)
+        .isEqualTo(beforeThePlanLists != null);
 
+    for (OraclePolicy earlier : alsoOnTheCopy) {
+      assertThat(LanceOracle.cleanup(sdkCopy, earlier)).as("%s: the SDK's cleanup during the run, on the copy", when)
+          .isInstanceOf(OracleOutcome.Removed.class);
+    }
     assertThat(LanceOracle.cleanup(sdkCopy, sdkPolicy.build())).as("%s: the SDK cleaned the copy", when)
         .isInstanceOf(OracleOutcome.Removed.class);
     List<String> oursLeft = TableCopies.listFiles(uri, S3.storageConf().toConfiguration()).keySet().stream()
@@ -203,6 +241,21 @@ class S3ListingSkipIT {
       return "examined";
     }
     return "listed";
+  }
+
+  /**
+   * A table of eight versions after three runs with {@code listing => 'auto'}: the first lists (no
+   * snapshot), the second lists (no record yet), the third examines names instead.
+   */
+  private LanceTableFixture examiningByTheThirdRun(String name) {
+    LanceTableFixture table = create(name);
+    for (int i = 0; i < 8; i++) {
+      table.append(10);
+    }
+    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    return table;
   }
 
   private static LanceTableFixture create(String name) {
@@ -259,10 +312,25 @@ class S3ListingSkipIT {
     }
   }
 
-  /** The run's storage on the bucket, counting its listings of managed directories and of key prefixes. */
+  /**
+   * The run's storage on the bucket, counting its listings of managed directories and of key
+   * prefixes, and running a step (when given) once the record of the last listing was read and
+   * before the first listing of {@code _versions/} goes on.
+   */
   private static final class Probe {
     private final AtomicInteger managedListings = new AtomicInteger();
     private final AtomicInteger prefixes = new AtomicInteger();
+    private final Runnable beforeThePlanLists;
+    private final java.util.concurrent.CountDownLatch recordRead = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+
+    Probe(Runnable beforeThePlanLists) {
+      this.beforeThePlanLists = beforeThePlanLists;
+    }
+
+    boolean beforeThePlanListsRan() {
+      return ran.get();
+    }
 
     TableStorageFactory factory() {
       TableStorageFactory plain = HadoopTableStorage.factory(S3.storageConf());
@@ -280,6 +348,15 @@ class S3ListingSkipIT {
         }
 
         @Override
+        public byte[] read(String path, long offset, int length) {
+          byte[] read = super.read(path, offset, length);
+          if (path.contains("/unlisted.")) {
+            recordRead.countDown();
+          }
+          return read;
+        }
+
+        @Override
         public List<FileEntry> filesWithPrefix(String prefix) {
           prefixes.incrementAndGet();
           return super.filesWithPrefix(prefix);
@@ -290,6 +367,18 @@ class S3ListingSkipIT {
     private void count(String dir) {
       if (LISTED.contains(dir)) {
         managedListings.incrementAndGet();
+      }
+      if (dir.equals(ManagedLayout.VERSIONS) && beforeThePlanLists != null && !ran.get()) {
+        try {
+          assertThat(recordRead.await(30, java.util.concurrent.TimeUnit.SECONDS))
+              .as("the record of the last listing read before the plan lists the versions").isTrue();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+        if (ran.compareAndSet(false, true)) {
+          beforeThePlanLists.run();
+        }
       }
     }
   }
