@@ -7,7 +7,6 @@ import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestsReadEarly;
 import dev.lancemaintenance.storage.TableStorage;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -83,24 +82,21 @@ public final class ListingChoice implements AutoCloseable {
       return Optional.of("the store cannot bound its times (its open uploads could not be listed)");
     }
     if (policy.orphanCutoffMillis().isPresent()) {
-      return Optional.of("an orphan sweep, whose cut-off is the files' own");
+      return Optional.of(ListingSkip.AN_ORPHAN_SWEEP);
     }
+    // Asked of the ledger directory's listing alone, before the record and the snapshot are read:
+    // a run without a record starts its walks without waiting for the snapshot's read.
     if (!ahead.holdsUnlistedRecord()) {
       return Optional.of("no record of the last listing");
     }
-    String fingerprint = Ledger.fingerprint(storage.location().identity(), dataset);
-    UnlistedRecord.Read read = ahead.unlistedRecordOf(storage, dataset, fingerprint);
-    if (read.record().isEmpty()) {
-      return Optional.of(read.problem());
-    }
-    Optional<KeySnapshot> snapshot = ahead.keySnapshotOf(storage, dataset, fingerprint).snapshot();
-    if (snapshot.isEmpty() || !read.record().get().describes(snapshot.get())) {
-      return Optional.of("the record of the last listing is of other versions than the key snapshot's");
+    ListingSkip.UsableRecord usable = ListingSkip.usableRecord(storage, dataset, ahead);
+    if (usable.listsBecause().isPresent()) {
+      return usable.listsBecause();
     }
     // C3 foretold: the oldest version the policy leaves of those the snapshot holds. Tags and
     // retain_last only keep more, older versions, so the run's own cut-off is at or before this.
-    long horizonMillis = read.record().get().horizonMillis();
-    Optional<LedgerVersion> oldestLeft = snapshot.get().versions().stream()
+    long horizonMillis = usable.record().horizonMillis();
+    Optional<LedgerVersion> oldestLeft = usable.snapshot().versions().stream()
         .filter(version -> !policy.qualifies(version.version(), version.timestampNanos())).findFirst();
     if (oldestLeft.isPresent()) {
       long cutoffMillis = DecisionContext.cutoffMillisOf(oldestLeft.get().timestampNanos());

@@ -105,18 +105,13 @@ public final class ListingSkip {
       LedgerReadAhead ahead, MarkTasks.Decoder decoder, Duration margin) {
     DatasetRef dataset = plan.facts().dataset();
     if (plan.facts().policy().orphanCutoffMillis().isPresent()) {
-      return Decision.lists("an orphan sweep, whose cut-off is the files' own");
+      return Decision.lists(AN_ORPHAN_SWEEP);
     }
-    String fingerprint = Ledger.fingerprint(storage.location().identity(), dataset);
-    UnlistedRecord.Read read = ahead.unlistedRecordOf(storage, dataset, fingerprint);
-    if (read.record().isEmpty()) {
-      return Decision.lists(read.problem());
+    UsableRecord usable = usableRecord(storage, dataset, ahead);
+    if (usable.listsBecause().isPresent()) {
+      return Decision.lists(usable.listsBecause().get());
     }
-    UnlistedRecord record = read.record().get();
-    Optional<KeySnapshot> snapshot = ahead.keySnapshotOf(storage, dataset, fingerprint).snapshot();
-    if (snapshot.isEmpty() || !record.describes(snapshot.get())) {
-      return Decision.lists("the record of the last listing is of other versions than the key snapshot's");
-    }
+    UnlistedRecord record = usable.record();
     long cutoffMillis = DecisionContext.cutoffMillisOf(outcome.summary().earliestRetainedNanos());
     long horizon = record.horizonMillis();
     if (cutoffMillis > horizon - margin.toMillis()) {
@@ -144,6 +139,34 @@ public final class ListingSkip {
             + " instead of listing (horizon {})", plan.facts().describe(), fromManifests, examined.size() - fromManifests,
         Instant.ofEpochMilli(horizon));
     return new Decision(examined, horizon, Optional.empty());
+  }
+
+  /** Why an orphan sweep lists (C0 of docs/ledger.md, section 11.2). */
+  static final String AN_ORPHAN_SWEEP = "an orphan sweep, whose cut-off is the files' own";
+
+  /**
+   * The record of the last listing, as the ledger's read-ahead read it, with the key snapshot it is
+   * true of; or why the run lists: no record, one that does not read whole or is another table's,
+   * or one of other versions than the snapshot's (C1 of docs/ledger.md, section 11.2). One home for
+   * the choice beside the plan ({@link ListingChoice}) and the decision after the mark.
+   */
+  record UsableRecord(UnlistedRecord record, KeySnapshot snapshot, Optional<String> listsBecause) {
+    private static UsableRecord lists(String why) {
+      return new UsableRecord(null, null, Optional.of(why));
+    }
+  }
+
+  static UsableRecord usableRecord(TableStorage storage, DatasetRef dataset, LedgerReadAhead ahead) {
+    String fingerprint = Ledger.fingerprint(storage.location().identity(), dataset);
+    UnlistedRecord.Read read = ahead.unlistedRecordOf(storage, dataset, fingerprint);
+    if (read.record().isEmpty()) {
+      return UsableRecord.lists(read.problem());
+    }
+    Optional<KeySnapshot> snapshot = ahead.keySnapshotOf(storage, dataset, fingerprint).snapshot();
+    if (snapshot.isEmpty() || !read.record().get().describes(snapshot.get())) {
+      return UsableRecord.lists("the record of the last listing is of other versions than the key snapshot's");
+    }
+    return new UsableRecord(read.record().get(), snapshot.get(), Optional.empty());
   }
 
   /** Why a run lists when its cut-off fails C3 (docs/ledger.md, section 11.2). */
