@@ -87,10 +87,10 @@ public enum CleanupOption implements MaintenanceOption {
           + " directly, a copy that keeps times)"),
   DISTRIBUTE_ABOVE(
       DistributeAbove.NAME, Type.INT, String.valueOf(DistributeAbove.DEFAULT), false,
-      "spark and flink: a table of at most this many versions is cleaned in the driver (Flink: the client) by the"
-          + " local engine, which decides a daily incremental run from the last run's key snapshot; larger tables as"
-          + " jobs; 0 runs every table as jobs; the same files go either way (the local engine always runs in"
-          + " process)");
+      "spark and flink: a run that reads at most this many versions' manifests is cleaned in the driver (Flink: the"
+          + " client) by the local engine: a table of at most this many versions, or a daily incremental run with at"
+          + " most this many new since the last run's key snapshot, which it decides from; other runs as jobs; 0"
+          + " runs every table as jobs; the same files go either way (the local engine always runs in process)");
 
   /** The values of {@link #LISTING}. */
   private static final List<String> LISTING_VALUES = List.of("auto", "always");

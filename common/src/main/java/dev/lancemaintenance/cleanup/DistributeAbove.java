@@ -1,13 +1,15 @@
 package dev.lancemaintenance.cleanup;
 
 /**
- * {@code distribute_above}: the size, in versions of the dataset's table, up to which an engine that
- * distributes (Spark, Flink) cleans a table in its own process (Spark's driver, Flink's client) on
- * the local engine, and above which it runs the stages as its jobs. Below some thousands of
- * versions, scheduling jobs and shuffles costs more than the work (docs/benchmarks.md: a
- * 2,000-version table, 1.9 s as Spark jobs and 0.8 s in the driver), and only the run in process
- * decides a daily run from the previous run's key snapshot (docs/ledger.md, section 12). The same
- * files go either way. The local engine always runs in process.
+ * {@code distribute_above}: how many versions' manifests a run may read for an engine that
+ * distributes (Spark, Flink) to clean the table in its own process (Spark's driver, Flink's client)
+ * on the local engine; a run that reads more runs the stages as the engine's jobs. A run reads every
+ * version of its table, except a daily incremental run that decides from the previous run's key
+ * snapshot, which reads only the versions new since (docs/ledger.md, section 12): so a small table
+ * is always cleaned in process, and a large one's daily run too when few versions are new. Below
+ * some thousands of versions, scheduling jobs and shuffles costs more than the work
+ * (docs/benchmarks.md: a 2,000-version table, 1.9 s as Spark jobs and 0.8 s in the driver). The
+ * same files go either way. The local engine always runs in process.
  *
  * <p>The one home of the threshold's name, default and checks: {@link CleanupOption#DISTRIBUTE_ABOVE}
  * (every entry point), Spark's session setting and the fleet calls' workers take them from here.
@@ -15,7 +17,7 @@ package dev.lancemaintenance.cleanup;
 public final class DistributeAbove {
   /** The option's name in every entry point ({@code distribute_above => N}, {@code --distribute-above N}). */
   public static final String NAME = "distribute_above";
-  /** Versions up to which a table is cleaned in process unless the caller says otherwise. */
+  /** Versions' manifests up to which a run is cleaned in process unless the caller says otherwise. */
   public static final int DEFAULT = 5_000;
 
   private DistributeAbove() {}
@@ -49,7 +51,7 @@ public final class DistributeAbove {
     }
   }
 
-  /** Whether a table of {@code versions} versions is cleaned in process under {@code threshold}. */
+  /** Whether a run that reads {@code versions} versions' manifests is cleaned in process under {@code threshold}. */
   public static boolean inProcess(int threshold, long versions) {
     return threshold > 0 && versions <= threshold;
   }

@@ -22,6 +22,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -211,8 +212,48 @@ public final class KeySnapshotMark {
     return mode == MarkMode.INCREMENTAL ? fromSnapshot(storage, plan, decoder, ahead) : Optional.empty();
   }
 
+  /**
+   * How many manifests a run of {@code plan} that decides from the newest key snapshot decodes (the
+   * versions listed above the snapshot's end, before any island), or empty when the snapshot
+   * cannot be used (the reason logged): what an engine that distributes weighs against {@code
+   * distribute_above} for a daily run, whose reads follow the versions new since the last run, not
+   * the table's history. The same checks as the mark's own, on the same snapshot read ahead.
+   */
+  public static OptionalLong versionsToDecode(TableStorage storage, CleanupPlan plan, LedgerReadAhead ahead) {
+    List<ManifestLocation> listed = listed(plan);
+    return usableSnapshot(storage, plan, ahead, listed)
+        .map(snapshot -> OptionalLong.of(listed.stream().filter(location -> location.version() > snapshot.endVersion()).count()))
+        .orElse(OptionalLong.empty());
+  }
+
   /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */
   static Optional<Outcome> fromSnapshot(TableStorage storage, CleanupPlan plan, MarkTasks.Decoder decoder, LedgerReadAhead ahead) {
+    RetentionFacts facts = plan.facts();
+    List<ManifestLocation> listed = listed(plan);
+    Optional<KeySnapshot> snapshot = usableSnapshot(storage, plan, ahead, listed);
+    if (snapshot.isEmpty()) {
+      return Optional.empty();
+    }
+    String fingerprint = Ledger.fingerprint(storage.location().identity(), facts.dataset());
+    try {
+      return Optional.of(mark(snapshot.get(), facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint),
+          ahead.headOf(facts.dataset(), fingerprint)));
+    } catch (KeySnapshot.NotContinuable e) {
+      LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static List<ManifestLocation> listed(CleanupPlan plan) {
+    return plan.slices().stream().flatMap(slice -> slice.manifests().stream()).toList();
+  }
+
+  /**
+   * The newest key snapshot, when this path is open to the plan's run and the snapshot describes
+   * exactly the listed versions at or below its end; empty otherwise, the reason logged.
+   */
+  private static Optional<KeySnapshot> usableSnapshot(
+      TableStorage storage, CleanupPlan plan, LedgerReadAhead ahead, List<ManifestLocation> listed) {
     RetentionFacts facts = plan.facts();
     // The expiry records and the snapshot from the ledger directory's one listing, taken beside the
     // plan (LedgerDirectory), which today's path, should this one give way, uses as well.
@@ -228,19 +269,12 @@ public final class KeySnapshotMark {
       return Optional.empty();
     }
     KeySnapshot snapshot = read.snapshot().get();
-    List<ManifestLocation> listed = plan.slices().stream().flatMap(slice -> slice.manifests().stream()).toList();
     Optional<String> mismatch = snapshot.mismatch(listed);
     if (mismatch.isPresent()) {
       LOG.info("lance cleanup {}: the key snapshot does not describe the listed versions ({})", facts.describe(), mismatch.get());
       return Optional.empty();
     }
-    try {
-      return Optional.of(mark(snapshot, facts, listed, decoder, ahead.listingOf(facts.dataset(), fingerprint),
-          ahead.headOf(facts.dataset(), fingerprint)));
-    } catch (KeySnapshot.NotContinuable e) {
-      LOG.info("lance cleanup {}: the key snapshot cannot be continued ({})", facts.describe(), e.getMessage());
-      return Optional.empty();
-    }
+    return Optional.of(snapshot);
   }
 
   private static Outcome mark(KeySnapshot snapshot, RetentionFacts facts, List<ManifestLocation> listed,

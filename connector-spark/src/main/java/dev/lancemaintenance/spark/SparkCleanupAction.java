@@ -21,6 +21,7 @@ import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
@@ -166,18 +167,25 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     // The ledger is read and folded on the driver beside the plan's listing of _versions/, as the
     // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
     // before the storage it reads through closes. Where the dataset has a key snapshot, the
-    // snapshot is read instead, as the local engine's daily run reads it: a run in the driver
-    // decides from it and reads none of the ledger to mark (docs/ledger.md, section 12). Whether
-    // the run goes to the driver is known only from the plan; a run distributed after all reads
-    // the ledger after the plan, from the listing taken ahead, which is as exact, and on an object
-    // store leaves unused the few new manifests read early (at most 64).
+    // snapshot is read instead (unless distribute_above is 0: every run is distributed), as the
+    // local engine's daily run reads it: a run in the driver decides from it and reads none of the
+    // ledger to mark (docs/ledger.md, section 12). Whether the run goes to the driver is known only
+    // from the plan and the snapshot: a table of at most distribute_above versions, or a daily run
+    // with at most that many new since the snapshot. A run distributed after all reads the ledger
+    // after the plan, from the listing taken ahead, which is as exact, and on an object store
+    // leaves unused the few new manifests read early (at most 64); its jobs leave the snapshot of
+    // the versions they keep, for the next daily run.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())) {
+        LedgerReadAhead ledger = mayCleanInProcess()
+            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())
+            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
       // One listing of _versions/ both decides where the run goes and plans it.
       CleanupPlan plan = plan(storage, cleanup);
-      if (cleansInProcess(plan) && fileListView == null) {
-        LOG.info("lance cleanup {}: {} versions, at most {} (distribute_above): cleaning in the driver",
-            table(), plan.tableManifestCount(), distributeAbove());
+      Optional<String> inDriver = fileListView == null
+          ? cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, plan, ledger))
+          : Optional.empty();
+      if (inDriver.isPresent()) {
+        LOG.info("lance cleanup {}: {}: cleaning in the driver", table(), inDriver.get());
         return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
       }
       return distributed(cleanup, plan, storage, ledger, startNanos);
@@ -299,7 +307,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     public MarkSummary mark(CleanupPlan plan) {
       List<MarkTask> tasks;
       try (TableStorage storage = storageFactory.open(table())) {
-        tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new ExecutorDecoder(plan), ledger);
+        tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new ExecutorDecoder(plan), ledger, mayCleanInProcess());
       }
       long manifests = tasks.stream().mapToLong(MarkTask::manifestsToDecode).sum();
       group.stage(CleanupStage.MARK.label(), String.format("decoding %,d manifests in %,d tasks", manifests, tasks.size()));

@@ -22,9 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -188,7 +185,7 @@ class LanceMaintenanceIT {
   @Test
   void listenerHearsEveryFileTheDatasetLists() {
     LanceTableFixture table = table();
-    List<String> heard = new java.util.ArrayList<>();
+    List<String> heard = new ArrayList<>();
 
     LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true)
         .onRemovedFile(file -> heard.add(file.path()))
@@ -215,8 +212,7 @@ class LanceMaintenanceIT {
   void smallTablesAreCleanedInTheDriverLikeTheJobsCleanThem() throws InterruptedException {
     LanceTableFixture inDriver = tableAt("in-driver");
     LanceTableFixture asJobs = tableAt("as-jobs");
-    JobDescriptions jobs = new JobDescriptions();
-    spark.sparkContext().addSparkListener(jobs);
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(spark);
     try {
       CleanupResult driverResult =
           LanceMaintenance.of(spark).cleanup(inDriver.uri()).olderThan(Duration.ZERO).distributeAbove(4).execute();
@@ -236,7 +232,7 @@ class LanceMaintenanceIT {
       assertThat(asJobs.versions()).containsExactly(4L);
       assertThat(inDriver.listFiles()).hasSameSizeAs(asJobs.listFiles());
     } finally {
-      spark.sparkContext().removeSparkListener(jobs);
+      jobs.stopListening(spark);
     }
   }
 
@@ -254,42 +250,5 @@ class LanceMaintenanceIT {
     Map<String, Long> counters = new HashMap<>(result.counters().named());
     counters.remove("bytes_removed");
     return counters;
-  }
-
-  /** The descriptions of the jobs Spark started, read up to a barrier job of our own. */
-  private static final class JobDescriptions extends SparkListener {
-    private static final String BARRIER = "lance-maintenance test barrier";
-    private final List<String> seen = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void onJobStart(SparkListenerJobStart start) {
-      String description = String.valueOf(start.properties().getProperty("spark.job.description"));
-      // The barrier is ours, in no group; a cleanup's jobs are "<job group> <description>".
-      seen.add(BARRIER.equals(description)
-          ? description
-          : start.properties().getProperty("spark.jobGroup.id") + " " + description);
-    }
-
-    /**
-     * Jobs seen since the last call, without the barrier: listeners hear events in order, so once
-     * the barrier job is heard, every job started before it has been heard too.
-     */
-    List<String> seenUntilBarrier(SparkSession spark) throws InterruptedException {
-      spark.sparkContext().setJobDescription(BARRIER);
-      try {
-        spark.range(1).count();
-      } finally {
-        spark.sparkContext().setJobDescription(null);
-      }
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (!seen.contains(BARRIER)) {
-        assertThat(System.currentTimeMillis()).as("barrier job heard").isLessThan(deadline);
-        Thread.sleep(20);
-      }
-      List<String> jobs = new ArrayList<>(seen);
-      seen.clear();
-      jobs.removeIf(BARRIER::equals);
-      return jobs;
-    }
   }
 }

@@ -51,9 +51,54 @@ class SparkInDriverIncrementalCleanupIT extends IncrementalCleanupContract {
   }
 
   /**
-   * A table that outgrows the driver: its runs so far left key snapshots, which a run as jobs does
-   * not decide from. It reads the ledger after the plan instead of beside it (the read-ahead read the
-   * snapshot), and still leaves what the SDK leaves, marking as the full decode does (verify).
+   * A table above the threshold: its first run goes to jobs, which fold the ledger and leave the key
+   * snapshot of the versions they keep. A daily run with at most the threshold's versions new since
+   * then reads only those, so it is cleaned in the driver and decides from that snapshot; one with
+   * more new versions goes to jobs again. Every run leaves what the SDK leaves. (A run meant for the
+   * driver that went to jobs would fail on the probe of {@code takesTheKeySnapshot}, whose storage
+   * does not serialize.)
+   */
+  @Test
+  void aDailyRunOfATableAboveTheThresholdWithFewNewVersionsDecidesInTheDriverFromTheSnapshotJobsLeft()
+      throws InterruptedException {
+    distributeAbove = 3;
+    LanceTableFixture table = LanceTableFixture.create(work.resolve("large"));
+    for (int commit = 0; commit < 6; commit++) {
+      table.append(5);
+    }
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(spark);
+    try {
+      cleanAndCompare(table, new Policy(2), "7 versions, no snapshot: jobs", MarkMode.INCREMENTAL);
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of the first run").isNotEmpty();
+      assertThat(generation(table.root(), "keys.")).as("the key snapshot the jobs left").isPositive();
+
+      table.append(5);
+      table.deleteWhere("id % 3 = 0");
+      assertThat(takesTheKeySnapshot(table, new Policy(2), "4 versions, 2 new: in the driver"))
+          .as("a daily run with 2 new versions decides from the snapshot the jobs left").isTrue();
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a run with 2 new versions").isEmpty();
+
+      for (int commit = 0; commit < 4; commit++) {
+        table.append(5);
+      }
+      cleanAndCompare(table, new Policy(2), "6 versions, 4 new: jobs", MarkMode.INCREMENTAL);
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a run with 4 new versions").isNotEmpty();
+
+      table.append(5);
+      table.append(5);
+      assertThat(takesTheKeySnapshot(table, new Policy(1), "4 versions, 2 new: in the driver"))
+          .as("the jobs' run left a snapshot the next daily run decides from").isTrue();
+      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of the last run").isEmpty();
+    } finally {
+      jobs.stopListening(spark);
+    }
+  }
+
+  /**
+   * A table whose runs go to jobs ({@code distribute_above => 0}) after runs in the driver left key
+   * snapshots, which a run as jobs does not decide from: it reads the ledger ahead, as every run of
+   * a session that distributes every table, and still leaves what the SDK leaves, marking as the
+   * full decode does (verify).
    */
   @Test
   void aRunAsJobsAfterRunsInTheDriverMarksFromTheLedgerAndLeavesWhatTheSdkLeaves() {

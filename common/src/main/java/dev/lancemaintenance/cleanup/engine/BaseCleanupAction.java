@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -77,7 +78,7 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean recordFiles;
   /** {@code listing => 'always'}, the default until examining names is faster than listing on small tables too. */
   private boolean alwaysList = true;
-  /** {@code distribute_above}: read by the engines that distribute ({@link #cleansInProcess}). */
+  /** {@code distribute_above}: read by the engines that distribute ({@link #cleanedInProcessBecause}). */
   private int distributeAbove = DistributeAbove.DEFAULT;
   /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
   private volatile RecordedFiles recordedFiles;
@@ -361,17 +362,41 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     return self();
   }
 
-  /** The {@code distribute_above} this action runs with, for the engines' logs. */
-  protected int distributeAbove() {
-    return distributeAbove;
+  /**
+   * Whether an engine that distributes may clean a dataset in its own process ({@code
+   * distribute_above} above 0): only then does its daily run read the key snapshot ahead instead of
+   * the ledger, and its jobs leave one for the next run ({@link #cleanedInProcessBecause}).
+   */
+  protected boolean mayCleanInProcess() {
+    return distributeAbove > 0;
   }
 
   /**
-   * Whether an engine that distributes cleans {@code plan}'s dataset in its own process on the
-   * local engine ({@link #inProcess}): its table has at most {@code distribute_above} versions.
+   * Why an engine that distributes cleans {@code plan}'s dataset in its own process on the local
+   * engine ({@link #inProcess}), for its log; empty when the run goes to its jobs. In process when
+   * the run reads at most {@code distribute_above} versions' manifests: its table has at most that
+   * many versions, or it is a daily incremental run that decides from the previous run's key
+   * snapshot and at most that many versions are new since it. Such a run reads what changed, not the
+   * table's history (docs/ledger.md, section 12), which is no work for jobs; its listing and
+   * decision are the local engine's, bounded in memory as on any table it cleans.
+   *
+   * @param versionsNewSinceKeySnapshot the versions a run from the key snapshot read ahead would
+   *     decode, empty when it cannot decide from one ({@code KeySnapshotMark.versionsToDecode});
+   *     asked only for an incremental run of a table above the threshold
    */
-  protected boolean cleansInProcess(CleanupPlan plan) {
-    return DistributeAbove.inProcess(distributeAbove, plan.tableManifestCount());
+  protected Optional<String> cleanedInProcessBecause(CleanupPlan plan, Supplier<OptionalLong> versionsNewSinceKeySnapshot) {
+    long versions = plan.tableManifestCount();
+    if (DistributeAbove.inProcess(distributeAbove, versions)) {
+      return Optional.of(versions + " versions, at most " + distributeAbove + " (" + DistributeAbove.NAME + ")");
+    }
+    if (!mayCleanInProcess() || markMode() != MarkMode.INCREMENTAL) {
+      return Optional.empty();
+    }
+    OptionalLong newVersions = versionsNewSinceKeySnapshot.get();
+    return newVersions.isPresent() && DistributeAbove.inProcess(distributeAbove, newVersions.getAsLong())
+        ? Optional.of(versions + " versions, " + newVersions.getAsLong() + " of them new since the last run's key snapshot, at most "
+            + distributeAbove + " (" + DistributeAbove.NAME + ")")
+        : Optional.empty();
   }
 
   /**

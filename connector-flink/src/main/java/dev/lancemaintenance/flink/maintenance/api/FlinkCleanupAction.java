@@ -18,6 +18,7 @@ import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
 import dev.lancemaintenance.flink.maintenance.operator.RecordPlan;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.ledger.ExpiryRecords;
+import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.local.LocalCleanupAction;
@@ -116,16 +117,22 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     // The ledger is read and folded on the client beside the plan's listing of _versions/, as the
     // local engine does (LedgerReadAhead says why that is exact); a read still under way ends
     // before the storage it reads through closes. Where the dataset has a key snapshot, the
-    // snapshot is read instead: a run in the client decides from it and reads none of the ledger
-    // to mark (docs/ledger.md, section 12). Whether the run stays in the client is known only from
-    // the plan; a run that becomes a job after all reads the ledger after the plan, from the
-    // listing taken ahead, which is as exact.
+    // snapshot is read instead (unless distribute_above is 0: every run is a job): a run in the
+    // client decides from it and reads none of the ledger to mark (docs/ledger.md, section 12).
+    // Whether the run stays in the client is known only from the plan and the snapshot: a table of
+    // at most distribute_above versions, or a daily run with at most that many new since the
+    // snapshot. A run that becomes a job after all reads the ledger after the plan, from the
+    // listing taken ahead, which is as exact; the job's client leaves the snapshot of the versions
+    // it keeps, for the next daily run.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())) {
+        LedgerReadAhead ledger = mayCleanInProcess()
+            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())
+            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
       plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
-      if (cleansInProcess(plan)) {
-        LOG.info("lance cleanup {}: {} versions, at most {} (distribute_above): cleaning in the client",
-            table(), plan.tableManifestCount(), distributeAbove());
+      CleanupPlan planned = plan;
+      Optional<String> inClient = cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, planned, ledger));
+      if (inClient.isPresent()) {
+        LOG.info("lance cleanup {}: {}: cleaning in the client", table(), inClient.get());
         return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
       }
       // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
@@ -139,7 +146,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       spec = new CleanupJobSpec(
           table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null),
           decisionRecord, resumed.isPresent());
-      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan), ledger);
+      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan), ledger, mayCleanInProcess());
     } catch (LedgerJobs.LedgerJobException e) {
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }

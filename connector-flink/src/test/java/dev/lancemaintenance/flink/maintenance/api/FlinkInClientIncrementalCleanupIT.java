@@ -51,9 +51,11 @@ class FlinkInClientIncrementalCleanupIT extends IncrementalCleanupContract {
 
   /**
    * A table that outgrows the threshold: its runs so far were the client's and left key snapshots,
-   * which a job does not decide from. Above the threshold the run is a Flink job that reads the
-   * ledger after the plan instead of beside it (the read-ahead read the snapshot), and still leaves
-   * what the SDK leaves, marking as the full decode does (verify).
+   * which a job does not decide from. Above the threshold, with more new versions than it, the run
+   * is a Flink job that reads the ledger after the plan instead of beside it (the read-ahead read the
+   * snapshot), and still leaves what the SDK leaves, marking as the full decode does (verify). A job
+   * leaves the key snapshot of the versions it keeps, so the next daily run with few new versions
+   * is the client's again, decided from it, though the table is above the threshold.
    */
   @Test
   void aTableThatOutgrowsTheThresholdIsCleanedAsAJobAndLeavesWhatTheSdkLeaves(
@@ -77,11 +79,19 @@ class FlinkInClientIncrementalCleanupIT extends IncrementalCleanupContract {
     int jobsAfterTheFirstJob = jobs(flink);
     assertThat(jobsAfterTheFirstJob).as("a table of 8 versions is cleaned as a Flink job").isGreaterThan(jobsBefore);
 
-    for (int commit = 0; commit < 6; commit++) {
+    for (int commit = 0; commit < 7; commit++) {
       table.append(5);
     }
     cleanAndCompare(table, new Policy(1), "as a job", MarkMode.INCREMENTAL);
-    assertThat(jobs(flink)).as("the next run of 8 versions is a job too").isGreaterThan(jobsAfterTheFirstJob);
+    int jobsAfterTheSecondJob = jobs(flink);
+    assertThat(jobsAfterTheSecondJob).as("the next run, 7 versions new, is a job too").isGreaterThan(jobsAfterTheFirstJob);
+
+    for (int commit = 0; commit < 6; commit++) {
+      table.append(5);
+    }
+    assertThat(takesTheKeySnapshot(table, new Policy(2), "7 versions, 6 new: in the client"))
+        .as("a daily run with 6 new versions decides from the snapshot the job left").isTrue();
+    assertThat(jobs(flink)).as("Flink jobs of a run with at most 6 new versions").isEqualTo(jobsAfterTheSecondJob);
   }
 
   /** The jobs the cluster has run or runs: a run in the client adds none. */
