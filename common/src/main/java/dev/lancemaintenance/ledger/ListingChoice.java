@@ -35,20 +35,24 @@ import java.util.function.LongPredicate;
  */
 public final class ListingChoice implements AutoCloseable {
   private static final ListingChoice LISTS = new ListingChoice(CompletableFuture.completedFuture(OptionalLong.empty()),
-      CompletableFuture.completedFuture(Optional.of("listing => 'always', or not a run that may skip it")), ManifestsReadEarly.none(), false);
+      CompletableFuture.completedFuture(Optional.of("listing => 'always', or not a run that may skip it")), ManifestsReadEarly.none(),
+      false, false);
 
   private final CompletableFuture<OptionalLong> horizon;
   private final CompletableFuture<Optional<String>> listsBecause;
   private final ManifestsReadEarly expiring;
   /** False for {@link #lists()}: nothing was weighed, so there is nothing to report. */
   private final boolean considered;
+  /** A {@code verify} run: it lists whatever the choice, and weighs it only to compare ({@link ListingSkipVerification}). */
+  private final boolean verifies;
 
   private ListingChoice(CompletableFuture<OptionalLong> horizon, CompletableFuture<Optional<String>> listsBecause,
-      ManifestsReadEarly expiring, boolean considered) {
+      ManifestsReadEarly expiring, boolean considered, boolean verifies) {
     this.horizon = horizon;
     this.listsBecause = listsBecause;
     this.expiring = expiring;
     this.considered = considered;
+    this.verifies = verifies;
   }
 
   /** A run that lists whatever the ledger holds, and asks the store for no horizon (it leaves no record). */
@@ -61,9 +65,12 @@ public final class ListingChoice implements AutoCloseable {
    * once, and, once the ledger's directory, the record and the key snapshot are read ahead ({@code
    * ahead}, started with the record's read), the conditions that can be checked before the plan
    * ends (section 11.2's C1, and C3 as the key snapshot's versions and the policy foretell it).
+   * With {@code verifies} (a {@code verify => true} run) the run lists whatever the choice, its walks
+   * starting once the horizon answered, and the choice says only whether it compares its listing
+   * with the names it could have examined instead (docs/ledger.md, section 11.6).
    */
   public static ListingChoice start(TableStorage storage, DatasetRef dataset, CleanupPolicy policy, LedgerReadAhead ahead,
-      Duration margin) {
+      Duration margin, boolean verifies) {
     CompletableFuture<OptionalLong> horizon = DaemonThreads.beside("lance-listing-horizon", storage::listingHorizonMillis);
     CompletableFuture<Optional<String>> listsBecause = horizon.thenCompose(taken -> DaemonThreads.beside("lance-listing-choice",
             () -> listsBecause(storage, dataset, policy, ahead, taken, margin)))
@@ -72,7 +79,7 @@ public final class ListingChoice implements AutoCloseable {
     ManifestsReadEarly expiring = ManifestsReadEarly.versions(storage, listsBecause.thenApply(lists -> lists.isPresent()
         ? Optional.empty()
         : ahead.keySnapshotOf(storage, dataset, fingerprint).snapshot().map(snapshot -> expiring(snapshot, policy))));
-    return new ListingChoice(horizon, listsBecause, expiring, true);
+    return new ListingChoice(horizon, listsBecause, expiring, true, verifies);
   }
 
   /** Why the run lists, as far as can be told before the plan ends; empty when it may examine names. */
@@ -124,12 +131,18 @@ public final class ListingChoice implements AutoCloseable {
     return considered;
   }
 
-  /** Whether the run lists: then the walks of the managed directories start beside the plan, once this is known. */
+  /**
+   * Whether the run lists: then the walks of the managed directories start beside the plan, once
+   * this is known; a {@code verify} run's walks start once the horizon answered (it lists always).
+   */
   public CompletableFuture<Boolean> walks() {
-    return listsBecause.thenApply(Optional::isPresent);
+    return verifies ? horizon.handle((taken, failed) -> true) : listsBecause.thenApply(Optional::isPresent);
   }
 
-  /** Why the run lists, or empty when it may examine names (the mark then decides, {@link ListingSkip#decide}); waits for the choice. */
+  /**
+   * Why the run lists, or empty when it may examine names (the mark then decides, {@link
+   * ListingSkip#decide}; a {@code verify} run lists anyway and compares); waits for the choice.
+   */
   public Optional<String> listsBecause() {
     return listsBecause.join();
   }

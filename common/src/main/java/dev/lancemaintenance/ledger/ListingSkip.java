@@ -61,6 +61,15 @@ public final class ListingSkip {
       return path != null ? listed.equals(path) : ReferenceKeys.keyOf(dataset, listed).equals(key);
     }
 
+    /**
+     * The names of this prefix that count, as one listing of the prefix shows them now, with the
+     * size and time a listing gives: what a run without a listing decides instead of a listed
+     * directory, and what {@code verify} reads for that run's side ({@link ListingSkipVerification}).
+     */
+    public List<FileEntry> filesNow(TableStorage storage, DatasetRef dataset) {
+      return storage.filesWithPrefix(prefix).stream().filter(file -> counts(dataset, file.path())).toList();
+    }
+
     static Examined ofKey(DatasetRef dataset, String key) {
       String inDataset = dataset.relativize(key);
       if (inDataset != null && inDataset.startsWith(ManagedLayout.INDICES + "/")) {

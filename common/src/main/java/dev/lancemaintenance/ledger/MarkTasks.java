@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,13 +87,28 @@ public final class MarkTasks {
   public static List<MarkTask> of(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
       LedgerReadAhead ahead, boolean leaveKeySnapshot) {
+    return of(storage, plan, mode, run, clock, decoder, ahead, leaveKeySnapshot, verified -> { });
+  }
+
+  /**
+   * As {@link #of(TableStorage, CleanupPlan, MarkMode, CleanupMode, Clock, Decoder, LedgerReadAhead,
+   * boolean)}; a {@link MarkMode#VERIFY} run that leaves the key snapshot checks the snapshot's
+   * answers against its marks and hands them to {@code verifiedSnapshot} once they agree (the local
+   * engine: for the run without a listing's side of verify, {@link ListingSkipVerification}),
+   * before this run's ledger commit and next key snapshot are started: what it reads then is still
+   * the snapshot it checked, not the one it leaves.
+   */
+  public static List<MarkTask> of(
+      TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
+      LedgerReadAhead ahead, boolean leaveKeySnapshot, Consumer<KeySnapshotMark.Outcome> verifiedSnapshot) {
     // The expiry records are listed beside the manifests' marks, which do not need them (nor they
     // the marks): on an object store one round trip fewer in a row; with a read ahead, its listing
     // of the ledger's directory already holds them. The tasks are the same, in the same order.
     CompletableFuture<List<MarkTask>> records = DaemonThreads.beside("lance-expiry-records", () -> fromExpiryRecords(storage, plan, ahead));
     List<MarkTask> tasks;
     try {
-      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead, leaveKeySnapshot));
+      tasks = new ArrayList<>(fromManifests(storage, plan, mode, run, clock, decoder, ahead, leaveKeySnapshot,
+          verifiedSnapshot));
     } finally {
       records.exceptionally(failed -> null).join(); // never left running; its own failure is thrown below
     }
@@ -113,7 +129,7 @@ public final class MarkTasks {
 
   private static List<MarkTask> fromManifests(
       TableStorage storage, CleanupPlan plan, MarkMode mode, CleanupMode run, Clock clock, Decoder decoder,
-      LedgerReadAhead ahead, boolean leaveKeySnapshot) {
+      LedgerReadAhead ahead, boolean leaveKeySnapshot, Consumer<KeySnapshotMark.Outcome> verifiedSnapshot) {
     if (mode == MarkMode.FULL) {
       return MarkTask.decode(plan.slices());
     }
@@ -139,8 +155,9 @@ public final class MarkTasks {
       MarkVerification.requireSame(plan.facts().describe(), fromLedger, decoder.markInFull(MarkTask.decode(own)));
       if (leaveKeySnapshot) {
         // The key snapshot's path too, where the engine takes it: its answers must be the marks.
-        KeySnapshotMark.fromSnapshot(storage, plan, decoder, ahead)
-            .ifPresent(snapshot -> MarkVerification.requireSameAsSnapshot(plan.facts().describe(), fromLedger, snapshot));
+        Optional<KeySnapshotMark.Outcome> snapshot = KeySnapshotMark.fromSnapshot(storage, plan, decoder, ahead);
+        snapshot.ifPresent(answers -> MarkVerification.requireSameAsSnapshot(plan.facts().describe(), fromLedger, answers));
+        snapshot.ifPresent(verifiedSnapshot);
       }
     }
     if (run == CleanupMode.EXECUTE) {

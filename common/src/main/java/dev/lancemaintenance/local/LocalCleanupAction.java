@@ -36,6 +36,7 @@ import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.ListingSkip;
+import dev.lancemaintenance.ledger.ListingSkipVerification;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -299,7 +300,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * rest is for {@link ListingChoice} and {@link ListingSkip#decide} to check.
    */
   private boolean mayExamineNames(DatasetCleanup cleanup) {
-    return markMode() == MarkMode.INCREMENTAL && !alwaysList() && cleanup.dataset().isMain() && cleanup.inventory() == null;
+    // A verify run lists, and compares with the names it could have examined (ListingSkipVerification).
+    return (markMode() == MarkMode.INCREMENTAL || markMode() == MarkMode.VERIFY) && !alwaysList()
+        && cleanup.dataset().isMain() && cleanup.inventory() == null;
   }
 
   /**
@@ -333,7 +336,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // to list, and the expiring versions' manifests are read as the plan lists them once it chose
       // to examine (ListingChoice says why that is exact). Any other run walks beside the plan at once.
       ListingChoice choice = opened.add(walksBesideThePlan && mayExamineNames(cleanup)
-          ? ListingChoice.start(storage, cleanup.dataset(), cleanup.policy(), ledger, putMargin)
+          ? ListingChoice.start(storage, cleanup.dataset(), cleanup.policy(), ledger, putMargin, markMode() == MarkMode.VERIFY)
           : ListingChoice.lists());
       ListingWalks walks = opened.add(walksBesideThePlan
           ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset(), choice.walks())
@@ -476,6 +479,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Semaphore settlingSlots = new Semaphore(SETTLING_BATCHES);
     /** The partitions each decide task decides, in order; set by {@link #decide}. */
     private List<List<Integer>> taskPartitions;
+    /** A verify run's comparison with the names it could have examined; set by {@link #decide} when there is one. */
+    private volatile ListingSkipVerification verification;
     /** The decided parts being ended ({@link #decideBounded}), awaited before the first delete. */
     private final List<Future<Void>> partsEnding = new CopyOnWriteArrayList<>();
     /** The mark from the key snapshot, when the run decides from it; null when it marked. */
@@ -488,6 +493,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final ListingChoice choice;
     /** What the run examined instead of listing; null when it listed. */
     private volatile ListingSkip.Decision examined;
+    /**
+     * A verify run's key snapshot answers, once found equal to its marks ({@link MarkTasks}); null
+     * on any other run, or when the snapshot could not answer.
+     */
+    private volatile KeySnapshotMark.Outcome verifiedSnapshot;
+    /**
+     * A verify run's reads of the names a run without a listing would examine, each on the pool
+     * beside the listing ({@link ListingSkipVerification}); null when there is nothing to compare.
+     */
+    private List<Future<List<FileEntry>>> examinedToVerify;
     /**
      * The files of a candidate kind the decision kept though no version the run keeps references
      * them: what the next run examines when it does not list ({@link ListingSkip#leaveRecord}).
@@ -530,7 +545,10 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // its listing: then the mark decides whether it lists (examineOrList), and a run that does
       // lists after the mark.
       Optional<String> listsBecause = choice.listsBecause();
-      boolean mayExamineInstead = listsBecause.isEmpty();
+      // A verify run lists whatever the choice, and compares its listing with the names it would
+      // have examined instead when the choice allowed that (verifyAgainstTheNamesExamined).
+      boolean verifies = markMode() == MarkMode.VERIFY;
+      boolean mayExamineInstead = listsBecause.isEmpty() && !verifies;
       if (choice.considered() && listsBecause.isPresent()) {
         LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), listsBecause.get());
       }
@@ -561,8 +579,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
             CleanupStage.LIST.label());
       }
       startListing(plan, dataset);
-      List<MarkTask> tasks =
-          MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger, true);
+      // A verify run's answers come before its ledger commit and next snapshot start: the names to
+      // examine are chosen from the record and the snapshot the run found, not one it writes.
+      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger,
+          true, verified -> {
+            verifiedSnapshot = verified;
+            if (verifies && choice.considered() && listsBecause.isEmpty()) {
+              readTheNamesToExamine(plan, verified);
+            }
+          });
       return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
     }
 
@@ -600,9 +625,40 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       List<FileEntry> files = new ArrayList<>();
       for (ListingSkip.Examined name : chunk) {
         stopIfInterrupted();
-        storage.filesWithPrefix(name.prefix()).stream().filter(file -> name.counts(dataset, file.path())).forEach(files::add);
+        files.addAll(name.filesNow(storage, dataset));
       }
       return files;
+    }
+
+    /**
+     * A verify run that could have examined names instead of listing ({@link ListingSkip#decide},
+     * every condition checked as on a run without verify): reads those names, one prefix a task on
+     * the pool beside the listing, as that run reads them; the decision then compares
+     * ({@link #verifyAgainstTheNamesExamined}). A run that would list anyway has nothing to compare.
+     */
+    private void readTheNamesToExamine(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
+      ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
+          new PoolDecoder(plan, choice.expiringManifests()), putMargin);
+      if (!decision.skipsTheListing()) {
+        LOG.info("lance cleanup {} [{}]: verify: nothing to compare with the listing, a run without verify would list too: {}",
+            table(), CleanupStage.LIST.label(), decision.listsBecause().get());
+        return;
+      }
+      DatasetRef dataset = plan.facts().dataset();
+      examinedToVerify = submitAll(decision.examined(), name -> name.filesNow(storage, dataset));
+    }
+
+    /**
+     * Before the first delete, the run without a listing's deletes against the listing's decided
+     * ones ({@code decided}, each partition's): refuses the run on any difference ({@link
+     * ListingSkipVerification}). Only on a verify run that read the names to examine.
+     */
+    private void verifyAgainstTheNamesExamined(ListingSkipVerification verification) {
+      taskPartitions.forEach(partitions -> partitions.forEach(partition ->
+          spills.decided(partition).forEach(verification::listingDeletes)));
+      verification.requireSame();
+      LOG.info("lance cleanup {} [{}]: verify: the run without a listing would delete what the listing deletes ({})",
+          table(), CleanupStage.DECIDE.label(), verification.describe());
     }
 
     /** The ledger's decoding on the pool. */
@@ -672,9 +728,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
       taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory(),
           Runtime.getRuntime().availableProcessors());
+      // A verify run's other side, decided first so that each listed name can say it was listed.
+      verification = examinedToVerify == null ? null : ListingSkipVerification.of(table().toString(), context,
+          verifiedSnapshot.answers(), awaitAll(examinedToVerify, Run::concat, List.of()), storage::withAttributes);
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
       UnlistedReferences unlisted = runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
           UnlistedReferences::plus, UnlistedReferences.NONE);
+      if (verification != null) {
+        verifyAgainstTheNamesExamined(verification);
+      }
       if (markedFromSnapshot != null && examined == null) {
         // The referenced-files gate as a count; the keys it misses named only when some are. Not
         // on a run that examined names instead of listing: nothing there to count against
@@ -727,7 +789,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * vouches for, or the one it examined names with (a run that does not list cannot move it).
      */
     private void leaveUnlistedRecord() {
-      KeySnapshotMark.Outcome outcome = markedFromSnapshot;
+      // A verify run listed, from the same snapshot's answers as a run on its path (found equal to its marks).
+      KeySnapshotMark.Outcome outcome = markedFromSnapshot != null ? markedFromSnapshot : verifiedSnapshot;
       if (outcome == null) {
         return;
       }
@@ -899,7 +962,11 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       DecideByPath decide = new DecideByPath(context);
       KeySnapshotAnswers answers = snapshotAnswers();
       KeySnapshotAnswers.Listing fromSnapshot = answers == null ? null : answers.listing();
+      ListingSkipVerification verifying = verification;
       spills.files(partition).forEach(file -> {
+        if (verifying != null) {
+          verifying.listed(file.path());
+        }
         Optional<MarkState> state = Optional.empty();
         if (fromSnapshot != null) {
           state = fromSnapshot.markOfListed(context.keyOf(file.path()));

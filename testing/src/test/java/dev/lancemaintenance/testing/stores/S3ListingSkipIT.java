@@ -1,7 +1,9 @@
 package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.rules.ManagedLayout;
@@ -57,6 +59,8 @@ class S3ListingSkipIT {
   private static final String BUCKET = "lance-listing-skip";
   /** The skip is opt-in ({@code listing => 'always'} is the default): the runs that may examine names ask for it. */
   private static final Map<String, String> AUTO = Map.of("listing", "auto");
+  /** A run that lists and compares with the names it could have examined instead (docs/ledger.md, section 11.6). */
+  private static final Map<String, String> AUTO_VERIFIED = Map.of("listing", "auto", "verify", "true");
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
   /** The directories a listing walks (the plan's listing of _versions/ is not among them). */
   private static final Set<String> LISTED = Set.of(
@@ -71,16 +75,10 @@ class S3ListingSkipIT {
   @Test
   void dayAfterDayMostRunsExamineNamesInsteadOfListingAndRemoveWhatTheSdkRemoves() {
     String name = "daily.lance";
-    LanceTableFixture table = create(name);
-    table.append(10);
-    table.append(10);
     // An orphan older than the versions that expire later: kept by the listing runs for its time
     // and its age (the record's K), examined by the runs that skip, and deleted, as by the SDK, once
     // delete_unverified is given.
-    S3.server().putOrphan(BUCKET, name + "/data/never-committed.lance");
-    for (int i = 0; i < 5; i++) {
-      table.append(10);
-    }
+    LanceTableFixture table = withAnOrphanAfterTwoVersions(name, 5);
 
     List<String> days = new ArrayList<>();
     // Day 1: no snapshot yet (today's path); day 2: the snapshot's path, no record yet: both list.
@@ -181,6 +179,77 @@ class S3ListingSkipIT {
   }
 
   /**
+   * {@code verify => true} on days a run could examine names instead of listing: each lists, reads
+   * the names the run without a listing would examine, finds that they decide the same deletes, and
+   * leaves what the SDK leaves; a verify run leaves the record of its own listing, so the next one
+   * compares again, and a run without verify examines names from it. One verify day deletes, as
+   * both sides and the SDK do, an orphan the record carries in {@code K} (delete_unverified).
+   */
+  @Test
+  void daysWithVerifyCompareTheNamesExaminedWithTheListingAndRemoveWhatTheSdkRemoves() {
+    String name = "verified.lance";
+    LanceTableFixture table = withAnOrphanAfterTwoVersions(name, 6);
+    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(day(table, name, 4, false, AUTO_VERIFIED)).as("verify beside a record").isEqualTo("listed and compared");
+    table.deleteWhere("id % 7 = 0");
+    assertThat(day(table, name, 5, false, AUTO_VERIFIED)).as("verify beside the record a verify run left")
+        .isEqualTo("listed and compared");
+    table.createScalarIndex("id", ScalarIndexKind.BTREE);
+    assertThat(day(table, name, 6, true, AUTO_VERIFIED)).as("verify, the orphan of K deleted by both sides")
+        .isEqualTo("listed and compared");
+    assertThat(S3.server().blobStore().blobExists(BUCKET, name + "/data/never-committed.lance"))
+        .as("the orphan, examined from the record and deleted as the listing and the SDK delete it").isFalse();
+    table.append(10);
+    assertThat(day(table, name, 7, false, AUTO)).as("no verify, from the record the verify run left").isEqualTo("examined");
+  }
+
+  /**
+   * A record whose claim the listing disproves: the store's horizon answered ahead of the times it
+   * stamps on objects (as a node with a fast clock behind a load balancer would), so the record a
+   * listing run left claims every object older than that horizon was seen; an orphan the store's
+   * API writes after that listing is older than the horizon, in no {@code K} and referenced by no
+   * version. A run without a listing would keep it; the listing deletes it (delete_unverified).
+   * {@code verify => true} refuses the run before its first delete, naming the orphan and the side
+   * that deletes it.
+   */
+  @Test
+  void verifyRefusesARunWhoseRecordTheListingDisprovesAndDeletesNothing() {
+    String name = "disproved.lance";
+    LanceTableFixture table = examiningByTheThirdRun(name);
+    // No record: the next run lists, and records the horizon its store gives, one hour ahead.
+    S3.server().blobStore().removeBlob(BUCKET, newestRecord(name));
+    table.append(10);
+    assertThat(day(table, name, 5, false, AUTO, null, List.of(), Duration.ofHours(1))).as("a listing with a fast horizon")
+        .isEqualTo("listed");
+    String orphan = name + "/data/written-after-the-listing.lance";
+    S3.server().putOrphan(BUCKET, orphan);
+    table.append(10);
+    table.append(10);
+
+    sleep(1_100);
+    String uri = S3ProxyServer.s3aUri(BUCKET, name);
+    Map<String, Long> before = TableCopies.listFiles(uri, S3.storageConf().toConfiguration());
+    Probe probe = new Probe(null);
+    LocalCleanupAction verified = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
+        .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
+    verified.options(AUTO_VERIFIED);
+    verified.beforeVersion(table.latestVersion() - 1).beforeTimestamp(Instant.now().plusSeconds(60))
+        .errorIfTaggedOldVersions(false).deleteUnverified(true).allowShortRetention(true);
+    assertThatThrownBy(verified::execute).isInstanceOf(MaintenanceException.class)
+        .hasMessageStartingWith("Cannot clean up ")
+        .hasMessageContaining("verify found the run without a listing would delete other files than the listing in 1 place(s)")
+        .hasMessageContaining("nothing was deleted: first " + orphan.substring(name.length() + 1)
+            + ": the listing deletes it (UNVERIFIED_DELETE_UNVERIFIED) and the run without a listing does not examine it")
+        .satisfies(refused -> assertThat(refused.getMessage()).doesNotContain("\n"));
+    assertThat(probe.prefixes.get()).as("the names the run without a listing examines were read").isPositive();
+    assertThat(TableCopies.listFiles(uri, S3.storageConf().toConfiguration()).keySet().stream()
+        .filter(path -> !path.startsWith("_maintenance/") && !TableLease.isLeaseFile(path)).toList())
+        .as("nothing deleted").isEqualTo(before.keySet().stream()
+            .filter(path -> !path.startsWith("_maintenance/") && !TableLease.isLeaseFile(path)).toList());
+  }
+
+  /**
    * One day's run of ours on the bucket (beside the SDK's cleanup of a copy made just before, with
    * the same policy): the same files left, every kept version reading back. Returns "listed" when the
    * run listed any managed directory and "examined" when it listed none and examined names instead.
@@ -190,14 +259,21 @@ class S3ListingSkipIT {
     return day(table, name, beforeVersion, deleteUnverified, options, null, List.of());
   }
 
+  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
+      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy) {
+    return day(table, name, beforeVersion, deleteUnverified, options, beforeThePlanLists, alsoOnTheCopy, Duration.ZERO);
+  }
+
   /**
    * As {@link #day(LanceTableFixture, String, long, boolean, Map)}, with {@code beforeThePlanLists}
    * run once the run read its record of the last listing and before its plan lists the versions
    * (null: nothing), and {@code alsoOnTheCopy} the SDK cleanups that run does, applied to the copy
-   * before the day's own.
+   * before the day's own, and {@code horizonAhead} added to the horizon the store gives the run.
+   * "listed and compared" is a verify run that listed and read the names a run without a listing
+   * would examine (and found both decide the same deletes).
    */
   private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
-      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy) {
+      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy, Duration horizonAhead) {
     String when = name + " before version " + beforeVersion;
     String uri = S3ProxyServer.s3aUri(BUCKET, name);
     // The store stamps whole seconds: the versions committed so far lie before the next listing's horizon.
@@ -206,7 +282,7 @@ class S3ListingSkipIT {
     Path sdkCopy = work.resolve("sdk-" + ++copies);
     TableCopies.download(uri, S3.storageConf().toConfiguration(), sdkCopy);
 
-    Probe probe = new Probe(beforeThePlanLists);
+    Probe probe = new Probe(beforeThePlanLists, horizonAhead);
     LocalCleanupAction ours = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
         .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
     ours.options(options);
@@ -240,7 +316,7 @@ class S3ListingSkipIT {
       assertThat(probe.prefixes.get()).as("%s: a run that lists nothing examines names", when).isPositive();
       return "examined";
     }
-    return "listed";
+    return options.containsKey("verify") && probe.prefixes.get() > 0 ? "listed and compared" : "listed";
   }
 
   /**
@@ -255,6 +331,18 @@ class S3ListingSkipIT {
     assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
     assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
     assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    return table;
+  }
+
+  /** A table of two versions, then the orphan {@code data/never-committed.lance}, then {@code appendsAfter} more versions. */
+  private static LanceTableFixture withAnOrphanAfterTwoVersions(String name, int appendsAfter) {
+    LanceTableFixture table = create(name);
+    table.append(10);
+    table.append(10);
+    S3.server().putOrphan(BUCKET, name + "/data/never-committed.lance");
+    for (int i = 0; i < appendsAfter; i++) {
+      table.append(10);
+    }
     return table;
   }
 
@@ -321,11 +409,17 @@ class S3ListingSkipIT {
     private final AtomicInteger managedListings = new AtomicInteger();
     private final AtomicInteger prefixes = new AtomicInteger();
     private final Runnable beforeThePlanLists;
+    private final Duration horizonAhead;
     private final java.util.concurrent.CountDownLatch recordRead = new java.util.concurrent.CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
 
     Probe(Runnable beforeThePlanLists) {
+      this(beforeThePlanLists, Duration.ZERO);
+    }
+
+    Probe(Runnable beforeThePlanLists, Duration horizonAhead) {
       this.beforeThePlanLists = beforeThePlanLists;
+      this.horizonAhead = horizonAhead;
     }
 
     boolean beforeThePlanListsRan() {
@@ -354,6 +448,12 @@ class S3ListingSkipIT {
             recordRead.countDown();
           }
           return read;
+        }
+
+        @Override
+        public java.util.OptionalLong listingHorizonMillis() {
+          java.util.OptionalLong taken = super.listingHorizonMillis();
+          return taken.isPresent() ? java.util.OptionalLong.of(taken.getAsLong() + horizonAhead.toMillis()) : taken;
         }
 
         @Override
