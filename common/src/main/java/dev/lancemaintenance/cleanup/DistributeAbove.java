@@ -12,13 +12,22 @@ package dev.lancemaintenance.cleanup;
  * same files go either way. The local engine always runs in process.
  *
  * <p>The one home of the threshold's name, default and checks: {@link CleanupOption#DISTRIBUTE_ABOVE}
- * (every entry point), Spark's session setting and the fleet calls' workers take them from here.
+ * (every entry point), Spark's session setting, Flink's configuration setting ({@link
+ * #FLINK_SETTING}) and the fleet calls' workers take them from here. A call's {@code
+ * distribute_above} overrides an engine's setting.
  */
 public final class DistributeAbove {
   /** The option's name in every entry point ({@code distribute_above => N}, {@code --distribute-above N}). */
   public static final String NAME = "distribute_above";
   /** Versions' manifests up to which a run is cleaned in process unless the caller says otherwise. */
   public static final int DEFAULT = 5_000;
+  /**
+   * Flink's setting for the default of every cleanup on an environment whose configuration holds it,
+   * named as Flink names its options: a table environment's config, which the environment of its
+   * {@code CALL}s carries ({@code TableConfig.set}, the SQL client's {@code SET}), or the job's
+   * ({@code flink run -Dlance.cleanup.distribute-above=5000}). Spark's is {@code spark.lance.cleanup.distributeAbove}.
+   */
+  public static final String FLINK_SETTING = "lance.cleanup.distribute-above";
 
   private DistributeAbove() {}
 

@@ -49,6 +49,17 @@ public final class FleetCleanup extends FleetRun {
     return CleanupResult.counterNames();
   }
 
+  /**
+   * The call's {@code distribute_above} when it gives one: the same threshold splits the fleet
+   * (a table above it runs through the engine's action, which cleans it as its jobs) as each table's
+   * cleanup applies; else the engine's setting.
+   */
+  @Override
+  public int runOnWorkerUpTo(int engineDefault) {
+    Object given = options.get(CleanupOption.DISTRIBUTE_ABOVE);
+    return given == null ? engineDefault : ((Number) given).intValue();
+  }
+
   /** Whether the options ask for a dry run. */
   public boolean dryRun() {
     return Boolean.TRUE.equals(options.get(CleanupOption.DRY_RUN));

@@ -20,9 +20,9 @@ import java.util.Objects;
  */
 public abstract class FleetRun implements Serializable {
   /**
-   * Versions up to which an engine without its own setting for fleets runs a table inside one
-   * worker (the local engine in a Flink subtask): {@link DistributeAbove#DEFAULT}, for the reason
-   * that threshold gives.
+   * Versions up to which an engine without a setting of its own runs a table inside one worker
+   * (the local engine in a Flink subtask): {@link DistributeAbove#DEFAULT}, for the reason that
+   * threshold gives; a call's {@code distribute_above} overrides it ({@link #runOnWorkerUpTo}).
    */
   public static final long RUN_ON_WORKER_UP_TO = DistributeAbove.DEFAULT;
   private static final long serialVersionUID = 1L;
@@ -43,6 +43,16 @@ public abstract class FleetRun implements Serializable {
 
   /** The one-table run on the local engine, here: what a worker does with a small table. */
   protected abstract Map<String, Long> runLocally(TableLocation table) throws Exception;
+
+  /**
+   * Versions up to which a worker runs a table itself ({@link #onWorker}), the larger ones deferred
+   * to the engine's distributed run: {@code engineDefault}, the engine's setting (Spark's session,
+   * Flink's configuration), unless the call gives its own ({@link FleetCleanup}: {@code
+   * distribute_above}).
+   */
+  public int runOnWorkerUpTo(int engineDefault) {
+    return engineDefault;
+  }
 
   /** The tables under {@code root} whose directory names match {@code pattern}: one listing of the root. */
   public final List<TableLocation> tables(TableLocation root, String pattern) {

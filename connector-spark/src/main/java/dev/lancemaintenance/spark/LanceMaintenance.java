@@ -137,8 +137,9 @@ public final class LanceMaintenance {
    * matches {@code pattern} (a glob, {@value DirectoryNamespace#DEFAULT_PATTERN} for a Lance
    * directory namespace), each exactly as {@link #cleanup} on it alone with {@code cleanupOptions}
    * (the catalogue's names: {@code older_than}, {@code dry_run}, ...) and the same "now". Small
-   * tables run in one Spark job, a task each; a table above {@value
-   * SparkCleanupAction#DISTRIBUTE_ABOVE_CONF} versions on its own distributed stages. One row per
+   * tables run in one Spark job, a task each; a table above the call's {@code distribute_above}
+   * (else the session's {@value SparkCleanupAction#DISTRIBUTE_ABOVE_CONF}) versions on its own
+   * distributed stages. One row per
    * table ({@link ResultRows#FLEET_CLEANUP_SCHEMA}: table, status, the counters, error); a table that
    * fails or is refused is reported in its row and the others go on.
    *
@@ -161,7 +162,8 @@ public final class LanceMaintenance {
     }
     FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(conf)), withSession, clock.instant());
     return SparkFleet.run(spark, root.toString(), fleet, fleet.tables(root, pattern),
-        SparkCleanupAction.sessionDistributeAbove(spark), fleet.using(table -> cleanup(table.uri(), hadoopOptions)));
+        fleet.runOnWorkerUpTo(SparkCleanupAction.sessionDistributeAbove(spark)),
+        fleet.using(table -> cleanup(table.uri(), hadoopOptions)));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.fleet;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
@@ -53,6 +54,20 @@ class LocalFleetIT extends FleetContract {
     FleetCleanup fleet = FleetCleanup.of(root, STORAGE, options, Instant.now());
     return FleetPool.run(fleet.tables(root, pattern), 2,
         table -> fleet.through(table, fleet.using(t -> new LocalCleanupAction(t, STORAGE, Clock.systemUTC()))));
+  }
+
+  /**
+   * Where an engine's fleet splits ({@code cleanup_all}: Spark's task, Flink's subtask, or the
+   * engine's own cleanup): the call's {@code distribute_above}, else the engine's setting.
+   */
+  @Test
+  void theFleetSplitsAtTheCallsDistributeAboveElseAtTheEnginesSetting() {
+    TableLocation root = TableLocation.of(dir.toUri().toString());
+    assertThat(FleetCleanup.of(root, STORAGE, Map.of(CleanupOption.DISTRIBUTE_ABOVE, 0), Instant.now()).runOnWorkerUpTo(5_000))
+        .as("distribute_above => 0 over the engine's 5,000").isZero();
+    assertThat(FleetCleanup.of(root, STORAGE, Map.of(CleanupOption.DISTRIBUTE_ABOVE, 120), Instant.now()).runOnWorkerUpTo(0))
+        .as("distribute_above => 120 over the engine's 0").isEqualTo(120);
+    assertThat(FleetCleanup.of(root, STORAGE, Map.of(), Instant.now()).runOnWorkerUpTo(77)).as("the engine's 77").isEqualTo(77);
   }
 
   @Test

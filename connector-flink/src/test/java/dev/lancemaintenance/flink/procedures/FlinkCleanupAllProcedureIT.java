@@ -4,11 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.fleet.FleetContract;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.report.StorageReport;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.OraclePolicy;
+import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +26,8 @@ import java.util.stream.Collectors;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.client.program.ClusterClient;
+import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -83,6 +93,60 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     }
     return new TableOutcome((String) row.getField(0), TableStatus.valueOf(((String) row.getField(1)).toUpperCase(Locale.ROOT)),
         counters, (String) row.getField(columns.size() - 1));
+  }
+
+  /**
+   * Where the fleet splits: at the call's {@code distribute_above}, else at the table environment's
+   * {@value DistributeAbove#FLINK_SETTING} (in the table config, as the SQL client's {@code SET} puts
+   * it), else at {@value DistributeAbove#DEFAULT}. With 0 each
+   * table runs as its own cleanup job after the fleet's job (three jobs for two tables); above the
+   * tables' versions they run in the fleet's job alone. Each table ends as the SDK's cleanup of its
+   * twin every way.
+   */
+  @Test
+  void theFleetSplitsAtTheCallsDistributeAboveElseTheSessionsSetting(@InjectClusterClient ClusterClient<?> flink)
+      throws Exception {
+    Path pristine = workDir().resolve("split-pristine");
+    for (String name : List.of("a.lance", "b.lance")) {
+      LanceTableFixture table = LanceTableFixture.create(pristine.resolve(name));
+      table.append(10);
+      table.append(10);
+      table.deleteWhere("id < 5");
+    }
+    Instant cutoff = Instant.now().plusSeconds(60);
+    Path twins = workDir().resolve("split-twins");
+    TableTwins.copy(pristine, twins);
+    for (String name : List.of("a.lance", "b.lance")) {
+      assertThat(LanceOracle.cleanup(twins.resolve(name), OraclePolicy.builder().beforeTimestamp(cutoff).build()))
+          .isInstanceOf(OracleOutcome.Removed.class);
+    }
+    String[][] runs = {
+        {null, "", "1"}, {null, ", distribute_above => 0", "3"}, {"0", "", "3"}, {"0", ", distribute_above => 5000", "1"},
+        {"100", "", "1"}};
+    int round = 0;
+    for (String[] run : runs) {
+      Path root = workDir().resolve("split-" + ++round);
+      TableTwins.copy(pristine, root);
+      TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+      sql.executeSql("CREATE CATALOG lance WITH ('type' = 'lance-maintenance')");
+      if (run[0] != null) {
+        sql.getConfig().set(DistributeAbove.FLINK_SETTING, run[0]);
+      }
+      String call = "CALL lance.sys.cleanup_all(root => '" + root.toUri() + "', older_than => '" + cutoff
+          + "', dry_run => false" + run[1] + ")";
+      int jobsBefore = flink.listJobs().get().size();
+      List<Row> rows = new ArrayList<>();
+      try (CloseableIterator<Row> collected = sql.executeSql(call).collect()) {
+        collected.forEachRemaining(rows::add);
+      }
+      String what = "session " + run[0] + ", " + call;
+      assertThat(rows).as(what).hasSize(2).allSatisfy(row -> assertThat(row.getField(1)).as(what).isEqualTo("ok"));
+      assertThat(flink.listJobs().get().size() - jobsBefore).as("jobs of %s", what).isEqualTo(Integer.parseInt(run[2]));
+      for (String name : List.of("a.lance", "b.lance")) {
+        assertThat(LanceTableFixture.open(root.resolve(name)).listFiles()).as("%s after %s against the SDK's twin", name, what)
+            .isEqualTo(LanceTableFixture.open(twins.resolve(name)).listFiles());
+      }
+    }
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.cleanup.CleanupResult;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.flink.FlinkTestCluster;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.HadoopTableStorage;
@@ -91,21 +92,67 @@ class FlinkCleanupProcedureIT {
   @Test
   void aSmallTableIsCleanedInTheClientUnlessDistributeAboveIsZero(@InjectClusterClient ClusterClient<?> flink)
       throws Exception {
+    TreeSet<String> local = whatTheLocalEngineLeaves();
+    String call = cleanupCallWithoutItsEnd();
+    assertThat(jobsOf(flink, call + ")", local)).as("jobs of a CALL on a table of a few versions").isZero();
+    assertThat(jobsOf(flink, call + ", distribute_above => 0)", local)).as("jobs of a CALL with distribute_above => 0")
+        .isPositive();
+  }
+
+  /**
+   * The table environment's {@value DistributeAbove#FLINK_SETTING} (set as the SQL client's {@code SET}
+   * sets it, in the table config) is the default of its CALLs:
+   * {@code '0'} makes the small table's CALL a job, a larger value keeps it in the client, and a
+   * CALL's {@code distribute_above} overrides the setting. The same files go every way.
+   */
+  @Test
+  void theSessionsDistributeAboveDecidesClientOrJobAndTheCallOverridesIt(@InjectClusterClient ClusterClient<?> flink)
+      throws Exception {
+    TreeSet<String> local = whatTheLocalEngineLeaves();
+    String call = cleanupCallWithoutItsEnd();
+
+    sql.getConfig().set(DistributeAbove.FLINK_SETTING, "0");
+    assertThat(jobsOf(flink, call + ")", local)).as("jobs of a CALL under the session's '0'").isPositive();
+    assertThat(jobsOf(flink, call + ", distribute_above => 5000)", local))
+        .as("jobs of a CALL whose distribute_above overrides the session's '0'").isZero();
+    sql.getConfig().set(DistributeAbove.FLINK_SETTING, "100");
+    assertThat(jobsOf(flink, call + ")", local)).as("jobs of a CALL under the session's '100'").isZero();
+    assertThat(jobsOf(flink, call + ", distribute_above => 0)", local))
+        .as("jobs of a CALL whose distribute_above => 0 overrides the session's '100'").isPositive();
+  }
+
+  /** The files the local engine leaves of the restored table: what every CALL of it must leave. */
+  private static TreeSet<String> whatTheLocalEngineLeaves() {
     table.restore();
     localCleanup().execute();
-    TreeSet<String> local = table.currentFiles();
-    String call = "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false";
+    return table.currentFiles();
+  }
 
+  /** {@code CALL lance.sys.cleanup(...)} of the table with the cutoff, not a dry run, without its closing parenthesis. */
+  private static String cleanupCallWithoutItsEnd() {
+    return "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false";
+  }
+
+  /** The jobs {@code call} submits on the restored table, which it must leave as {@code local} (the local engine's). */
+  private int jobsOf(ClusterClient<?> flink, String call, TreeSet<String> local) throws Exception {
     table.restore();
     int jobsBefore = flink.listJobs().get().size();
-    rows(sql.executeSql(call + ")"));
-    assertThat(flink.listJobs().get()).as("jobs of a CALL on a table of a few versions").hasSize(jobsBefore);
-    assertThat(table.currentFiles()).as("files left by the CALL in the client vs the local engine").isEqualTo(local);
+    rows(sql.executeSql(call));
+    assertThat(table.currentFiles()).as("files left by %s vs the local engine", call).isEqualTo(local);
+    return flink.listJobs().get().size() - jobsBefore;
+  }
 
-    table.restore();
-    rows(sql.executeSql(call + ", distribute_above => 0)"));
-    assertThat(flink.listJobs().get().size()).as("jobs of a CALL with distribute_above => 0").isGreaterThan(jobsBefore);
-    assertThat(table.currentFiles()).as("files left by the CALL as a job vs the local engine").isEqualTo(local);
+  /** A session setting that is no number of versions fails every CALL with a one-line error naming it, deleting nothing. */
+  @Test
+  void aBadSessionDistributeAboveIsAOneLineErrorNamingItAndDeletesNothing() {
+    String call = "CALL lance.sys.cleanup(`table` => '" + table.table() + "', older_than => '" + cutoff + "', dry_run => false)";
+    for (String bad : List.of("many", "-1", "1.5")) {
+      sql.getConfig().set(DistributeAbove.FLINK_SETTING, bad);
+      assertThatThrownBy(() -> rows(sql.executeSql(call))).as("%s = '%s'", DistributeAbove.FLINK_SETTING, bad)
+          .satisfies(e -> assertThat(UserErrors.message(e)).startsWith(DistributeAbove.FLINK_SETTING)
+              .contains(bad).doesNotContain("\n"));
+      assertThat(table.currentFiles()).as("a refused CALL deletes nothing").isEqualTo(table.files());
+    }
   }
 
   @Test

@@ -6,6 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.fleet.FleetContract;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
+import dev.lancemaintenance.runs.RunRecords;
+import dev.lancemaintenance.storage.HadoopTableStorage;
+import dev.lancemaintenance.storage.StorageConf;
+import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
+import dev.lancemaintenance.testing.LanceOracle;
+import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.OracleOutcome;
+import dev.lancemaintenance.testing.OraclePolicy;
+import dev.lancemaintenance.testing.TableTwins;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import dev.lancemaintenance.spark.SparkTestSession;
@@ -84,6 +97,38 @@ class CleanupAllProcedureIT extends FleetContract {
     }
     return new TableOutcome(row.getString(0), TableStatus.valueOf(row.getString(1).toUpperCase(Locale.ROOT)), counters,
         row.isNullAt(row.length() - 1) ? null : row.getString(row.length() - 1));
+  }
+
+  /**
+   * The fleet splits at the call's {@code distribute_above} over the session's ({@code 2} here, which
+   * sends a table of more than two versions to its own distributed stages): with {@code
+   * distribute_above => 100} the table runs in the fleet's job on the local engine, as its run
+   * record says; without it, as Spark's run. Either way the table ends as the SDK's cleanup of its twin.
+   */
+  @Test
+  void theCallsDistributeAboveSplitsTheFleetOverTheSessions() {
+    for (String given : List.of("", ", distribute_above => 100")) {
+      Path root = workDir().resolve("split" + given.length());
+      LanceTableFixture table = LanceTableFixture.create(root.resolve("a.lance"));
+      for (int i = 0; i < 4; i++) {
+        table.append(10);
+      }
+      Instant cutoff = Instant.now().plusSeconds(60);
+      Path twin = workDir().resolve("split-twin" + given.length());
+      TableTwins.copy(root.resolve("a.lance"), twin);
+      assertThat(LanceOracle.cleanup(twin, OraclePolicy.builder().beforeTimestamp(cutoff).build()))
+          .isInstanceOf(OracleOutcome.Removed.class);
+      List<Row> rows = spark.sql("CALL lance.cleanup_all(root => '" + root.toUri() + "', older_than => '"
+          + cutoff + "', dry_run => false" + given + ")").collectAsList();
+      assertThat(rows).as(given).hasSize(1).allSatisfy(row -> assertThat(row.getString(1)).isEqualTo("ok"));
+      try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(TableLocation.of(table.uri()))) {
+        assertThat(new RunRecords(storage).history(1, Clock.systemUTC()).get(0).start().engine())
+            .as("the engine that ran the table of four versions, session 2%s", given)
+            .isEqualTo(given.isEmpty() ? "spark" : "local");
+      }
+      assertThat(table.listFiles()).as("files left, session 2%s, against the SDK's twin", given)
+          .isEqualTo(LanceTableFixture.open(twin).listFiles());
+    }
   }
 
   @Test

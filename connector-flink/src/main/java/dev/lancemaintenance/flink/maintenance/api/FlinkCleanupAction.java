@@ -5,6 +5,7 @@ import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.SweepResume;
@@ -29,10 +30,13 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -43,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * Cleanup as a Flink BATCH job, with the fluent API of every engine; a small table in the client.
  *
  * <p>A table of at most {@code distribute_above} versions (default {@value
- * dev.lancemaintenance.cleanup.DistributeAbove#DEFAULT}; {@link #distributeAbove}, {@code
- * distribute_above => N} in {@code CALL sys.cleanup}) is cleaned here, in the client, by the local
+ * dev.lancemaintenance.cleanup.DistributeAbove#DEFAULT}, or the environment's {@value
+ * DistributeAbove#FLINK_SETTING} ({@link #configuredDistributeAbove}); {@link #distributeAbove},
+ * {@code distribute_above => N} in {@code CALL sys.cleanup}) is cleaned here, in the client, by the local
  * engine after this action's plan, as Spark cleans it in its driver: a daily incremental run then
  * decides from the last run's key snapshot (docs/ledger.md, section 12) and submits no job. The
  * same files go either way; 0 makes every table a job. What follows is the job.
@@ -77,11 +82,36 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
   private String uidSuffix = "";
   private FileReport report = FileReport.COUNT_ONLY;
 
+  /**
+   * Flink's setting for {@link #distributeAbove} (as text, so that a bad value is this action's
+   * one-line error naming it, not Flink's conversion message).
+   */
+  private static final ConfigOption<String> DISTRIBUTE_ABOVE = ConfigOptions.key(DistributeAbove.FLINK_SETTING)
+      .stringType().noDefaultValue()
+      .withDescription("Versions up to which a Lance cleanup runs in the client instead of as a job (0: every table a job).");
+
+  /**
+   * A cleanup on {@code env}, whose configuration's {@value DistributeAbove#FLINK_SETTING}, when set,
+   * is its {@link #distributeAbove} until the caller gives one ({@code distribute_above => N}); a bad
+   * value fails here, before anything is read or deleted.
+   */
   public FlinkCleanupAction(
       StreamExecutionEnvironment env, TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "flink");
     this.env = Objects.requireNonNull(env, "env");
     this.storageFactory = Objects.requireNonNull(storageFactory, "storageFactory");
+    configuredDistributeAbove(env).ifPresent(super::distributeAbove);
+  }
+
+  /**
+   * {@code env}'s {@value DistributeAbove#FLINK_SETTING}, when its configuration sets it (a table
+   * environment's config, which a procedure's environment carries, or the job's configuration);
+   * a one-line error naming the setting when it is not a whole number of versions from 0.
+   */
+  public static OptionalInt configuredDistributeAbove(StreamExecutionEnvironment env) {
+    return env.getConfiguration().getOptional(DISTRIBUTE_ABOVE)
+        .map(text -> OptionalInt.of(DistributeAbove.parse(text, DistributeAbove.FLINK_SETTING)))
+        .orElse(OptionalInt.empty());
   }
 
   /** Manifests per mark record. */

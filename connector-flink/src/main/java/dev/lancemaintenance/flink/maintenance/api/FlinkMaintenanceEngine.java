@@ -23,7 +23,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * system log only errors under this engine.
  */
 public final class FlinkMaintenanceEngine extends MaintenanceEngine {
-  /** The {@code distribute_above} of a cleanup unless {@code --distribute-above} is given. */
+  /**
+   * The {@code distribute_above} of a cleanup unless {@code --distribute-above} is given or the
+   * environment's configuration sets {@value DistributeAbove#FLINK_SETTING}.
+   */
   private final int distributeAbove;
 
   /** The command line's {@code --engine flink}: a small table is cleaned in this process ({@link DistributeAbove#DEFAULT}). */
@@ -38,7 +41,8 @@ public final class FlinkMaintenanceEngine extends MaintenanceEngine {
 
   /**
    * The engine of {@code flink run} ({@code FlinkCleanupJob}): every cleanup is a job on the
-   * cluster unless {@code --distribute-above N} is given. Under {@code flink run} the program is
+   * cluster unless {@code --distribute-above N} is given (or the job's configuration sets {@value
+   * DistributeAbove#FLINK_SETTING}). Under {@code flink run} the program is
    * there to submit the job, and Flink fails an application that submits none (application mode:
    * "The application contains no execute() calls"), after the run in its JobManager had cleaned.
    */
@@ -48,8 +52,9 @@ public final class FlinkMaintenanceEngine extends MaintenanceEngine {
 
   @Override
   public CleanupAction cleanup(String tableUri, Map<String, String> storageOptions, Map<String, String> engineOptions) {
-    return LanceFlinkMaintenance.cleanup(environment(checked(engineOptions)), tableUri, storageOptions)
-        .distributeAbove(distributeAbove);
+    StreamExecutionEnvironment env = environment(checked(engineOptions));
+    FlinkCleanupAction cleanup = LanceFlinkMaintenance.cleanup(env, tableUri, storageOptions);
+    return FlinkCleanupAction.configuredDistributeAbove(env).isPresent() ? cleanup : cleanup.distributeAbove(distributeAbove);
   }
 
   @Override

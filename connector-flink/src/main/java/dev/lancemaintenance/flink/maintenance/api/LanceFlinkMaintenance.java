@@ -2,6 +2,7 @@ package dev.lancemaintenance.flink.maintenance.api;
 
 import dev.lancemaintenance.MaintenanceOption;
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.cleanup.DistributeAbove;
 import dev.lancemaintenance.compaction.CompactAction;
 import dev.lancemaintenance.compaction.CompactionTable;
 import dev.lancemaintenance.compaction.EngineCompactAction;
@@ -69,8 +70,9 @@ public final class LanceFlinkMaintenance {
    * {@code cleanup_all}: the cleanup of every table under {@code rootUri} whose directory name
    * matches {@code pattern} ({@link DirectoryNamespace#DEFAULT_PATTERN} for a Lance directory
    * namespace), each as {@link #cleanup} on it alone with {@code options} and one "now". Tables of
-   * at most {@link FleetRun#RUN_ON_WORKER_UP_TO} versions run in one Flink job, a subtask
-   * each; larger ones afterwards in their own cleanup jobs. One outcome per table, in the tables'
+   * at most {@code distribute_above} versions (the option's, else {@code env}'s {@value
+   * DistributeAbove#FLINK_SETTING}, else {@value DistributeAbove#DEFAULT}) run in one Flink job, a
+   * subtask each; larger ones afterwards in their own cleanup jobs. One outcome per table, in the tables'
    * order; a table that fails or is refused is reported in its outcome and the others go on.
    *
    * @param storageOptions Hadoop configuration entries for the store; may hold secrets
@@ -79,8 +81,10 @@ public final class LanceFlinkMaintenance {
       StreamExecutionEnvironment env, String rootUri, String pattern, Map<CleanupOption, ?> options,
       Map<String, String> storageOptions, Clock clock) throws Exception {
     TableLocation root = TableLocation.of(rootUri);
+    int configured = FlinkCleanupAction.configuredDistributeAbove(env).orElse(DistributeAbove.DEFAULT);
     FleetCleanup fleet = FleetCleanup.of(root, HadoopTableStorage.factory(StorageConf.of(storageOptions)), options, clock.instant());
-    return fleet(env, root, pattern, fleet, fleet.using(t -> cleanup(env, t.uri(), storageOptions)));
+    return fleet(env, root, pattern, fleet, fleet.runOnWorkerUpTo(configured),
+        fleet.using(t -> cleanup(env, t.uri(), storageOptions)));
   }
 
   /**
@@ -98,7 +102,7 @@ public final class LanceFlinkMaintenance {
     TableLocation root = TableLocation.of(rootUri);
     TableStorageFactory storage = HadoopTableStorage.factory(StorageConf.of(storageOptions));
     FleetDescribe fleet = FleetDescribe.of(root, storage, policy, clock.instant());
-    return fleet(env, root, pattern, fleet,
+    return fleet(env, root, pattern, fleet, FleetRun.RUN_ON_WORKER_UP_TO,
         fleet.using((table, request) -> new FlinkStorageReport(env, table, storage).report(request)));
   }
 
@@ -121,19 +125,20 @@ public final class LanceFlinkMaintenance {
     TableLocation root = TableLocation.of(rootUri);
     FleetOptimize fleet = FleetOptimize.of(
         root, HadoopTableStorage.factory(StorageConf.of(hadoopOptions)), sdkStorageOptions, options, clock);
-    return fleet(env, root, pattern, fleet, fleet.using(t -> optimize(env, t.uri(), sdkStorageOptions, hadoopOptions)));
+    return fleet(env, root, pattern, fleet, FleetRun.RUN_ON_WORKER_UP_TO,
+        fleet.using(t -> optimize(env, t.uri(), sdkStorageOptions, hadoopOptions)));
   }
 
   /**
-   * A fleet call: the small tables in one job ({@link FleetJob}), each larger one through {@code
-   * distributed} afterwards; one outcome per table, in the tables' order.
+   * A fleet call: the tables of at most {@code runOnWorkerUpTo} versions in one job ({@link
+   * FleetJob}), each larger one through {@code distributed} afterwards; one outcome per table, in
+   * the tables' order.
    */
-  private static List<TableOutcome> fleet(
-      StreamExecutionEnvironment env, TableLocation root, String pattern, FleetRun fleet, TableTask distributed)
-      throws Exception {
+  private static List<TableOutcome> fleet(StreamExecutionEnvironment env, TableLocation root, String pattern, FleetRun fleet,
+      long runOnWorkerUpTo, TableTask distributed) throws Exception {
     List<TableLocation> tables = fleet.tables(root, pattern);
     Map<String, TableOutcome> byTable = new HashMap<>();
-    for (TableOutcome outcome : FleetJob.run(env, root.toString(), fleet, tables, FleetRun.RUN_ON_WORKER_UP_TO)) {
+    for (TableOutcome outcome : FleetJob.run(env, root.toString(), fleet, tables, runOnWorkerUpTo)) {
       byTable.put(outcome.table(), outcome);
     }
     List<TableOutcome> outcomes = new ArrayList<>();
