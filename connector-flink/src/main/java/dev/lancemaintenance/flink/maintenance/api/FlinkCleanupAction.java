@@ -88,7 +88,9 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
    */
   private static final ConfigOption<String> DISTRIBUTE_ABOVE = ConfigOptions.key(DistributeAbove.FLINK_SETTING)
       .stringType().noDefaultValue()
-      .withDescription("Versions up to which a Lance cleanup runs in the client instead of as a job (0: every table a job).");
+      .withDescription("Versions' manifests up to which a Lance cleanup runs in the client instead of as a job: a table"
+          + " of at most this many versions, or a daily incremental run with at most this many new since the last run's"
+          + " key snapshot (0: every run a job).");
 
   /**
    * A cleanup on {@code env}, whose configuration's {@value DistributeAbove#FLINK_SETTING}, when set,
