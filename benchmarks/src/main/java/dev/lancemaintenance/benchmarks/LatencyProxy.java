@@ -36,7 +36,8 @@ final class LatencyProxy implements AutoCloseable {
    * request's first line as it arrives ({@code request <time> <line>}), and when its answer's first
    * bytes come back ({@code answer <time> +<ms since the request arrived> <line>}): which round trips
    * a run makes, and which of them wait for one another (a request that arrives after another's
-   * answer may be waiting for it; one that arrives before cannot be).
+   * answer may be waiting for it; one that arrives before cannot be); and each connection a client
+   * opens ({@code connect <time>}), as the proxy accepts it.
    */
   private static final boolean TRACE = Boolean.getBoolean("benchmark.traceRequests");
 
@@ -88,6 +89,9 @@ final class LatencyProxy implements AutoCloseable {
     while (!listener.isClosed()) {
       try {
         Socket client = listener.accept();
+        if (TRACE) {
+          System.out.printf("    connect %tT.%<tL%n", System.currentTimeMillis());
+        }
         client.setTcpNoDelay(true);
         Socket server = new Socket();
         server.setTcpNoDelay(true);
