@@ -67,14 +67,7 @@ class S3NewManifestsReadEarlyIT {
   void theNewManifestsAreRequestedBeforeThePlansListingEndsAndNotReadAgain() {
     Probe probe = cleanedOnTheSecondDay("early.lance", false);
 
-    List<String> events = List.copyOf(probe.events);
-    int listingEnded = events.indexOf("the plan's listing ended");
-    assertThat(listingEnded).as("events %s", events).isPositive();
-    for (String manifest : probe.newManifests) {
-      assertThat(events.indexOf("read " + manifest)).as("the read of %s in %s", manifest, events)
-          .isBetween(0, listingEnded - 1);
-      assertThat(probe.reads.get(manifest).get()).as("reads of %s", manifest).isEqualTo(1);
-    }
+    assertEveryNewManifestReadOnceBefore(probe, "the plan's listing ended");
   }
 
   /**
@@ -86,12 +79,16 @@ class S3NewManifestsReadEarlyIT {
   void theNewManifestsAreRequestedBeforeTheKeySnapshotIsRead() {
     Probe probe = cleanedOnTheSecondDay("before-snapshot.lance", false, true);
 
+    assertEveryNewManifestReadOnceBefore(probe, "the key snapshot was read");
+  }
+
+  /** Each new manifest was read once, and before {@code event} in the probe's events. */
+  private static void assertEveryNewManifestReadOnceBefore(Probe probe, String event) {
     List<String> events = List.copyOf(probe.events);
-    int snapshotRead = events.indexOf("the key snapshot was read");
-    assertThat(snapshotRead).as("events %s", events).isPositive();
+    int at = events.indexOf(event);
+    assertThat(at).as("events %s", events).isPositive();
     for (String manifest : probe.newManifests) {
-      assertThat(events.indexOf("read " + manifest)).as("the read of %s in %s", manifest, events)
-          .isBetween(0, snapshotRead - 1);
+      assertThat(events.indexOf("read " + manifest)).as("the read of %s in %s", manifest, events).isBetween(0, at - 1);
       assertThat(probe.reads.get(manifest).get()).as("reads of %s", manifest).isEqualTo(1);
     }
   }
