@@ -172,8 +172,9 @@ public final class LedgerReadAhead implements AutoCloseable {
   /**
    * The version above which the daily run's manifests are new, as soon as it can be told: the
    * newest segment's end from the directory's listing alone, one round trip and the snapshot's
-   * decoding before the snapshot's own end is known (the trace of stop 35's daily run had the new
-   * manifests' reads wait ~130 ms for them, docs/benchmarks.md, "Stop 36"); the snapshot's end, as
+   * decoding before the snapshot's own end is known (in the traces of stop 35's and stop 36's daily
+   * runs the new manifests' reads went out 150-275 ms after that listing's answer, docs/benchmarks.md,
+   * "Stop 36"); the snapshot's end, as
    * before, when no segment is listed; empty when the directory holds no key snapshot (the run reads
    * the ledger). Exact whatever it says: a read begun early stands for a manifest only when the
    * plan lists that very file, and the mark reads at its turn every manifest it needs that was not
