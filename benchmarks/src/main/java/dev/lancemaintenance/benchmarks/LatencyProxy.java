@@ -33,8 +33,11 @@ final class LatencyProxy implements AutoCloseable {
   private static final int BUFFER = 64 * 1024;
   /**
    * Set ({@code -Dbenchmark.traceRequests=true} in {@code BENCHMARK_JAVA_OPTS}) to print each
-   * request's first line as it arrives, with the time: which round trips a run makes, and which of
-   * them wait for one another.
+   * request's first line as it arrives ({@code request <time> <line>}), and when its answer's first
+   * bytes come back ({@code answer <time> +<ms since the request arrived> <line>}): which round trips
+   * a run makes, and which of them wait for one another (a request that arrives after another's
+   * answer may be waiting for it; one that arrives before cannot be); and each connection a client
+   * opens ({@code connect <time>}), as the proxy accepts it.
    */
   private static final boolean TRACE = Boolean.getBoolean("benchmark.traceRequests");
 
@@ -86,6 +89,9 @@ final class LatencyProxy implements AutoCloseable {
     while (!listener.isClosed()) {
       try {
         Socket client = listener.accept();
+        if (TRACE) {
+          System.out.printf("    connect %tT.%<tL%n", System.currentTimeMillis());
+        }
         client.setTcpNoDelay(true);
         Socket server = new Socket();
         server.setTcpNoDelay(true);
@@ -95,8 +101,9 @@ final class LatencyProxy implements AutoCloseable {
         // Set by the answer pump whenever the server sends, read by the request pump: the next
         // bytes from the client start a new request.
         AtomicBoolean awaitingRequest = new AtomicBoolean(true);
-        daemon("latency-proxy-request", () -> pump(client, server, awaitingRequest, true)).start();
-        daemon("latency-proxy-answer", () -> pump(server, client, awaitingRequest, false)).start();
+        LastRequest last = new LastRequest();
+        daemon("latency-proxy-request", () -> pump(client, server, awaitingRequest, last, true)).start();
+        daemon("latency-proxy-answer", () -> pump(server, client, awaitingRequest, last, false)).start();
       } catch (SocketException closed) {
         return;
       } catch (IOException e) {
@@ -107,7 +114,8 @@ final class LatencyProxy implements AutoCloseable {
   }
 
   /** Copies {@code from} to {@code to} until either side closes, then closes both. */
-  private void pump(Socket from, Socket to, AtomicBoolean awaitingRequest, boolean fromClient) {
+  private void pump(
+      Socket from, Socket to, AtomicBoolean awaitingRequest, LastRequest last, boolean fromClient) {
     byte[] buffer = new byte[BUFFER];
     try (from; to) {
       InputStream in = from.getInputStream();
@@ -117,12 +125,12 @@ final class LatencyProxy implements AutoCloseable {
           if (awaitingRequest.getAndSet(false)) {
             requests.incrementAndGet();
             if (TRACE) {
-              trace(buffer, n);
+              last.arrived(buffer, n);
             }
             pause();
           }
-        } else {
-          awaitingRequest.set(true);
+        } else if (!awaitingRequest.getAndSet(true) && TRACE) {
+          last.answered();
         }
         out.write(buffer, 0, n);
         out.flush();
@@ -135,10 +143,28 @@ final class LatencyProxy implements AutoCloseable {
     }
   }
 
-  private static void trace(byte[] request, int length) {
-    String head = new String(request, 0, Math.min(length, 300), java.nio.charset.StandardCharsets.ISO_8859_1);
-    int end = head.indexOf('\r');
-    System.out.printf("    request %tT.%<tL %s%n", System.currentTimeMillis(), end < 0 ? head : head.substring(0, end));
+  /**
+   * The first line and arrival time of a connection's request in flight, for the trace: written by
+   * the request pump, read by the answer pump once the answer's first bytes arrive (HTTP/1.1 does
+   * not pipeline, so the answer is to that request). Only used with {@link #TRACE}.
+   */
+  private static final class LastRequest {
+    private volatile String line = "";
+    private volatile long arrivedNanos;
+
+    void arrived(byte[] request, int length) {
+      String head =
+          new String(request, 0, Math.min(length, 300), java.nio.charset.StandardCharsets.ISO_8859_1);
+      int end = head.indexOf('\r');
+      line = end < 0 ? head : head.substring(0, end);
+      arrivedNanos = System.nanoTime();
+      System.out.printf("    request %tT.%<tL %s%n", System.currentTimeMillis(), line);
+    }
+
+    void answered() {
+      long waited = (System.nanoTime() - arrivedNanos) / 1_000_000;
+      System.out.printf("    answer  %tT.%<tL +%d ms %s%n", System.currentTimeMillis(), waited, line);
+    }
   }
 
   private void pause() throws InterruptedException {

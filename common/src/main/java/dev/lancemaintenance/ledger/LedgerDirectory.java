@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -34,6 +35,8 @@ public final class LedgerDirectory {
   private final NavigableMap<Long, FileEntry> unlistedRecords = new TreeMap<>();
   private final List<String> expiryRecords = new ArrayList<>();
   private final List<FileEntry> files = new ArrayList<>();
+  /** The highest end version a segment's name gives; -1 when no segment is listed. */
+  private long newestSegmentEnd = -1;
 
   private LedgerDirectory(DatasetRef dataset) {
     this.dataset = dataset;
@@ -52,6 +55,7 @@ public final class LedgerDirectory {
       if (ExpiryRecords.isRecord(name)) {
         directory.expiryRecords.add(file.path());
       }
+      directory.newestSegmentEnd = Math.max(directory.newestSegmentEnd, segmentEnd(name));
     }
     Collections.sort(directory.expiryRecords);
     return directory;
@@ -79,6 +83,39 @@ public final class LedgerDirectory {
   /** Every file listed, for the ledger's prune. */
   List<FileEntry> files() {
     return Collections.unmodifiableList(files);
+  }
+
+  /**
+   * The highest end version among the segments' names ({@code seg-<end version>-<uuid>.seg}, {@link
+   * Ledger}), empty when none is listed: a forecast of the newest key snapshot's end, read from the
+   * listing alone before any file is, since a run on the key snapshot's path appends its segment and
+   * then writes the snapshot of the same end. Only a forecast: a segment committed without a
+   * snapshot after it (a run that died between the two), or one never committed, lists a higher end;
+   * use it only where a wrong guess costs reads, never an answer ({@link LedgerReadAhead}).
+   */
+  OptionalLong newestSegmentEnd() {
+    return newestSegmentEnd < 0 ? OptionalLong.empty() : OptionalLong.of(newestSegmentEnd);
+  }
+
+  /** The end version a segment's name gives, or -1 for any other name. */
+  private static long segmentEnd(String name) {
+    if (!name.startsWith(Ledger.SEGMENT_PREFIX) || !name.endsWith(Ledger.SEGMENT_SUFFIX)) {
+      return -1;
+    }
+    int from = Ledger.SEGMENT_PREFIX.length();
+    int to = name.indexOf('-', from);
+    if (to <= from) {
+      return -1;
+    }
+    long end = 0;
+    for (int at = from; at < to; at++) {
+      int digit = Character.digit(name.charAt(at), 10);
+      if (digit < 0 || name.charAt(at) >= 0x80 || end > (Long.MAX_VALUE - digit) / 10) {
+        return -1;
+      }
+      end = end * 10 + digit;
+    }
+    return end;
   }
 
   /** The expiry records' paths, in order. */

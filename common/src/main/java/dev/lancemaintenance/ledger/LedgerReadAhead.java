@@ -143,9 +143,10 @@ public final class LedgerReadAhead implements AutoCloseable {
     });
     // On an object store the mark's new manifests (above the snapshot's end) are read as the plan
     // lists them, beside its later pages and work (ManifestsReadEarly says why that is exact); on a
-    // local disk a read costs no wait worth moving.
+    // local disk a read costs no wait worth moving. Which are new is foretold from the directory's
+    // listing (newManifestsAbove), so the reads do not wait for the snapshot's GET and decoding.
     ManifestsReadEarly newManifests = storage.requestsWaitOnNetwork()
-        ? ManifestsReadEarly.above(storage, reading.thenApply(LedgerReadAhead::keySnapshotEnd))
+        ? ManifestsReadEarly.above(storage, directory.thenCompose(listed -> newManifestsAbove(listed, reading)))
         : ManifestsReadEarly.none();
     return new LedgerReadAhead(ledger.fingerprint(), Optional.of(reading), newManifests, Optional.of(directory));
   }
@@ -166,6 +167,27 @@ public final class LedgerReadAhead implements AutoCloseable {
         .map(ahead -> ahead.unlistedRecord().map(DaemonThreads::join)
             .orElseGet(() -> UnlistedRecord.readNewest(storage, ahead.listed(), fingerprint)))
         .orElseGet(() -> UnlistedRecord.Read.unusable("the ledger's directory was not listed ahead"));
+  }
+
+  /**
+   * The version above which the daily run's manifests are new, as soon as it can be told: the
+   * newest segment's end from the directory's listing alone, one round trip and the snapshot's
+   * decoding before the snapshot's own end is known (in the traces of stop 35's and stop 36's daily
+   * runs the new manifests' reads went out 150-275 ms after that listing's answer, docs/benchmarks.md,
+   * "Stop 36"); the snapshot's end, as
+   * before, when no segment is listed; empty when the directory holds no key snapshot (the run reads
+   * the ledger). Exact whatever it says: a read begun early stands for a manifest only when the
+   * plan lists that very file, and the mark reads at its turn every manifest it needs that was not
+   * read early ({@link ManifestsReadEarly}); a forecast too high (a segment committed without its
+   * snapshot) leaves some new manifests to the mark's own reads, one too low reads a few manifests
+   * the mark does not take (at most {@link ManifestsReadEarly#MANIFESTS}).
+   */
+  private static CompletableFuture<OptionalLong> newManifestsAbove(LedgerDirectory listed, CompletableFuture<Ahead> reading) {
+    if (listed.keySnapshots().isEmpty()) {
+      return CompletableFuture.completedFuture(OptionalLong.empty());
+    }
+    OptionalLong foretold = listed.newestSegmentEnd();
+    return foretold.isPresent() ? CompletableFuture.completedFuture(foretold) : reading.thenApply(LedgerReadAhead::keySnapshotEnd);
   }
 
   /** The end of the key snapshot read ahead; empty when none was read. */

@@ -67,12 +67,28 @@ class S3NewManifestsReadEarlyIT {
   void theNewManifestsAreRequestedBeforeThePlansListingEndsAndNotReadAgain() {
     Probe probe = cleanedOnTheSecondDay("early.lance", false);
 
+    assertEveryNewManifestReadOnceBefore(probe, "the plan's listing ended");
+  }
+
+  /**
+   * Which manifests are new is foretold from the ledger directory's listing (the newest segment's
+   * end), so their reads do not wait for the key snapshot's read: here the snapshot's read is held
+   * until they were read, and they were.
+   */
+  @Test
+  void theNewManifestsAreRequestedBeforeTheKeySnapshotIsRead() {
+    Probe probe = cleanedOnTheSecondDay("before-snapshot.lance", false, true);
+
+    assertEveryNewManifestReadOnceBefore(probe, "the key snapshot was read");
+  }
+
+  /** Each new manifest was read once, and before {@code event} in the probe's events. */
+  private static void assertEveryNewManifestReadOnceBefore(Probe probe, String event) {
     List<String> events = List.copyOf(probe.events);
-    int listingEnded = events.indexOf("the plan's listing ended");
-    assertThat(listingEnded).as("events %s", events).isPositive();
+    int at = events.indexOf(event);
+    assertThat(at).as("events %s", events).isPositive();
     for (String manifest : probe.newManifests) {
-      assertThat(events.indexOf("read " + manifest)).as("the read of %s in %s", manifest, events)
-          .isBetween(0, listingEnded - 1);
+      assertThat(events.indexOf("read " + manifest)).as("the read of %s in %s", manifest, events).isBetween(0, at - 1);
       assertThat(probe.reads.get(manifest).get()).as("reads of %s", manifest).isEqualTo(1);
     }
   }
@@ -96,8 +112,13 @@ class S3NewManifestsReadEarlyIT {
    * (it read the snapshot and none of the ledger's segments).
    */
   private Probe cleanedOnTheSecondDay(String name, boolean rewrite) {
+    return cleanedOnTheSecondDay(name, rewrite, false);
+  }
+
+  /** As {@link #cleanedOnTheSecondDay(String, boolean)}; with {@code holdKeySnapshot}, the snapshot's read waits for the new manifests' reads too. */
+  private Probe cleanedOnTheSecondDay(String name, boolean rewrite, boolean holdKeySnapshot) {
     LanceTableFixture table = tableWithANewDay(name);
-    Probe probe = new Probe(newManifests(name, table), rewrite);
+    Probe probe = new Probe(newManifests(name, table), rewrite, holdKeySnapshot);
     cleanAndCompare(table, name, probe);
     assertThat(probe.heldTooLong).as("the plan's listing waited past %s s for the new manifests' reads", HOLD_SECONDS)
         .isFalse();
@@ -170,11 +191,13 @@ class S3NewManifestsReadEarlyIT {
    * holds its end until every new manifest was read (so the reads had to start before it ended);
    * with {@code rewrite}, the newest manifest is then written again (the same bytes, a later
    * modification time) and the hint's first read claims a version no listing reaches, so the plan
-   * lists again and sees the rewritten file.
+   * lists again and sees the rewritten file; with {@code holdKeySnapshot}, the key snapshot's read
+   * returns only once every new manifest was read (or {@link #HOLD_SECONDS} passed).
    */
   private static final class Probe {
     private final List<String> newManifests;
     private final boolean rewrite;
+    private final boolean holdKeySnapshot;
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
     private final CountDownLatch newManifestsRead;
@@ -185,9 +208,10 @@ class S3NewManifestsReadEarlyIT {
     private volatile boolean heldTooLong;
     private volatile boolean rewritten;
 
-    Probe(List<String> newManifests, boolean rewrite) {
+    Probe(List<String> newManifests, boolean rewrite, boolean holdKeySnapshot) {
       this.newManifests = List.copyOf(newManifests);
       this.rewrite = rewrite;
+      this.holdKeySnapshot = holdKeySnapshot;
       this.newManifestsRead = new CountDownLatch(newManifests.size());
       newManifests.forEach(manifest -> reads.put(manifest, new AtomicInteger()));
     }
@@ -244,6 +268,12 @@ class S3NewManifestsReadEarlyIT {
           String file = path.substring(path.lastIndexOf('/') + 1);
           if (path.startsWith(Ledger.DIR + "/") && file.startsWith("keys.")) {
             keySnapshotRead.set(true);
+            if (holdKeySnapshot) {
+              holdForTheNewManifests();
+              byte[] snapshot = super.read(path, offset, length);
+              events.add("the key snapshot was read");
+              return snapshot;
+            }
           }
           if (path.startsWith(Ledger.DIR + "/") && file.startsWith("seg-")) {
             segmentRead.set(true);
