@@ -51,8 +51,9 @@ public final class FleetCleanup extends FleetRun {
 
   /**
    * The call's {@code distribute_above} when it gives one: the same threshold splits the fleet
-   * (a table above it runs through the engine's action, which cleans it as its jobs) as each table's
-   * cleanup applies; else the engine's setting.
+   * (a table above it runs through the engine's action, which sends it to its jobs or, for a daily
+   * run with few new versions, cleans it in its driver or client) as each table's cleanup applies;
+   * else the engine's setting.
    */
   @Override
   public int runOnWorkerUpTo(int engineDefault) {
