@@ -149,6 +149,24 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     }
   }
 
+  /**
+   * Large tables cleaned daily: a subtask runs a table above {@code distribute_above} itself when
+   * its daily run decodes few versions, so the fleet's job is the call's only one; a table deferred
+   * to the client runs as a cleanup job of its own.
+   */
+  @Test
+  void dailyRunsOfLargeTablesRunOnTheFleetsSubtasksWhenFewVersionsAreNew(@InjectClusterClient ClusterClient<?> flink)
+      throws Exception {
+    // Asked once before the first call, then after each call, which submits the fleet's one job.
+    int[] jobsSeen = {-1};
+    dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew("flink", () -> {
+      int jobs = flink.listJobs().get().size();
+      int cleanupJobs = jobsSeen[0] < 0 ? 0 : jobs - jobsSeen[0] - 1;
+      jobsSeen[0] = jobs;
+      return cleanupJobs;
+    });
+  }
+
   @Test
   void theColumnsAreTableStatusTheCleanupCountersAndErrorAndTheDryRunMustBeGiven() {
     List<String> expected = new ArrayList<>(List.of("table", "status"));
