@@ -66,10 +66,13 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     return outcomes("CALL lance.sys.optimize_all(root => '" + rootUri + "', " + literals(options) + ")");
   }
 
-  /** {@code name => literal, ...}: dry_run as a boolean, every other value as a string. */
+  /**
+   * {@code name => literal, ...}: numbers and booleans as they are (Flink types the procedures'
+   * arguments: {@code retain_last => '4'} is no call), every other value as a string.
+   */
   private static String literals(Map<String, String> options) {
     return options.entrySet().stream()
-        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .map(e -> e.getKey() + " => " + (e.getValue().matches("-?[0-9]+|true|false") ? e.getValue() : "'" + e.getValue() + "'"))
         .collect(Collectors.joining(", "));
   }
 
