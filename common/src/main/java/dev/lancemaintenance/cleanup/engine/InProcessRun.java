@@ -19,10 +19,11 @@ import java.util.function.Function;
 
 /**
  * A dataset an engine that distributes (Spark, Flink) planned and cleans in its own process (the
- * driver, the client) on the local engine, its table having at most {@link DistributeAbove} versions:
- * what the local engine takes over from the engine's run, so that the run is the engine's run (its settings, listener, progress, recorded files and resume,
- * under its lease and run record) with threads instead of jobs. Built only by {@link
- * BaseCleanupAction#inProcess}, from the action's own settings.
+ * driver, the client) on the local engine, the run reading at most {@link DistributeAbove} versions'
+ * manifests ({@link BaseCleanupAction#cleanedInProcessBecause}): what the local engine takes over
+ * from the engine's run, so that the run is the engine's run (its settings, listener, progress,
+ * recorded files and resume, under its lease and run record) with threads instead of jobs. Built
+ * only by {@link BaseCleanupAction#inProcess}, from the action's own settings.
  *
  * @param cleanup the dataset, policy and "now" the engine's action resolved
  * @param plan its plan, from the engine's one listing of {@code _versions/}

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.spark.SparkCleanupAction;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.testing.FixtureOptions;
@@ -17,9 +17,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,19 +36,9 @@ class SparkS3ListingSkipIT {
   private static final Map<String, String> AUTO = Map.of("listing", "auto");
   private static final Map<String, String> AUTO_VERIFIED = Map.of("listing", "auto", "verify", "true");
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path work;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   @Test
   void aSmallTablesDailyRunsInTheDriverExamineNamesInsteadOfListingAndRemoveWhatTheSdkRemoves() {
@@ -77,7 +64,7 @@ class SparkS3ListingSkipIT {
     LanceTableFixture table = create(name, 8);
     // Above the threshold with every version new: jobs, which leave the key snapshot of what they
     // keep but no record of their listing.
-    CleanupResult asJobs = new SparkCleanupAction(spark, TableLocation.of(S3ProxyServer.s3aUri(BUCKET, name)),
+    CleanupResult asJobs = new SparkCleanupAction(SPARK.session(), TableLocation.of(S3ProxyServer.s3aUri(BUCKET, name)),
         HadoopTableStorage.factory(S3.storageConf()), Clock.systemUTC())
         .distributeAbove(3).markMode(MarkMode.INCREMENTAL).options(AUTO)
         .beforeVersion(2).beforeTimestamp(Instant.now().plusSeconds(60)).errorIfTaggedOldVersions(false).execute();
@@ -92,8 +79,9 @@ class SparkS3ListingSkipIT {
   }
 
   private S3DailyRuns inTheDriverUpTo(int distributeAbove) {
-    return new S3DailyRuns(S3, work, (uri, storage) -> new SparkCleanupAction(spark, TableLocation.of(uri), storage,
-        Clock.systemUTC()).distributeAbove(distributeAbove).markMode(MarkMode.INCREMENTAL));
+    return new S3DailyRuns(S3, work, (uri, storage) ->
+        new SparkCleanupAction(SPARK.session(), TableLocation.of(uri), storage, Clock.systemUTC())
+            .distributeAbove(distributeAbove).markMode(MarkMode.INCREMENTAL));
   }
 
   private static LanceTableFixture create(String name, int appends) {
