@@ -2,6 +2,7 @@ package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CleanupPolicy;
+import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestsReadEarly;
@@ -80,6 +81,21 @@ public final class ListingChoice implements AutoCloseable {
         ? Optional.empty()
         : ahead.keySnapshotOf(storage, dataset, fingerprint).snapshot().map(snapshot -> expiring(snapshot, policy))));
     return new ListingChoice(horizon, listsBecause, expiring, true, verifies);
+  }
+
+  /**
+   * The choice of a run of {@code cleanup} started before its plan lists {@code _versions/}: {@link
+   * #start} for a run that {@code mayExamineNames} (an incremental or verify run of the main dataset
+   * on an object store, with {@code listing => 'auto'}; every engine's action asks it the same way),
+   * whose ledger is read ahead with the record of the last listing ({@link
+   * LedgerReadAhead#startUnlessKeySnapshot}'s {@code readsUnlistedRecord}); {@link #lists()} for any
+   * other. {@code margin} empty: {@link ListingSkip#PUT_MARGIN}.
+   */
+  public static ListingChoice of(boolean mayExamineNames, TableStorage storage, DatasetCleanup cleanup, LedgerReadAhead ahead,
+      Optional<Duration> margin, boolean verifies) {
+    return mayExamineNames
+        ? start(storage, cleanup.dataset(), cleanup.policy(), ahead, margin.orElse(ListingSkip.PUT_MARGIN), verifies)
+        : lists();
   }
 
   /** Why the run lists, as far as can be told before the plan ends; empty when it may examine names. */

@@ -70,6 +70,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -154,7 +155,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private Path spillDirectory = defaultSpillDirectory();
   private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
   private long walkAheadBytes = ListingWalks.DEFAULT_BOUND_BYTES;
-  private Duration putMargin = ListingSkip.PUT_MARGIN;
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -227,18 +227,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     return this;
   }
 
-  /**
-   * How long a single {@code PUT} may be in flight across a listing for a later run to skip the
-   * listing (default one hour, {@link ListingSkip#PUT_MARGIN}): a run examines names instead only
-   * when the oldest version it keeps is older than the last listing by more than this
-   * (docs/ledger.md, section 11.3). Tests, whose versions are seconds old, give less.
-   */
-  public LocalCleanupAction putMargin(Duration margin) {
-    if (margin.isNegative()) {
-      throw new IllegalArgumentException("the PUT margin must not be negative: " + margin);
-    }
-    this.putMargin = margin;
-    return this;
+  /** The {@code PUT} margin of a run that may examine names instead of listing ({@link #putMargin(Duration)}). */
+  private Duration putMarginOrDefault() {
+    return putMargin().orElse(ListingSkip.PUT_MARGIN);
   }
 
   /**
@@ -260,21 +251,40 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * uses the ledger that run started reading before its plan ({@code ledger}, which the caller
    * closes): started with {@link LedgerReadAhead#startUnlessKeySnapshot}, a daily run decides from
    * the key snapshot, as the local engine's own does; {@link LedgerReadAhead#none()} reads the ledger
-   * here, after the plan.
+   * here, after the plan. A run that may examine names instead of listing ({@code listing => 'auto'}
+   * on an object store) chooses with {@code choice}, which that run started beside its plan
+   * ({@link ListingChoice#of}, the caller closes it) and gave its plan's listing ({@link
+   * #readsEarly}); {@link ListingChoice#lists()} lists.
    */
-  public static CleanupResult clean(InProcessRun run, LedgerReadAhead ledger) {
+  public static CleanupResult clean(InProcessRun run, LedgerReadAhead ledger, ListingChoice choice) {
     Objects.requireNonNull(ledger, "ledger");
+    Objects.requireNonNull(choice, "choice");
     LocalCleanupAction local = new LocalCleanupAction(run.table(), run.storageFactory(), run.clock());
     local.dryRun(run.settings().mode() == CleanupMode.DRY_RUN)
         .markMode(run.markMode())
+        .alwaysList(run.alwaysList())
         .maxConcurrentDeletes(run.settings().maxConcurrentDeletes())
         .deleteRateLimit(run.settings().deleteRateLimit())
         .maxDeletes(run.settings().maxDeletes())
         .onRemovedFile(run.removedFileListener())
         .onProgress(run.progress());
-    // Closing the ledger here as well only waits for the read once more.
+    run.putMargin().ifPresent(local::putMargin);
+    // Closing the ledger and the choice here as well only waits for their reads once more.
     return local.cleanDataset(run.cleanup(), Optional.of(run.plan()), run.recordedFiles(), run.resume(),
-        storage -> ledger, RunCloses::close);
+        storage -> ledger, (storage, ahead) -> choice, RunCloses::close);
+  }
+
+  /**
+   * What a plan's listing of {@code _versions/} is given ({@code CleanupPlanner.listingSeenBy}), so
+   * that the manifests a run from the key snapshot decodes ({@link LedgerReadAhead#newManifests}) and
+   * those of the versions a run without a listing expires ({@link ListingChoice#expiringManifests})
+   * are read while it lists.
+   */
+  public static Consumer<FileEntry> readsEarly(LedgerReadAhead ledger, ListingChoice choice) {
+    return listed -> {
+      ledger.newManifests().listed(listed);
+      choice.expiringManifests().listed(listed);
+    };
   }
 
   /** Each run opens its storage through {@link #runStorage}. */
@@ -290,29 +300,22 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         // The daily run decides from the key snapshot and never reads the ledger ahead for it; one
         // that may examine names instead of listing reads the record of the last listing beside it.
         storage -> LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(),
-            Clock.fixed(cleanup.now(), ZoneOffset.UTC), storage.requestsWaitOnNetwork() && mayExamineNames(cleanup)),
+            Clock.fixed(cleanup.now(), ZoneOffset.UTC), mayExamineNames(storage, cleanup)),
+        (storage, ledger) -> ListingChoice.of(mayExamineNames(storage, cleanup), storage, cleanup, ledger, putMargin(),
+            markMode() == MarkMode.VERIFY),
         this::closeBesideTheEndRecord);
   }
 
   /**
-   * Whether a run of {@code cleanup} may examine names instead of listing on a store that bounds its
-   * times (docs/ledger.md, section 11.2, C0's mode and dataset, C4's {@code listing => 'auto'}): the
-   * rest is for {@link ListingChoice} and {@link ListingSkip#decide} to check.
-   */
-  private boolean mayExamineNames(DatasetCleanup cleanup) {
-    // A verify run lists, and compares with the names it could have examined (ListingSkipVerification).
-    return (markMode() == MarkMode.INCREMENTAL || markMode() == MarkMode.VERIFY) && !alwaysList()
-        && cleanup.dataset().isMain() && cleanup.inventory() == null;
-  }
-
-  /**
+   * @param choiceOn whether the run lists or examines names instead, chosen beside the plan from the
+   *     ledger read ahead ({@link ListingChoice#of}), or beside another engine's plan
    * @param closeWhenDone given what the run opened once it ended well, every delete done and
    *     counted: closed beside the run's end record ({@link #closeBesideTheEndRecord}), or at once
    */
   private CleanupResult cleanDataset(
       DatasetCleanup cleanup, Optional<CleanupPlan> plannedElsewhere, Optional<RecordedFiles> recordedFiles,
       Function<TableStorage, SweepResume> resumeOn, Function<TableStorage, LedgerReadAhead> ledgerOn,
-      Consumer<RunCloses> closeWhenDone) {
+      BiFunction<TableStorage, LedgerReadAhead, ListingChoice> choiceOn, Consumer<RunCloses> closeWhenDone) {
     long startNanos = System.nanoTime();
     Clock now = Clock.fixed(cleanup.now(), ZoneOffset.UTC);
     // Closed in reverse order (RunCloses: beside the end record after a run that ended well, here
@@ -335,9 +338,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // record of the last listing and the key snapshot read ahead; its walks start once it chose
       // to list, and the expiring versions' manifests are read as the plan lists them once it chose
       // to examine (ListingChoice says why that is exact). Any other run walks beside the plan at once.
-      ListingChoice choice = opened.add(walksBesideThePlan && mayExamineNames(cleanup)
-          ? ListingChoice.start(storage, cleanup.dataset(), cleanup.policy(), ledger, putMargin, markMode() == MarkMode.VERIFY)
-          : ListingChoice.lists());
+      ListingChoice choice = opened.add(choiceOn.apply(storage, ledger));
       ListingWalks walks = opened.add(walksBesideThePlan
           ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset(), choice.walks())
           : ListingWalks.noneStarted(storage));
@@ -348,10 +349,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
-          : CleanupRun.plan(storage, planner.listingSeenBy(listed -> {
-            ledger.newManifests().listed(listed);
-            choice.expiringManifests().listed(listed);
-          }), cleanup);
+          : CleanupRun.plan(storage, planner.listingSeenBy(readsEarly(ledger, choice)), cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
           new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
@@ -606,7 +604,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      */
     private void examineOrList(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
       ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
-          new PoolDecoder(plan, choice.expiringManifests()), putMargin);
+          new PoolDecoder(plan, choice.expiringManifests()), putMarginOrDefault());
       if (!decision.skipsTheListing()) {
         LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), decision.listsBecause().get());
         return;
@@ -638,7 +636,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      */
     private void readTheNamesToExamine(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
       ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
-          new PoolDecoder(plan, choice.expiringManifests()), putMargin);
+          new PoolDecoder(plan, choice.expiringManifests()), putMarginOrDefault());
       if (!decision.skipsTheListing()) {
         LOG.info("lance cleanup {} [{}]: verify: nothing to compare with the listing, a run without verify would list too: {}",
             table(), CleanupStage.LIST.label(), decision.listsBecause().get());

@@ -60,6 +60,8 @@ public final class HadoopTableStorage implements TableStorage {
   private final FileSystem fs;
   private final Path root;
   private final String rootPath;
+  /** The root's URI scheme in lower case ({@code s3a}, {@code hdfs}, {@code file}; {@code "null"} when it has none), read once. */
+  private final String scheme;
   /**
    * Where every read, listing, write and delete goes when the table is on the local file system (one set of rules
    * for local disk, and java.nio's calls instead of Hadoop's streams and statuses), else null.
@@ -79,7 +81,7 @@ public final class HadoopTableStorage implements TableStorage {
     this.location = location;
     this.conf = conf;
     this.root = new Path(location.uri());
-    String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
+    this.scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
     try {
       this.opened = FileSystem.newInstance(root.toUri(), S3ExpectContinue.configure(scheme, conf.toConfiguration()));
     } catch (IOException e) {
@@ -377,7 +379,6 @@ public final class HadoopTableStorage implements TableStorage {
       if (local != null) {
         return local.createIfAbsent(path, content);
       }
-      String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
       if (scheme.equals("s3a")) {
         if (conditionalCreate()) {
           return conditionalPut(path, content);
@@ -523,8 +524,7 @@ public final class HadoopTableStorage implements TableStorage {
 
   @Override
   public boolean requestsWaitOnNetwork() {
-    String scheme = root.toUri().getScheme();
-    return scheme != null && OBJECT_STORE_SCHEMES.contains(scheme.toLowerCase(Locale.ROOT));
+    return OBJECT_STORE_SCHEMES.contains(scheme);
   }
 
   @Override
@@ -566,7 +566,6 @@ public final class HadoopTableStorage implements TableStorage {
 
   private synchronized Optional<StoreTimes> storeTimes() {
     if (storeTimes == null) {
-      String scheme = String.valueOf(root.toUri().getScheme()).toLowerCase(Locale.ROOT);
       storeTimes = Optional.ofNullable(local == null ? StoreTimes.of(fs, scheme) : null);
     }
     return storeTimes;

@@ -8,6 +8,7 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.DistributeAbove;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
@@ -23,6 +24,7 @@ import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
+import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
@@ -174,22 +176,33 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     // with at most that many new since the snapshot. A run distributed after all reads the ledger
     // after the plan, from the listing taken ahead, which is as exact, and on an object store
     // leaves unused the few new manifests read early (at most 64); its jobs leave the snapshot of
-    // the versions they keep, for the next daily run.
+    // the versions they keep, for the next daily run. With listing => 'auto' on an object store a
+    // run in the driver may examine names instead of listing, as the local engine's: the record of
+    // the last listing is read ahead with the snapshot, and the choice made beside the plan
+    // (ListingChoice); a run distributed after all lists.
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = mayCleanInProcess()
-            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())
-            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
+            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock(),
+                mayExamineNamesInTheDriver(storage, cleanup))
+            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock());
+        ListingChoice choice = ListingChoice.of(mayExamineNamesInTheDriver(storage, cleanup), storage, cleanup, ledger,
+            putMargin(), markMode() == MarkMode.VERIFY)) {
       // One listing of _versions/ both decides where the run goes and plans it.
-      CleanupPlan plan = plan(storage, cleanup);
+      CleanupPlan plan = plan(storage, cleanup, LocalCleanupAction.readsEarly(ledger, choice));
       Optional<String> inDriver = fileListView == null
           ? cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, plan, ledger))
           : Optional.empty();
       if (inDriver.isPresent()) {
         LOG.info("lance cleanup {}: {}: cleaning in the driver", table(), inDriver.get());
-        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
+        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger, choice);
       }
       return distributed(cleanup, plan, storage, ledger, startNanos);
     }
+  }
+
+  /** Whether a run in the driver may examine names instead of listing (a run from a file list view lists none). */
+  private boolean mayExamineNamesInTheDriver(TableStorage storage, DatasetCleanup cleanup) {
+    return fileListView == null && mayExamineNamesInProcess(storage, cleanup);
   }
 
   private CleanupResult distributed(
@@ -245,7 +258,7 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     try (JobGroup group = newJobGroup()) {
       CleanupPlan plan;
       try (TableStorage storage = storageFactory.open(table())) {
-        plan = plan(storage, requestedCleanup());
+        plan = plan(storage, requestedCleanup(), listed -> {});
       }
       SparkRun run = new SparkRun(group, LedgerReadAhead.none(), null, null);
       try {
@@ -261,8 +274,8 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
   }
 
   /** Stage {@code plan}, on the driver; it starts no Spark job but the view's newest time when listing from one. */
-  private CleanupPlan plan(TableStorage storage, DatasetCleanup cleanup) {
-    CleanupPlanner planner = new CleanupPlanner(sliceSize);
+  private CleanupPlan plan(TableStorage storage, DatasetCleanup cleanup, Consumer<FileEntry> listingSeenBy) {
+    CleanupPlanner planner = new CleanupPlanner(sliceSize).listingSeenBy(listingSeenBy);
     return fileListView == null
         ? CleanupRun.plan(storage, planner, cleanup)
         : fileListView.plan(storage, planner, cleanup);

@@ -20,10 +20,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,19 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * version.
  */
 class CompactTaskRetryIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass("local[2,2]");
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start("local[2,2]");
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   @Test
   void aTaskKilledMidCompactionIsRetriedAndLeavesNoHalfWrittenFragmentReferenced() throws IOException {
@@ -56,7 +44,7 @@ class CompactTaskRetryIT {
     CompactResult result =
         new EngineCompactAction(SmallFragmentsTable.compactionTable(table),
                 new KilledOnceAfterWriting(SmallFragmentsTable.compactionTable(table), 1, marker.toString()),
-                new SparkCompactionEngine(spark))
+                new SparkCompactionEngine(SPARK.session()))
             .policy(SmallFragmentsTable.SEVERAL_TASKS)
             .execute();
 

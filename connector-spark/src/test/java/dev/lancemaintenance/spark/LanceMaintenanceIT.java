@@ -24,28 +24,16 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The notebook API: {@code LanceMaintenance.of(spark).cleanup(uri)...execute()} and its Dataset. */
+/** The notebook API: {@code LanceMaintenance.of(SPARK.session()).cleanup(uri)...execute()} and its Dataset. */
 class LanceMaintenanceIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   private LanceTableFixture table() {
     return tableAt("t.lance");
@@ -57,16 +45,16 @@ class LanceMaintenanceIT {
     table.append(5);
     table.append(5);
     table.overwrite(5);
-    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
+    SPARK.session().conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
     Row cleaned;
     try {
-      cleaned = spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', record_files => true)")
+      cleaned = SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', record_files => true)")
           .collectAsList().get(0);
     } finally {
-      spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
+      SPARK.session().conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
     }
 
-    Row run = spark.sql("CALL lance.maintenance_history(table => '" + table.uri() + "')").collectAsList().get(0);
+    Row run = SPARK.sql("CALL lance.maintenance_history(table => '" + table.uri() + "')").collectAsList().get(0);
     List<RecordedFiles.WholePart> parts;
     try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(TableLocation.of(table.uri()))) {
       parts = new RecordedFiles(run.<String>getAs("files")).read(storage);
@@ -92,13 +80,13 @@ class LanceMaintenanceIT {
     table.append(5);
     table.overwrite(5);
     String t = "table => '" + table.uri() + "'";
-    assertThat(spark.sql("CALL lance.maintenance_history(" + t + ")").collectAsList()).as("before any run").isEmpty();
+    assertThat(SPARK.sql("CALL lance.maintenance_history(" + t + ")").collectAsList()).as("before any run").isEmpty();
 
-    Row cleaned = spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s')").collectAsList().get(0);
-    List<Row> history = spark.sql("CALL lance.maintenance_history(" + t + ", limit => 5)").collectAsList();
+    Row cleaned = SPARK.sql("CALL lance.cleanup(" + t + ", older_than => '0s')").collectAsList().get(0);
+    List<Row> history = SPARK.sql("CALL lance.maintenance_history(" + t + ", limit => 5)").collectAsList();
 
     assertThat(history).hasSize(1);
-    assertThat(LanceMaintenance.of(spark).history(table.uri(), Map.of(), 5)).singleElement()
+    assertThat(LanceMaintenance.of(SPARK.session()).history(table.uri(), Map.of(), 5)).singleElement()
         .satisfies(entry -> assertThat(entry.start().runId()).isEqualTo(history.get(0).<String>getAs("run_id")));
     Row run = history.get(0);
     assertThat(run.schema().fieldNames()).containsExactlyElementsOf(RunEntry.COLUMNS.stream().map(RunEntry.Column::name).toList());
@@ -114,7 +102,7 @@ class LanceMaintenanceIT {
     }
     assertThat(run.<Long>getAs("old_versions")).isEqualTo(2L);
     assertThat(run.isNullAt(run.fieldIndex("error"))).isTrue();
-    assertThatThrownBy(() -> spark.sql("CALL lance.maintenance_history(" + t + ", limit => 0)").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.maintenance_history(" + t + ", limit => 0)").collect())
         .hasMessageContaining("'limit' must be at least 1");
   }
   @Test
@@ -122,13 +110,13 @@ class LanceMaintenanceIT {
     LanceTableFixture table = table();
     List<String> before = table.listFiles();
 
-    assertThatThrownBy(() -> LanceMaintenance.of(spark).cleanup(table.uri())
+    assertThatThrownBy(() -> LanceMaintenance.of(SPARK.session()).cleanup(table.uri())
             .olderThan(Duration.ZERO).deleteUnverified(true).execute())
         .isInstanceOf(MaintenanceException.class)
         .hasMessageContaining("retention guard").hasMessageContaining(".allowShortRetention(true)");
     assertThat(table.listFiles()).isEqualTo(before);
 
-    CleanupResult lifted = LanceMaintenance.of(spark).cleanup(table.uri())
+    CleanupResult lifted = LanceMaintenance.of(SPARK.session()).cleanup(table.uri())
         .olderThan(Duration.ZERO).deleteUnverified(true).allowShortRetention(true).execute();
     assertThat(lifted.counters().oldVersions()).isPositive();
   }
@@ -138,13 +126,13 @@ class LanceMaintenanceIT {
     LanceTableFixture table = table();
     List<String> before = table.listFiles();
 
-    assertThatThrownBy(() -> LanceMaintenance.of(spark).cleanup(table.uri())
+    assertThatThrownBy(() -> LanceMaintenance.of(SPARK.session()).cleanup(table.uri())
             .options(Map.of("older_than", "0s", "dryrun", "true")).execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'dryrun'").hasMessageContaining("dry_run");
     assertThat(table.listFiles()).isEqualTo(before);
 
-    CleanupResult dry = LanceMaintenance.of(spark).cleanup(table.uri())
+    CleanupResult dry = LanceMaintenance.of(SPARK.session()).cleanup(table.uri())
         .options(Map.of("older_than", "0s", "dry_run", "true")).execute();
     assertThat(dry.mode()).isEqualTo(CleanupMode.DRY_RUN);
     assertThat(table.listFiles()).isEqualTo(before);
@@ -156,7 +144,7 @@ class LanceMaintenanceIT {
     List<String> before = table.listFiles();
 
     CleanupResult result =
-        LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).execute();
+        LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).execute();
 
     assertThat(result.mode()).isEqualTo(CleanupMode.DRY_RUN);
     assertThat(result.counters().oldVersions()).isEqualTo(3);
@@ -167,10 +155,10 @@ class LanceMaintenanceIT {
   void dryRunDatasetHasOneRowPerFileTheCountersCount() {
     LanceTableFixture table = table();
     CleanupResult counted =
-        LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).execute();
+        LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).execute();
 
     Dataset<Row> files =
-        LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).toDataset();
+        LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).toDataset();
 
     assertThat(files.schema()).isEqualTo(ResultRows.FILE_SCHEMA);
     long removedFiles =
@@ -187,11 +175,11 @@ class LanceMaintenanceIT {
     LanceTableFixture table = table();
     List<String> heard = new ArrayList<>();
 
-    LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true)
+    LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true)
         .onRemovedFile(file -> heard.add(file.path()))
         .execute();
     List<String> listed =
-        LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).toDataset()
+        LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).dryRun(true).toDataset()
             .select("path").as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
 
     assertThat(heard).isNotEmpty().containsExactlyInAnyOrderElementsOf(listed);
@@ -201,7 +189,8 @@ class LanceMaintenanceIT {
   void executedDatasetIsTheCounterRow() {
     LanceTableFixture table = table();
 
-    List<Row> rows = LanceMaintenance.of(spark).cleanup(table.uri()).olderThan(Duration.ZERO).toDataset().collectAsList();
+    List<Row> rows =
+        LanceMaintenance.of(SPARK.session()).cleanup(table.uri()).olderThan(Duration.ZERO).toDataset().collectAsList();
 
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0).<Long>getAs("old_versions")).isEqualTo(3L);
@@ -212,15 +201,15 @@ class LanceMaintenanceIT {
   void smallTablesAreCleanedInTheDriverLikeTheJobsCleanThem() throws InterruptedException {
     LanceTableFixture inDriver = tableAt("in-driver");
     LanceTableFixture asJobs = tableAt("as-jobs");
-    SparkJobsSeen jobs = SparkJobsSeen.listenTo(spark);
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(SPARK.session());
     try {
       CleanupResult driverResult =
-          LanceMaintenance.of(spark).cleanup(inDriver.uri()).olderThan(Duration.ZERO).distributeAbove(4).execute();
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a cleanup in the driver").isEmpty();
+          LanceMaintenance.of(SPARK.session()).cleanup(inDriver.uri()).olderThan(Duration.ZERO).distributeAbove(4).execute();
+      assertThat(jobs.seenUntilBarrier(SPARK.session())).as("Spark jobs of a cleanup in the driver").isEmpty();
 
       CleanupResult jobsResult =
-          LanceMaintenance.of(spark).cleanup(asJobs.uri()).olderThan(Duration.ZERO).distributeAbove(3).execute();
-      List<String> distributed = jobs.seenUntilBarrier(spark);
+          LanceMaintenance.of(SPARK.session()).cleanup(asJobs.uri()).olderThan(Duration.ZERO).distributeAbove(3).execute();
+      List<String> distributed = jobs.seenUntilBarrier(SPARK.session());
       assertThat(distributed).as("Spark jobs of a distributed cleanup").isNotEmpty()
           .allMatch(job -> job.matches("lance-cleanup-\\S+ lance cleanup \\S*as-jobs\\S* \\[\\d(-\\d)?/6 [a-z, ]+\\]: .+"))
           .anyMatch(job -> job.contains(" [" + CleanupStage.MARK.label() + "]: "));
@@ -232,7 +221,7 @@ class LanceMaintenanceIT {
       assertThat(asJobs.versions()).containsExactly(4L);
       assertThat(inDriver.listFiles()).hasSameSizeAs(asJobs.listFiles());
     } finally {
-      jobs.stopListening(spark);
+      jobs.stopListening(SPARK.session());
     }
   }
 

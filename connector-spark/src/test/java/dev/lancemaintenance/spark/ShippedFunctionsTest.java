@@ -40,10 +40,9 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -52,22 +51,16 @@ import scala.Tuple2;
  * serializer) and still works on the other side: each function is round-tripped and then run.
  */
 class ShippedFunctionsTest {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
   private static Broadcast<TableStorageFactory> factory;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startSpark() {
-    spark = SparkTestSession.start();
     factory =
-        JavaSparkContext.fromSparkContext(spark.sparkContext())
+        JavaSparkContext.fromSparkContext(SPARK.session().sparkContext())
             .broadcast(HadoopTableStorage.factory(StorageConf.of(Map.of("fs.file.impl.disable.cache", "true"))));
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
   }
 
   private LanceTableFixture historyOfFourVersions() {

@@ -2,9 +2,7 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupContractTest;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Spark engine meets the cleanup contract on Spark {@code local[2]}: same files left and same
@@ -12,20 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
  * partition count make every scenario cross slice and partition boundaries.
  */
 class SparkCleanupConformanceIT extends CleanupContractTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Override
   protected CleanupAction newCleanup(String tableUri) {
-    return SparkTestSession.cleanup(spark, tableUri);
+    return SparkTestSession.cleanup(SPARK.session(), tableUri);
   }
 }

@@ -12,25 +12,14 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The crash matrix on the Spark engine: the child runs the cleanup as a distributed job in a
  * local-mode Spark session, the rerun is a Spark job in this JVM.
  */
 class SparkCrashMatrixIT extends CrashMatrixContract {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Override
   protected Class<?> child() {
@@ -39,8 +28,8 @@ class SparkCrashMatrixIT extends CrashMatrixContract {
 
   @Override
   protected CleanupAction rerun(Path table, CrashPoint point, Clock clock) {
-    return new SparkCleanupAction(spark, TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()),
-            clock)
+    return new SparkCleanupAction(
+            SPARK.session(), TableLocation.of(table.toString()), HadoopTableStorage.factory(StorageConf.defaults()), clock)
         .distributeAbove(0);
   }
 

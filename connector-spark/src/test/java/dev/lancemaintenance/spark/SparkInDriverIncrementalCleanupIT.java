@@ -10,10 +10,8 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.time.Clock;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The thirty days of maintenance as a Spark user's daily {@code CALL} runs them on a table of up to
@@ -23,23 +21,13 @@ import org.junit.jupiter.api.Test;
  * contract as jobs.
  */
 class SparkInDriverIncrementalCleanupIT extends IncrementalCleanupContract {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
   /** Where the runs go: in the driver up to this many versions, as jobs above. */
   private int distributeAbove = DistributeAbove.DEFAULT;
 
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
-
   @Override
   protected CleanupAction newCleanup(String tableUri, TableStorageFactory storage) {
-    return new SparkCleanupAction(spark, TableLocation.of(tableUri), storage, Clock.systemUTC())
+    return new SparkCleanupAction(SPARK.session(), TableLocation.of(tableUri), storage, Clock.systemUTC())
         .distributeAbove(distributeAbove);
   }
 
@@ -66,31 +54,31 @@ class SparkInDriverIncrementalCleanupIT extends IncrementalCleanupContract {
     for (int commit = 0; commit < 6; commit++) {
       table.append(5);
     }
-    SparkJobsSeen jobs = SparkJobsSeen.listenTo(spark);
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(SPARK.session());
     try {
       cleanAndCompare(table, new Policy(2), "7 versions, no snapshot: jobs", MarkMode.INCREMENTAL);
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of the first run").isNotEmpty();
+      assertThat(jobs.seenUntilBarrier(SPARK.session())).as("Spark jobs of the first run").isNotEmpty();
       assertThat(generation(table.root(), "keys.")).as("the key snapshot the jobs left").isPositive();
 
       table.append(5);
       table.deleteWhere("id % 3 = 0");
       assertThat(takesTheKeySnapshot(table, new Policy(2), "4 versions, 2 new: in the driver"))
           .as("a daily run with 2 new versions decides from the snapshot the jobs left").isTrue();
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a run with 2 new versions").isEmpty();
+      assertThat(jobs.seenUntilBarrier(SPARK.session())).as("Spark jobs of a run with 2 new versions").isEmpty();
 
       for (int commit = 0; commit < 4; commit++) {
         table.append(5);
       }
       cleanAndCompare(table, new Policy(2), "6 versions, 4 new: jobs", MarkMode.INCREMENTAL);
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of a run with 4 new versions").isNotEmpty();
+      assertThat(jobs.seenUntilBarrier(SPARK.session())).as("Spark jobs of a run with 4 new versions").isNotEmpty();
 
       table.append(5);
       table.append(5);
       assertThat(takesTheKeySnapshot(table, new Policy(1), "4 versions, 2 new: in the driver"))
           .as("the jobs' run left a snapshot the next daily run decides from").isTrue();
-      assertThat(jobs.seenUntilBarrier(spark)).as("Spark jobs of the last run").isEmpty();
+      assertThat(jobs.seenUntilBarrier(SPARK.session())).as("Spark jobs of the last run").isEmpty();
     } finally {
-      jobs.stopListening(spark);
+      jobs.stopListening(SPARK.session());
     }
   }
 

@@ -5,9 +5,7 @@ import dev.lancemaintenance.ledger.IncrementalCleanupContract;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.time.Clock;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The thirty days of maintenance as Spark jobs on {@code local[2]}: the ledger's new manifests
@@ -15,20 +13,11 @@ import org.junit.jupiter.api.BeforeAll;
  * verified against the full mark; every table is distributed ({@link SparkTestSession}).
  */
 class SparkIncrementalCleanupIT extends IncrementalCleanupContract {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Override
   protected CleanupAction newCleanup(String tableUri, TableStorageFactory storage) {
-    return new SparkCleanupAction(spark, TableLocation.of(tableUri), storage, Clock.systemUTC()).sliceSize(4).partitions(2);
+    return new SparkCleanupAction(SPARK.session(), TableLocation.of(tableUri), storage, Clock.systemUTC())
+        .sliceSize(4).partitions(2);
   }
 }

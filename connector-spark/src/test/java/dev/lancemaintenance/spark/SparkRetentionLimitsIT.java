@@ -2,29 +2,17 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.RetentionLimitsContract;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code retain_last} and {@code max_deletes} on the Spark engine, distributed (the test session
  * distributes every table): the budget is cut into per-partition quotas.
  */
 class SparkRetentionLimitsIT extends RetentionLimitsContract {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Override
   protected CleanupAction newCleanup(String tableUri) {
-    return SparkTestSession.cleanup(spark, tableUri);
+    return SparkTestSession.cleanup(SPARK.session(), tableUri);
   }
 }

@@ -2,9 +2,7 @@ package dev.lancemaintenance.spark;
 
 import dev.lancemaintenance.cleanup.CleanupAction;
 import dev.lancemaintenance.cleanup.CleanupSafetyTest;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Spark engine keeps the safety promises, distributed (the test session distributes every
@@ -13,20 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
  * case cross slice and partition boundaries.
  */
 class SparkSafetyIT extends CleanupSafetyTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Override
   protected CleanupAction newCleanup(String tableUri) {
-    return SparkTestSession.cleanup(spark, tableUri);
+    return SparkTestSession.cleanup(SPARK.session(), tableUri);
   }
 }

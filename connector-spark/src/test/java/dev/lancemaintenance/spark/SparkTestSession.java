@@ -5,9 +5,10 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark session of one test class: local mode, no UI, few shuffle partitions, CALL lance.*,
- * and every cleanup distributed as Spark jobs (test tables are small enough for the driver path,
- * which {@code LanceMaintenanceIT} covers on its own).
+ * The tests' Spark sessions: local mode, no UI, few shuffle partitions, CALL lance.*, and every
+ * cleanup distributed as Spark jobs (test tables are small enough for the driver path, which the
+ * tests that want it ask for with {@code distribute_above}). A test class registers one session
+ * for all its tests with {@link SparkSessionPerClass}.
  */
 public final class SparkTestSession {
   private static final String EXTENSIONS = "dev.lancemaintenance.spark.extensions.LanceMaintenanceSparkExtensions";

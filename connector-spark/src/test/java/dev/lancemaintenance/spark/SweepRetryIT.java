@@ -20,10 +20,8 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,19 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * counted twice.
  */
 class SweepRetryIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass("local[2,3]");
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start("local[2,3]");
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   @Test
   void retriedSweepTasksCountEachFileOnce() throws IOException {
@@ -64,7 +52,8 @@ class SweepRetryIT {
     TableTwins.copy(pristine, table);
     Path markers = Files.createDirectories(dir.resolve("markers"));
     CleanupResult retried =
-        new SparkCleanupAction(spark, TableLocation.of(table.toString()), FailOnceStorage.factory(markers), Clock.systemUTC())
+        new SparkCleanupAction(
+                SPARK.session(), TableLocation.of(table.toString()), FailOnceStorage.factory(markers), Clock.systemUTC())
             .partitions(3)
             .beforeTimestamp(cutoff)
             .execute();

@@ -78,6 +78,8 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
   private boolean recordFiles;
   /** {@code listing => 'always'}, the default until examining names is faster than listing on small tables too. */
   private boolean alwaysList = true;
+  /** The {@code PUT} margin a run without a listing allows; empty: the listing skip's own ({@code ListingSkip.PUT_MARGIN}). */
+  private Optional<Duration> putMargin = Optional.empty();
   /** {@code distribute_above}: read by the engines that distribute ({@link #cleanedInProcessBecause}). */
   private int distributeAbove = DistributeAbove.DEFAULT;
   /** Where the run under way records the files it deletes; null unless {@code record_files} and executing. */
@@ -356,6 +358,36 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
     return alwaysList;
   }
 
+  /**
+   * How long a single {@code PUT} may be in flight across a listing for a later run to skip the
+   * listing (default one hour, {@code ListingSkip.PUT_MARGIN}): a run examines names instead only
+   * when the oldest version it keeps is older than the last listing by more than this
+   * (docs/ledger.md, section 11.3). Tests, whose versions are seconds old, give less.
+   */
+  public SELF putMargin(Duration margin) {
+    if (margin.isNegative()) {
+      throw new IllegalArgumentException("the PUT margin must not be negative: " + margin);
+    }
+    this.putMargin = Optional.of(margin);
+    return self();
+  }
+
+  /** The {@code PUT} margin the caller gave ({@link #putMargin(Duration)}); empty for the default. */
+  protected Optional<Duration> putMargin() {
+    return putMargin;
+  }
+
+  /**
+   * Whether a run of {@code cleanup} through {@code storage} may examine names instead of listing
+   * (docs/ledger.md, section 11.2: C0's mode and dataset, C4's store and {@code listing => 'auto'}):
+   * the rest is for {@code ListingChoice} and {@code ListingSkip.decide} to check. A verify run
+   * lists, and compares with the names it could have examined ({@code ListingSkipVerification}).
+   */
+  protected boolean mayExamineNames(TableStorage storage, DatasetCleanup cleanup) {
+    return storage.requestsWaitOnNetwork() && (markMode() == MarkMode.INCREMENTAL || markMode() == MarkMode.VERIFY)
+        && !alwaysList && cleanup.dataset().isMain() && cleanup.inventory() == null;
+  }
+
   @Override
   public SELF distributeAbove(int versions) {
     this.distributeAbove = DistributeAbove.checked(versions);
@@ -369,6 +401,16 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    */
   protected boolean mayCleanInProcess() {
     return distributeAbove > 0;
+  }
+
+  /**
+   * Whether an engine that distributes may, when it cleans in its own process, examine names
+   * instead of listing ({@link #mayExamineNames}): it then reads the record of the last listing
+   * ahead with the key snapshot and chooses beside its plan, as the local engine does; a run that
+   * goes to its jobs lists.
+   */
+  protected boolean mayExamineNamesInProcess(TableStorage storage, DatasetCleanup cleanup) {
+    return mayCleanInProcess() && mayExamineNames(storage, cleanup);
   }
 
   /**
@@ -411,12 +453,12 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
 
   /**
    * {@code cleanup}'s dataset, planned by this action as {@code plan}, handed to the local engine to
-   * clean in this process ({@code LocalCleanupAction.clean(InProcessRun, LedgerReadAhead)}) as this
+   * clean in this process ({@code LocalCleanupAction.clean(InProcessRun, LedgerReadAhead, ListingChoice)}) as this
    * action's run: its run settings, listener and progress, the files it records and its resume.
    */
   protected final InProcessRun inProcess(DatasetCleanup cleanup, CleanupPlan plan) {
-    return new InProcessRun(table, storageFactory, clock, cleanup, plan, settings, markMode(), removedFileListener,
-        progress, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()));
+    return new InProcessRun(table, storageFactory, clock, cleanup, plan, settings, markMode(), alwaysList, putMargin,
+        removedFileListener, progress, recordedFiles(cleanup.dataset()), storage -> sweepResume(storage, cleanup.dataset()));
   }
 
   /**

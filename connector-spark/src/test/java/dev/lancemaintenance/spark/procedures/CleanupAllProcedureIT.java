@@ -7,6 +7,7 @@ import dev.lancemaintenance.fleet.FleetContract;
 import dev.lancemaintenance.fleet.TableOutcome;
 import dev.lancemaintenance.fleet.TableStatus;
 import dev.lancemaintenance.runs.RunRecords;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -22,17 +23,16 @@ import java.time.Instant;
 import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkCleanupAction;
 import dev.lancemaintenance.spark.SparkJobsSeen;
-import dev.lancemaintenance.spark.SparkTestSession;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code CALL lance.cleanup_all(root => ..., <cleanup arguments>)}, {@code lance.describe_storage_all}
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * columns.
  */
 class CleanupAllProcedureIT extends FleetContract {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   /**
    * Tables of more than two versions (a.lance) run on their own distributed stages, the others in
@@ -49,14 +49,12 @@ class CleanupAllProcedureIT extends FleetContract {
    */
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start();
-    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "2");
+    SPARK.session().conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "2");
   }
 
   @AfterAll
   static void stopSpark() {
-    spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
-    spark.stop();
+    SPARK.session().conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
   }
 
   @Override
@@ -69,7 +67,7 @@ class CleanupAllProcedureIT extends FleetContract {
     String arguments = options.entrySet().stream()
         .map(e -> e.getKey() + " => " + (e.getKey().startsWith("error_if") ? e.getValue() : "'" + e.getValue() + "'"))
         .collect(Collectors.joining(", "));
-    List<Row> rows = spark.sql("CALL lance.describe_storage_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
+    List<Row> rows = SPARK.sql("CALL lance.describe_storage_all(root => '" + rootUri + "', " + arguments + ")").collectAsList();
     return rows.stream().map(CleanupAllProcedureIT::outcome).toList();
   }
 
@@ -86,7 +84,7 @@ class CleanupAllProcedureIT extends FleetContract {
   }
 
   private static List<TableOutcome> outcomes(String fleetCall) {
-    return spark.sql(fleetCall).collectAsList().stream().map(CleanupAllProcedureIT::outcome).toList();
+    return SPARK.sql(fleetCall).collectAsList().stream().map(CleanupAllProcedureIT::outcome).toList();
   }
 
   private static TableOutcome outcome(Row row) {
@@ -119,7 +117,7 @@ class CleanupAllProcedureIT extends FleetContract {
       TableTwins.copy(root.resolve("a.lance"), twin);
       assertThat(LanceOracle.cleanup(twin, OraclePolicy.builder().beforeTimestamp(cutoff).build()))
           .isInstanceOf(OracleOutcome.Removed.class);
-      List<Row> rows = spark.sql("CALL lance.cleanup_all(root => '" + root.toUri() + "', older_than => '"
+      List<Row> rows = SPARK.sql("CALL lance.cleanup_all(root => '" + root.toUri() + "', older_than => '"
           + cutoff + "', dry_run => false" + given + ")").collectAsList();
       assertThat(rows).as(given).hasSize(1).allSatisfy(row -> assertThat(row.getString(1)).isEqualTo("ok"));
       try (TableStorage storage = HadoopTableStorage.factory(StorageConf.defaults()).open(TableLocation.of(table.uri()))) {
@@ -139,30 +137,30 @@ class CleanupAllProcedureIT extends FleetContract {
    */
   @Test
   void dailyRunsOfLargeTablesRunOnTheFleetsTasksWhenFewVersionsAreNew() throws Exception {
-    SparkJobsSeen jobs = SparkJobsSeen.listenTo(spark);
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(SPARK.session());
     try {
-      dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew("spark", () -> (int) jobs.seenUntilBarrier(spark).stream()
+      dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew("spark", () -> (int) jobs.seenUntilBarrier(SPARK.session()).stream()
           .filter(job -> job.startsWith("lance-cleanup-") && !job.startsWith("lance-cleanup-all-"))
           .count());
     } finally {
-      jobs.stopListening(spark);
+      jobs.stopListening(SPARK.session());
     }
   }
 
   @Test
   void theRowsAreTableStatusTheCleanupCountersAndError() {
-    assertThat(spark.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+    assertThat(SPARK.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
         .isEqualTo(ResultRows.FLEET_CLEANUP_SCHEMA);
     assertThat(ResultRows.FLEET_CLEANUP_SCHEMA.fieldNames()).startsWith("table", "status").endsWith("error");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', dryrun => true)").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup_all(root => '" + workDir().toUri() + "', dryrun => true)").collect())
         .hasMessageContaining("dryrun");
-    assertThat(spark.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+    assertThat(SPARK.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
         .isEqualTo(ResultRows.FLEET_DESCRIBE_SCHEMA);
-    assertThatThrownBy(() -> spark.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', dry_run => true)").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.describe_storage_all(root => '" + workDir().toUri() + "', dry_run => true)").collect())
         .hasMessageContaining("dry_run");
-    assertThat(spark.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
+    assertThat(SPARK.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', pattern => 'none-*')").schema())
         .isEqualTo(ResultRows.FLEET_OPTIMIZE_SCHEMA);
-    assertThatThrownBy(() -> spark.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', branch => 'b')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.optimize_all(root => '" + workDir().toUri() + "', branch => 'b')").collect())
         .hasMessageContaining("branch");
   }
 }

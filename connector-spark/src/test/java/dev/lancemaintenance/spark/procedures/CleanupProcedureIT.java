@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
 import dev.lancemaintenance.spark.ResultRows;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.Leases;
 import dev.lancemaintenance.storage.StorageConf;
@@ -25,11 +25,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,19 +40,9 @@ class CleanupProcedureIT {
   /** Spark 4.0 matches named arguments case-sensitively (TABLE => is an unknown argument there). */
   static final String ARGUMENT_NAMES_IN_ANY_CASE = "argument-names-in-any-case";
 
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   /** Four appends and an overwrite: v1..v4 expire, and the data of v1..v4 goes with them. */
   private LanceTableFixture table() {
@@ -67,7 +55,7 @@ class CleanupProcedureIT {
   }
 
   private static Row single(String sql) {
-    List<Row> rows = spark.sql(sql).collectAsList();
+    List<Row> rows = SPARK.sql(sql).collectAsList();
     assertThat(rows).as("rows of %s", sql).hasSize(1);
     return rows.get(0);
   }
@@ -103,7 +91,7 @@ class CleanupProcedureIT {
   @Test
   void aModeThatIsNeitherFullNorIncrementalIsAnErrorAndDeletesNothing() {
     LanceTableFixture table = table();
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', mode => 'fast')")
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', mode => 'fast')")
             .collectAsList())
         .hasMessageContaining("'mode'").hasMessageContaining("'full' or 'incremental'");
     assertThat(table.versions()).containsExactly(1L, 2L, 3L, 4L, 5L);
@@ -116,10 +104,10 @@ class CleanupProcedureIT {
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.uri()), StorageConf.defaults());
         TableLease held = Leases.holdElsewhere(storage, Instant.now(), Duration.ofDays(1))) {
 
-      assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").collect())
+      assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").collect())
           .hasMessageContaining("holds the table's lease: run elsewhere on host other-host (pid 4242)");
       assertThat(table.listFiles()).as("files").isEqualTo(before);
-      assertThat(spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)")
+      assertThat(SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)")
               .collectAsList()).as("a dry run beside the holder").isNotEmpty();
     }
     assertThat(single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s')").<Long>getAs("old_versions"))
@@ -150,10 +138,10 @@ class CleanupProcedureIT {
       String sql = "CALL lance.cleanup(table => '" + table.uri() + "', "
           + (option == CleanupOption.OLDER_THAN ? "" : "older_than => '0s', ") + option.sqlName() + " => NULL)";
 
-      assertThatThrownBy(() -> spark.sql(sql).collectAsList()).as(sql)
+      assertThatThrownBy(() -> SPARK.sql(sql).collectAsList()).as(sql)
           .hasMessageContaining(option.sqlName()).hasMessageContaining("NULL");
     }
-    assertThatThrownBy(() -> spark.sql(
+    assertThatThrownBy(() -> SPARK.sql(
             "CALL lance.cleanup('" + table.uri() + "', '0s', 3, false, true, false, NULL)").collectAsList())
         .as("positional NULL").hasMessageContaining("dry_run");
     assertThat(new TreeSet<>(table.listFiles())).as("nothing deleted").isEqualTo(before);
@@ -164,10 +152,10 @@ class CleanupProcedureIT {
     LanceTableFixture table = table();
     TreeSet<String> before = new TreeSet<>(table.listFiles());
 
-    assertThatThrownBy(() -> spark.sql(
+    assertThatThrownBy(() -> SPARK.sql(
             "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dryrun => true)").collectAsList())
         .hasMessageContaining("dryrun");
-    assertThatThrownBy(() -> spark.sql(
+    assertThatThrownBy(() -> SPARK.sql(
             "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true, dry_run => false)")
             .collectAsList())
         .hasMessageContaining("dry_run");
@@ -180,7 +168,7 @@ class CleanupProcedureIT {
     TreeSet<String> before = new TreeSet<>(table.listFiles());
     String call = "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', delete_unverified => true";
 
-    assertThatThrownBy(() -> spark.sql(call + ")").collectAsList())
+    assertThatThrownBy(() -> SPARK.sql(call + ")").collectAsList())
         .hasMessageContaining("retention guard").hasMessageContaining("allow_short_retention => true");
     assertThat(new TreeSet<>(table.listFiles())).isEqualTo(before);
 
@@ -190,13 +178,13 @@ class CleanupProcedureIT {
   @Test
   void theSessionCanLiftTheRetentionGuard() {
     LanceTableFixture table = table();
-    spark.conf().set("spark.lance.cleanup.retentionCheck", "false");
+    SPARK.session().conf().set("spark.lance.cleanup.retentionCheck", "false");
     try {
       Row row = single(
           "CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', delete_unverified => true)");
       assertThat(row.<Long>getAs("old_versions")).isEqualTo(4L);
     } finally {
-      spark.conf().unset("spark.lance.cleanup.retentionCheck");
+      SPARK.session().conf().unset("spark.lance.cleanup.retentionCheck");
     }
   }
 
@@ -212,7 +200,7 @@ class CleanupProcedureIT {
   @Test
   void credentialsInTheTableUriAreRefusedWithoutRepeatingThem() {
     for (String dryRun : List.of("true", "false")) {
-      assertThatThrownBy(() -> spark.sql(
+      assertThatThrownBy(() -> SPARK.sql(
               "CALL lance.cleanup(table => 's3a://AKIAEXAMPLE:SECRETVALUE@bucket/t.lance', dry_run => " + dryRun + ")")
               .collectAsList())
           .hasMessageContaining("credentials")
@@ -224,7 +212,7 @@ class CleanupProcedureIT {
   void secretsInTheOptionsMapNeverAppearInTheError() {
     String missing = dir.resolve("missing.lance").toString();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + missing + "', dry_run => false,"
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + missing + "', dry_run => false,"
             + " options => map('fs.s3a.secret.key', 'SECRETVALUE', 'fs.s3a.access.key', 'AKIAEXAMPLE'))").collectAsList())
         .satisfies(e -> assertThat(stackText(e)).contains("missing.lance")
             .doesNotContain("SECRETVALUE").doesNotContain("AKIAEXAMPLE"));
@@ -287,7 +275,7 @@ class CleanupProcedureIT {
     Instant cutoff = table.manifestTimestamp(3).plus(1, ChronoUnit.MILLIS);
     String literal = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC).format(cutoff);
 
-    spark.conf().set("spark.sql.session.timeZone", "UTC");
+    SPARK.session().conf().set("spark.sql.session.timeZone", "UTC");
     Row row = single("CALL lance.cleanup(table => '" + table.uri() + "', older_than => TIMESTAMP '" + literal + "')");
 
     assertThat(row.<Long>getAs("old_versions")).as("v1..v3 are before the cut-off").isEqualTo(3L);
@@ -299,7 +287,7 @@ class CleanupProcedureIT {
     LanceTableFixture table = table();
     Set<String> before = new TreeSet<>(table.listFiles());
 
-    List<Row> rows = spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)").collectAsList();
+    List<Row> rows = SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', dry_run => true)").collectAsList();
     Set<String> listed = rows.stream().map(row -> row.<String>getAs("path")).collect(Collectors.toCollection(TreeSet::new));
     assertThat(new TreeSet<>(table.listFiles())).as("a dry run deletes nothing").isEqualTo(before);
 
@@ -328,7 +316,7 @@ class CleanupProcedureIT {
   void rejectsAZeroMaxDeletesNamingTheParameter() {
     LanceTableFixture table = table();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', max_deletes => 0)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => '0s', max_deletes => 0)"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max_deletes");
   }
@@ -337,7 +325,7 @@ class CleanupProcedureIT {
   void rejectsAZeroMaxConcurrentDeletesNamingTheParameter() {
     LanceTableFixture table = table();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', max_concurrent_deletes => 0)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', max_concurrent_deletes => 0)"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max_concurrent_deletes");
   }
@@ -346,7 +334,7 @@ class CleanupProcedureIT {
   void rejectsAnUnreadableOlderThanNamingTheParameter() {
     LanceTableFixture table = table();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => 'soon')"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', older_than => 'soon')"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("older_than")
         .hasMessageContaining("soon");
@@ -356,7 +344,7 @@ class CleanupProcedureIT {
   void rejectsANegativeRateLimitNamingTheParameter() {
     LanceTableFixture table = table();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => '" + table.uri() + "', delete_rate_limit => -1)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => '" + table.uri() + "', delete_rate_limit => -1)"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("delete_rate_limit");
   }
@@ -365,7 +353,7 @@ class CleanupProcedureIT {
   @Tag(SPARK_4_1)
   void showsItsProcedures() {
     List<String> names =
-        spark.sql("SHOW PROCEDURES IN lance").collectAsList().stream()
+        SPARK.sql("SHOW PROCEDURES IN lance").collectAsList().stream()
             .map(Row::toString)
             .toList();
 
@@ -376,7 +364,7 @@ class CleanupProcedureIT {
   @Tag(SPARK_4_1)
   void describesTheCleanupProcedure() {
     String description =
-        spark.sql("DESCRIBE PROCEDURE lance.cleanup").collectAsList().stream()
+        SPARK.sql("DESCRIBE PROCEDURE lance.cleanup").collectAsList().stream()
             .map(Row::toString)
             .collect(Collectors.joining("\n"));
 

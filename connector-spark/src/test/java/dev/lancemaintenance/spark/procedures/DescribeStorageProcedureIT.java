@@ -9,7 +9,7 @@ import dev.lancemaintenance.report.ReportWindows;
 import dev.lancemaintenance.report.StorageReport;
 import dev.lancemaintenance.spark.FileListViews;
 import dev.lancemaintenance.spark.LanceMaintenance;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
@@ -22,10 +22,9 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,18 +36,12 @@ class DescribeStorageProcedureIT {
   private static final Set<String> COUNTED = Set.of("files", "what_if", "unverified_by_age", "tag", "branch");
 
   @TempDir static Path dir;
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
   private static LanceTableFixture table;
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start();
     table = StorageReportTable.write(dir.resolve("t"));
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
   }
 
   private static List<String> counted(List<List<Object>> rows) {
@@ -69,7 +62,7 @@ class DescribeStorageProcedureIT {
 
   @Test
   void theProceduresRowsAreTheLocalEnginesReport() {
-    List<Row> rows = spark.sql("CALL lance.describe_storage(table => '" + table.uri()
+    List<Row> rows = SPARK.sql("CALL lance.describe_storage(table => '" + table.uri()
         + "', windows => '0s,30d', error_if_tagged_old_versions => false)").collectAsList();
 
     assertThat(rows.get(0).schema().fieldNames()).as("columns")
@@ -80,7 +73,7 @@ class DescribeStorageProcedureIT {
 
   @Test
   void theNotebooksDataFrameIsTheSameReport() {
-    List<Row> rows = LanceMaintenance.of(spark)
+    List<Row> rows = LanceMaintenance.of(SPARK.session())
         .describeStorage(table.uri(), Map.of("windows", "0s", "error_if_tagged_old_versions", "false")).collectAsList();
 
     assertThat(counted(values(rows))).as("the counted sections").containsExactlyElementsOf(counted(local("0s")));
@@ -92,15 +85,16 @@ class DescribeStorageProcedureIT {
    */
   @Test
   void aFileListViewGivesTheReportOfTheRunThatListsFromIt() {
-    FileListViews.register(spark, "storage_files", table.uri(), new Configuration(), path -> true);
-    FileListViews.register(spark, "no_data_files", table.uri(), new Configuration(), path -> !path.startsWith("data/"));
+    FileListViews.register(SPARK.session(), "storage_files", table.uri(), new Configuration(), path -> true);
+    FileListViews.register(
+        SPARK.session(), "no_data_files", table.uri(), new Configuration(), path -> !path.startsWith("data/"));
     String call = "CALL lance.describe_storage(table => '" + table.uri()
         + "', windows => '0s,30d', error_if_tagged_old_versions => false, file_list_view => ";
 
-    List<Row> rows = spark.sql(call + "'storage_files')").collectAsList();
+    List<Row> rows = SPARK.sql(call + "'storage_files')").collectAsList();
 
     assertThat(counted(values(rows))).as("the counted sections").containsExactlyElementsOf(counted(local("0s,30d")));
-    assertThat(values(spark.sql(call + "'no_data_files')").collectAsList()))
+    assertThat(values(SPARK.sql(call + "'no_data_files')").collectAsList()))
         .as("files rows of a report from a view without data files")
         .filteredOn(row -> row.get(0).equals("files")).isNotEmpty()
         .noneMatch(row -> ((String) row.get(1)).startsWith("data/"));
@@ -108,11 +102,11 @@ class DescribeStorageProcedureIT {
 
   @Test
   void aMisspeltArgumentOrARunSettingIsAnErrorNamingIt() {
-    assertThatThrownBy(() -> spark.sql("CALL lance.describe_storage(table => '" + table.uri() + "', older_thn => '1d')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.describe_storage(table => '" + table.uri() + "', older_thn => '1d')").collect())
         .hasMessageContaining("older_thn");
-    assertThatThrownBy(() -> LanceMaintenance.of(spark).describeStorage(table.uri(), Map.of("dry_run", "true")))
+    assertThatThrownBy(() -> LanceMaintenance.of(SPARK.session()).describeStorage(table.uri(), Map.of("dry_run", "true")))
         .hasMessageContaining("dry_run");
-    assertThatThrownBy(() -> spark.sql("CALL lance.describe_storage(table => '" + table.uri() + "', windows => '7 parsecs')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.describe_storage(table => '" + table.uri() + "', windows => '7 parsecs')").collect())
         .hasMessageContaining("windows");
   }
 }

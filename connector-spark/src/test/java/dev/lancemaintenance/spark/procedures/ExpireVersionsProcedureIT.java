@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.spark.SparkCleanupAction;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.ExpiryRecordFiles;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
@@ -16,10 +16,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,19 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * in module {@code testing}); a misspelt argument is an error with nothing deleted.
  */
 class ExpireVersionsProcedureIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   @Test
   void expireThenCleanupInSqlLeaveWhatOneSdkCleanupLeaves() {
@@ -51,17 +39,17 @@ class ExpireVersionsProcedureIT {
     String t = "table => '" + table.uri() + "'";
     List<String> before = FileTimes.listFiles(table.root());
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.expire_versions(" + t + ", older_than => '0s', retain_lst => 2)").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.expire_versions(" + t + ", older_than => '0s', retain_lst => 2)").collect())
         .hasMessageContaining("retain_lst");
     assertThat(FileTimes.listFiles(table.root())).as("files after the misspelt call").isEqualTo(before);
-    List<Row> expired = spark.sql("CALL lance.expire_versions(" + t + ", older_than => '0s', retain_last => 2)").collectAsList();
+    List<Row> expired = SPARK.sql("CALL lance.expire_versions(" + t + ", older_than => '0s', retain_last => 2)").collectAsList();
     assertThat(ExpiryRecordFiles.of(table.root())).as("records of the expired versions").isNotEmpty();
     // As Spark jobs, not the local engine in the driver: executors read the records.
-    spark.conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
+    SPARK.session().conf().set(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF, "0");
     try {
-      spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s', retain_last => 2)").collect();
+      SPARK.sql("CALL lance.cleanup(" + t + ", older_than => '0s', retain_last => 2)").collect();
     } finally {
-      spark.conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
+      SPARK.session().conf().unset(SparkCleanupAction.DISTRIBUTE_ABOVE_CONF);
     }
 
     assertThat(expired).hasSize(1);

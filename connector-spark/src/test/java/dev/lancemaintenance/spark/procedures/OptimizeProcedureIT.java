@@ -8,7 +8,7 @@ import dev.lancemaintenance.compaction.OptimizeAction;
 import dev.lancemaintenance.compaction.SmallFragmentsTable;
 import dev.lancemaintenance.compaction.TagTrapException;
 import dev.lancemaintenance.spark.ResultRows;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.ReadBack;
 import dev.lancemaintenance.testing.TableContent;
@@ -18,11 +18,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Ref;
 
@@ -37,7 +36,7 @@ class OptimizeProcedureIT {
   /** target_rows_per_fragment of SmallFragmentsTable.SEVERAL_TASKS: several tasks. */
   private static final String SEVERAL_TASKS = "target_rows_per_fragment => 40, max_concurrent_tasks => 2";
 
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
   @TempDir static Path templateDir;
   private static LanceTableFixture template;
 
@@ -45,13 +44,7 @@ class OptimizeProcedureIT {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start();
     template = SmallFragmentsTable.write(templateDir.resolve("template"));
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
   }
 
   private LanceTableFixture copy(String name) {
@@ -60,7 +53,7 @@ class OptimizeProcedureIT {
   }
 
   private static Row single(String sql) {
-    List<Row> rows = spark.sql(sql).collectAsList();
+    List<Row> rows = SPARK.sql(sql).collectAsList();
     assertThat(rows).as("rows of %s", sql).hasSize(1);
     return rows.get(0);
   }
@@ -123,7 +116,7 @@ class OptimizeProcedureIT {
     table.tag("current", latest);
     List<String> filesBefore = table.listFiles();
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.optimize(table => '" + table.uri() + "', older_than => '0s')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.optimize(table => '" + table.uri() + "', older_than => '0s')").collect())
         .satisfies(e -> assertThat(causes(e)).as("causes").anyMatch(TagTrapException.class::isInstance))
         .hasMessageContaining("current -> v" + latest + " (the latest version now; compaction makes it old)")
         .hasMessageContaining("error_if_tagged_old_versions=false");
@@ -169,12 +162,12 @@ class OptimizeProcedureIT {
     List<String> filesBefore = table.listFiles();
     String call = "CALL lance.optimize(table => '" + table.uri() + "', ";
 
-    assertThatThrownBy(() -> spark.sql(call + "older_thn => '0s')").collect()).hasMessageContaining("older_thn");
-    assertThatThrownBy(() -> spark.sql(call + "older_than => NULL)").collect())
+    assertThatThrownBy(() -> SPARK.sql(call + "older_thn => '0s')").collect()).hasMessageContaining("older_thn");
+    assertThatThrownBy(() -> SPARK.sql(call + "older_than => NULL)").collect())
         .hasMessageContaining("'older_than' is NULL");
-    assertThatThrownBy(() -> spark.sql(call + "older_than => '0s', dry_run => NULL)").collect())
+    assertThatThrownBy(() -> SPARK.sql(call + "older_than => '0s', dry_run => NULL)").collect())
         .hasMessageContaining("'dry_run' is NULL");
-    assertThatThrownBy(() -> spark.sql(call + "older_than => '0s', max_concurrent_deletes => 0)").collect())
+    assertThatThrownBy(() -> SPARK.sql(call + "older_than => '0s', max_concurrent_deletes => 0)").collect())
         .hasMessageContaining("max_concurrent_deletes");
     assertThat(table.listFiles()).as("files after the refusals").isEqualTo(filesBefore);
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.spark.FileListViews;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OrphanedTable;
@@ -13,10 +13,8 @@ import java.util.List;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,19 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * LocalRemoveOrphanFilesIT}): on the {@link OrphanedTable}.
  */
 class RemoveOrphanFilesProcedureIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   @Test
   void listsThenRemovesTheOldOrphanAndRefusesAnOptionThatChoosesVersions() {
@@ -46,11 +34,11 @@ class RemoveOrphanFilesProcedureIT {
     TreeSet<String> before = new TreeSet<>(table.listFiles());
     String call = "CALL lance.remove_orphan_files(table => '" + table.uri() + "'";
 
-    List<Row> listed = spark.sql(call + ", dry_run => true)").collectAsList();
-    assertThatThrownBy(() -> spark.sql(call + ", before_version => 2)").collect())
+    List<Row> listed = SPARK.sql(call + ", dry_run => true)").collectAsList();
+    assertThatThrownBy(() -> SPARK.sql(call + ", before_version => 2)").collect())
         .hasMessageContaining("before_version");
     assertThat(new TreeSet<>(table.listFiles())).as("files after the dry run and the refused call").isEqualTo(before);
-    List<Row> counters = spark.sql(call + ")").collectAsList();
+    List<Row> counters = SPARK.sql(call + ")").collectAsList();
 
     assertThat(listed).as("the dry run's rows").singleElement()
         .satisfies(row -> assertThat(row.<String>getAs("path")).isEqualTo(orphan));
@@ -68,13 +56,14 @@ class RemoveOrphanFilesProcedureIT {
   void listsFromAFileListViewAndLeavesWhatItDoesNotShow() {
     OrphanedTable orphaned = OrphanedTable.write(dir.resolve("view.lance"));
     String orphan = orphaned.oldOrphan();
-    FileListViews.register(spark, "every_file", orphaned.table().uri(), new Configuration(), path -> true);
-    FileListViews.register(spark, "without_the_orphan", orphaned.table().uri(), new Configuration(), path -> !path.equals(orphan));
+    FileListViews.register(SPARK.session(), "every_file", orphaned.table().uri(), new Configuration(), path -> true);
+    FileListViews.register(
+        SPARK.session(), "without_the_orphan", orphaned.table().uri(), new Configuration(), path -> !path.equals(orphan));
     String call = "CALL lance.remove_orphan_files(table => '" + orphaned.table().uri() + "', dry_run => true, file_list_view => ";
 
-    assertThat(spark.sql(call + "'every_file')").collectAsList()).as("listed from the whole view").singleElement()
+    assertThat(SPARK.sql(call + "'every_file')").collectAsList()).as("listed from the whole view").singleElement()
         .satisfies(row -> assertThat(row.<String>getAs("path")).isEqualTo(orphan));
-    assertThat(spark.sql(call + "'without_the_orphan')").collectAsList()).as("listed from a view without the orphan").isEmpty();
-    assertThatThrownBy(() -> spark.sql(call + "NULL)").collect()).hasMessageContaining("file_list_view").hasMessageContaining("NULL");
+    assertThat(SPARK.sql(call + "'without_the_orphan')").collectAsList()).as("listed from a view without the orphan").isEmpty();
+    assertThatThrownBy(() -> SPARK.sql(call + "NULL)").collect()).hasMessageContaining("file_list_view").hasMessageContaining("NULL");
   }
 }

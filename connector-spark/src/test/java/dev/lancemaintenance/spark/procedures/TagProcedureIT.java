@@ -3,15 +3,13 @@ package dev.lancemaintenance.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,22 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
  * cleanup refusing over a tagged old version names, taken in SQL.
  */
 class TagProcedureIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
 
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
-
   private static Row single(String sql) {
-    List<Row> rows = spark.sql(sql).collectAsList();
+    List<Row> rows = SPARK.sql(sql).collectAsList();
     assertThat(rows).as("rows of %s", sql).hasSize(1);
     return rows.get(0);
   }
@@ -48,7 +36,7 @@ class TagProcedureIT {
     String t = "table => '" + table.uri() + "'";
 
     Row created = single("CALL lance.create_tag(" + t + ", tag => 'release', version => 1)");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + t + ", older_than => '0s')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(" + t + ", older_than => '0s')").collect())
         .hasMessageContaining("release -> v1")
         .hasMessageContaining("tag move");
     Row moved = single("CALL lance.move_tag(" + t + ", tag => 'release', version => " + latest + ")");
@@ -71,11 +59,11 @@ class TagProcedureIT {
     table.tag("old", 1);
     String t = "table => '" + table.uri() + "'";
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.create_tag(" + t + ", tag => 'x', version => 9)").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.create_tag(" + t + ", tag => 'x', version => 9)").collect())
         .hasMessageContaining("version 9 does not exist on main");
-    assertThatThrownBy(() -> spark.sql("CALL lance.create_tag(" + t + ", tag => 'x')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.create_tag(" + t + ", tag => 'x')").collect())
         .hasMessageContaining("version");
-    assertThatThrownBy(() -> spark.sql("CALL lance.delete_tag(" + t + ", tag => 'missing')").collect())
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.delete_tag(" + t + ", tag => 'missing')").collect())
         .hasMessageContaining("'missing'").hasMessageContaining("does not exist");
     Row deleted = single("CALL lance.delete_tag(" + t + ", tag => 'old')");
 

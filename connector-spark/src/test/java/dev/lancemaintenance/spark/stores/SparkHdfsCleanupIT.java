@@ -6,7 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupContractTest;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.ContractPolicy;
 import dev.lancemaintenance.spark.LanceMaintenance;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.ConformanceScenarios;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.LanceOracle;
@@ -23,10 +23,10 @@ import java.time.Instant;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,7 +43,7 @@ class SparkHdfsCleanupIT {
   @TempDir static Path work;
   private static MiniHdfs hdfs;
   private static Scenario scenario;
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
   private static final AtomicInteger CASES = new AtomicInteger();
 
   @BeforeAll
@@ -53,14 +53,10 @@ class SparkHdfsCleanupIT {
     // random mix with indexes) takes twice as long to write and read back; the file kinds do not
     // change what HDFS does, and the Spark engine meets the whole contract locally.
     scenario = ConformanceScenarios.deletes(work.resolve("tables"));
-    spark = SparkTestSession.start();
   }
 
   @AfterAll
   static void stop() {
-    if (spark != null) {
-      spark.stop();
-    }
     if (hdfs != null) {
       hdfs.close();
     }
@@ -72,7 +68,7 @@ class SparkHdfsCleanupIT {
     Case run = newCase(policy);
 
     CleanupResult ours =
-        policy.applyTo(LanceMaintenance.of(spark).cleanup(run.uri(), hdfs.hadoopSettings())).execute();
+        policy.applyTo(LanceMaintenance.of(SPARK.session()).cleanup(run.uri(), hdfs.hadoopSettings())).execute();
 
     assertThat(ours.counters().failedDeletes()).isZero();
     run.assertEndsLikeTheTwin(CleanupContractTest.countersOf(ours));
@@ -83,7 +79,7 @@ class SparkHdfsCleanupIT {
     Instant cutoff = Instant.now().plus(Duration.ofMinutes(1));
     Case run = newCase(ContractPolicy.before("everything old", cutoff));
 
-    Row row = CounterRows.single(spark,
+    Row row = CounterRows.single(SPARK.session(),
         "CALL lance.cleanup(table => " + CounterRows.quote(run.uri())
             + ", older_than => " + CounterRows.quote(cutoff.toString())
             + ", options => " + CounterRows.mapLiteral(hdfs.hadoopSettings()) + ")");

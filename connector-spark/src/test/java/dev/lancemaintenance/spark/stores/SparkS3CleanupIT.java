@@ -8,7 +8,7 @@ import dev.lancemaintenance.cleanup.ContractPolicy;
 import dev.lancemaintenance.spark.FileListViews;
 import dev.lancemaintenance.spark.LanceMaintenance;
 import dev.lancemaintenance.spark.SparkCleanupAction;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleStats;
@@ -26,9 +26,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,19 +48,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SparkS3CleanupIT {
   private static final String BUCKET = "spark-cleanup";
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (spark != null) {
-      spark.stop();
-    }
-  }
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @Test
   void cleansLikeLanceOnObjectsTheSdkWrote() {
@@ -86,7 +71,7 @@ class SparkS3CleanupIT {
 
     // (2) CALL's dry run with the store settings as options lists what the real run then deletes.
     SortedMap<String, Long> ourBefore = objects("ours.lance");
-    Set<String> called = spark.sql(
+    Set<String> called = SPARK.sql(
             "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("ours.lance"))
                 + ", older_than => " + CounterRows.quote(cutoff.toString())
                 + ", before_version => " + policy.beforeVersion().getAsLong()
@@ -109,9 +94,9 @@ class SparkS3CleanupIT {
     LanceTableFixture table = S3Tables.writeCompactedHistory(S3.server(), BUCKET, "session.lance");
     long latest = table.latestVersion();
     Map<String, String> settings = S3.hadoopSettings();
-    settings.forEach((key, value) -> spark.conf().set(key, value));
+    settings.forEach((key, value) -> SPARK.session().conf().set(key, value));
     try {
-      Row row = CounterRows.single(spark,
+      Row row = CounterRows.single(SPARK.session(),
           "CALL lance.cleanup(table => " + CounterRows.quote(S3.s3aUri("session.lance"))
               + ", older_than => '0s')");
 
@@ -120,7 +105,7 @@ class SparkS3CleanupIT {
       assertThat(table.versions()).containsExactly(latest);
       assertThat(ReadBack.snapshot(table.uri(), table.storageOptions()).unreadable()).isEmpty();
     } finally {
-      settings.keySet().forEach(spark.conf()::unset);
+      settings.keySet().forEach(SPARK.session().conf()::unset);
     }
   }
 
@@ -144,28 +129,29 @@ class SparkS3CleanupIT {
         + ", before_version => " + policy.beforeVersion().getAsLong()
         + ", options => " + CounterRows.mapLiteral(S3.hadoopSettings());
 
-    Set<String> fromReport = spark.sql(call + ", dry_run => true, inventory => " + CounterRows.quote(manifest) + ")")
+    Set<String> fromReport = SPARK.sql(call + ", dry_run => true, inventory => " + CounterRows.quote(manifest) + ")")
         .collectAsList().stream()
         .map(row -> row.<String>getAs("path"))
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(listed).as("files the listing's run removes").hasSizeGreaterThan(5);
     assertThat(fromReport).as("files the Parquet report's run removes").isEqualTo(listed);
-    List<Row> orphans = spark.sql("CALL lance.remove_orphan_files(table => " + CounterRows.quote(S3.s3aUri("listed.lance"))
+    List<Row> orphans = SPARK.sql("CALL lance.remove_orphan_files(table => " + CounterRows.quote(S3.s3aUri("listed.lance"))
             + ", older_than => '0s', allow_short_retention => true, dry_run => true, options => "
             + CounterRows.mapLiteral(S3.hadoopSettings()) + ", inventory => " + CounterRows.quote(manifest) + ")")
         .collectAsList();
     assertThat(orphans).as("remove_orphan_files from the report").singleElement()
         .satisfies(orphan -> assertThat(orphan.<String>getAs("path")).isEqualTo("data/orphan.lance"));
 
-    FileListViews.register(spark, "listed_files", S3.s3aUri("listed.lance"), S3.storageConf().toConfiguration(), path -> true);
+    FileListViews.register(
+        SPARK.session(), "listed_files", S3.s3aUri("listed.lance"), S3.storageConf().toConfiguration(), path -> true);
     SortedMap<String, Long> before = objects("listed.lance");
-    Row row = CounterRows.single(spark, call + ", file_list_view => 'listed_files')");
+    Row row = CounterRows.single(SPARK.session(), call + ", file_list_view => 'listed_files')");
     assertThat(S3Tables.removed(before, objects("listed.lance"))).as("removed through the view").isEqualTo(listed);
     assertThat(row.<Long>getAs("failed_deletes")).isZero();
   }
 
   private static SparkCleanupAction cleanup(String key) {
-    return LanceMaintenance.of(spark).cleanup(S3.s3aUri(key), S3.hadoopSettings());
+    return LanceMaintenance.of(SPARK.session()).cleanup(S3.s3aUri(key), S3.hadoopSettings());
   }
 
   private static SortedMap<String, Long> objects(String key) {

@@ -6,38 +6,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lancemaintenance.MaintenanceException;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.MarkMode;
-import dev.lancemaintenance.cleanup.rules.ManagedLayout;
+import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.local.LocalCleanupAction;
-import dev.lancemaintenance.storage.FileEntry;
-import dev.lancemaintenance.storage.ForwardingTableStorage;
-import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TableLocation;
-import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.FixtureOptions;
-import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.OracleOutcome;
 import dev.lancemaintenance.testing.OraclePolicy;
 import dev.lancemaintenance.testing.ScalarIndexKind;
-import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.options.ListContainerOptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,7 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the days that must skip the listing list none of them, and every condition that must make a run
  * list does.
  *
- * <p>The runs are given no {@code PUT} margin ({@link LocalCleanupAction#putMargin}): the versions
+ * <p>The runs are given no {@code PUT} margin ({@code putMargin}, {@link S3DailyRuns}): the versions
  * here are seconds old, and the margin only narrows when a run may skip. The store's times are its
  * own (s3proxy stamps every object as it is written), as the path requires; nothing back-dates.
  */
@@ -62,12 +52,14 @@ class S3ListingSkipIT {
   /** A run that lists and compares with the names it could have examined instead (docs/ledger.md, section 11.6). */
   private static final Map<String, String> AUTO_VERIFIED = Map.of("listing", "auto", "verify", "true");
   @RegisterExtension static final S3Bucket S3 = new S3Bucket(BUCKET);
-  /** The directories a listing walks (the plan's listing of _versions/ is not among them). */
-  private static final Set<String> LISTED = Set.of(
-      ManagedLayout.DATA, ManagedLayout.TRANSACTIONS, ManagedLayout.DELETIONS, ManagedLayout.INDICES);
-
   @TempDir Path work;
-  private int copies;
+  private S3DailyRuns runs;
+
+  @BeforeEach
+  void localEngine() {
+    runs = new S3DailyRuns(S3, work,
+        (uri, storage) -> new LocalCleanupAction(TableLocation.of(uri), storage, Clock.systemUTC()).markMode(MarkMode.INCREMENTAL));
+  }
 
   /** What one run did: whether it listed a managed directory, and how many key prefixes it listed instead. */
   private record Run(boolean listed, int prefixesExamined, CleanupResult result) {}
@@ -82,23 +74,23 @@ class S3ListingSkipIT {
 
     List<String> days = new ArrayList<>();
     // Day 1: no snapshot yet (today's path); day 2: the snapshot's path, no record yet: both list.
-    days.add(day(table, name, 2, false, AUTO));
-    days.add(day(table, name, 3, false, AUTO));
+    days.add(runs.day(table, name, 2, false, AUTO));
+    days.add(runs.day(table, name, 3, false, AUTO));
     // Days 3 to 5: every version they keep but the new ones was committed before day 2's listing.
     table.append(10);
     table.deleteWhere("id % 5 = 0");
-    days.add(day(table, name, 4, false, AUTO));
+    days.add(runs.day(table, name, 4, false, AUTO));
     table.createScalarIndex("id", ScalarIndexKind.BTREE);
     table.restore(table.latestVersion() - 2);
-    days.add(day(table, name, 5, false, AUTO));
+    days.add(runs.day(table, name, 5, false, AUTO));
     table.compact();
-    days.add(day(table, name, 6, true, AUTO));
+    days.add(runs.day(table, name, 6, true, AUTO));
     // Day 6: the oldest version kept was committed after day 2's listing: the run lists, and moves
     // the horizon; day 7 skips again from it.
     long afterDay2 = table.latestVersion() - 3;
-    days.add(day(table, name, afterDay2, false, AUTO));
+    days.add(runs.day(table, name, afterDay2, false, AUTO));
     table.append(10);
-    days.add(day(table, name, afterDay2 + 1, false, AUTO));
+    days.add(runs.day(table, name, afterDay2 + 1, false, AUTO));
 
     assertThat(days).containsExactly("listed", "listed", "examined", "examined", "examined", "listed", "examined");
     assertThat(S3.server().blobStore().blobExists(BUCKET, name + "/data/never-committed.lance"))
@@ -112,34 +104,34 @@ class S3ListingSkipIT {
 
     // listing => 'always', the default, lists, and leaves no record: a user who keeps it does not
     // vouch for the store's times, so the next run lists too, and records.
-    assertThat(day(table, name, 5, false, Map.of())).as("listing => 'always', the default").isEqualTo("listed");
-    assertThat(day(table, name, 6, false, AUTO)).as("listing => 'auto' after listing => 'always'").isEqualTo("listed");
-    assertThat(day(table, name, 7, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+    assertThat(runs.day(table, name, 5, false, Map.of())).as("listing => 'always', the default").isEqualTo("listed");
+    assertThat(runs.day(table, name, 6, false, AUTO)).as("listing => 'auto' after listing => 'always'").isEqualTo("listed");
+    assertThat(runs.day(table, name, 7, false, AUTO)).as("the record the listing left").isEqualTo("examined");
 
     // A record changed in one byte, then one cut short: refused, the run lists and writes a new one.
     damageNewestRecord(name, bytes -> { bytes[bytes.length / 2] ^= 1; return bytes; });
-    assertThat(day(table, name, 8, false, AUTO)).as("a record changed in a byte").isEqualTo("listed");
+    assertThat(runs.day(table, name, 8, false, AUTO)).as("a record changed in a byte").isEqualTo("listed");
     damageNewestRecord(name, bytes -> java.util.Arrays.copyOf(bytes, bytes.length - 3));
-    assertThat(day(table, name, 9, false, AUTO)).as("a record cut short").isEqualTo("listed");
+    assertThat(runs.day(table, name, 9, false, AUTO)).as("a record cut short").isEqualTo("listed");
 
     // Another table's record, newer than this one's.
     String other = "other.lance";
     LanceTableFixture otherTable = create(other);
     otherTable.append(10);
     otherTable.append(10);
-    day(otherTable, other, 2, false, AUTO);
-    day(otherTable, other, 2, false, AUTO);
+    runs.day(otherTable, other, 2, false, AUTO);
+    runs.day(otherTable, other, 2, false, AUTO);
     byte[] foreign = read(newestRecord(other));
     putObject(newestRecord(name).replaceAll("unlisted\\.[0-9]+$", "unlisted.0000000000000009999"), foreign);
     table.append(10);
-    assertThat(day(table, name, 9, false, AUTO)).as("another table's record").isEqualTo("listed");
+    assertThat(runs.day(table, name, 9, false, AUTO)).as("another table's record").isEqualTo("listed");
 
     // The record deleted.
     table.append(10);
     S3.server().blobStore().removeBlob(BUCKET, newestRecord(name));
-    assertThat(day(table, name, 9, false, AUTO)).as("no record").isEqualTo("listed");
+    assertThat(runs.day(table, name, 9, false, AUTO)).as("no record").isEqualTo("listed");
     table.append(10);
-    assertThat(day(table, name, 10, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+    assertThat(runs.day(table, name, 10, false, AUTO)).as("the record the listing left").isEqualTo("examined");
 
     // A version removed by the SDK between two runs: the snapshot no longer describes the listed
     // versions, the run takes today's path and lists.
@@ -148,7 +140,7 @@ class S3ListingSkipIT {
         .errorIfTaggedOldVersions(false).build();
     assertThat(LanceOracle.cleanup(S3ProxyServer.lanceUri(BUCKET, name), S3.server().lanceStorageOptions(), sdkBetween))
         .isInstanceOf(OracleOutcome.Removed.class);
-    assertThat(day(table, name, 12, false, AUTO)).as("a version removed by the SDK between runs").isEqualTo("listed");
+    assertThat(runs.day(table, name, 12, false, AUTO)).as("a version removed by the SDK between runs").isEqualTo("listed");
   }
 
   /**
@@ -168,14 +160,14 @@ class S3ListingSkipIT {
         .errorIfTaggedOldVersions(false).build();
     Runnable sdkCleanup = () -> assertThat(LanceOracle.cleanup(S3ProxyServer.lanceUri(BUCKET, name),
         S3.server().lanceStorageOptions(), sdkBetween)).isInstanceOf(OracleOutcome.Removed.class);
-    assertThat(day(table, name, 7, false, AUTO, sdkCleanup, List.of(sdkBetween)))
+    assertThat(runs.day(table, name, 7, false, AUTO, sdkCleanup, List.of(sdkBetween), Duration.ZERO))
         .as("versions removed by the SDK after the record was read, before the plan listed").isEqualTo("listed");
     // That run marked on today's path, which leaves a key snapshot but no record beside it: the
     // next run lists (the record is of other versions) and leaves one, from which the one after skips.
     table.append(10);
-    assertThat(day(table, name, 8, false, AUTO)).as("a record of other versions than the snapshot's").isEqualTo("listed");
+    assertThat(runs.day(table, name, 8, false, AUTO)).as("a record of other versions than the snapshot's").isEqualTo("listed");
     table.append(10);
-    assertThat(day(table, name, 9, false, AUTO)).as("the record the listing left").isEqualTo("examined");
+    assertThat(runs.day(table, name, 9, false, AUTO)).as("the record the listing left").isEqualTo("examined");
   }
 
   /**
@@ -189,19 +181,19 @@ class S3ListingSkipIT {
   void daysWithVerifyCompareTheNamesExaminedWithTheListingAndRemoveWhatTheSdkRemoves() {
     String name = "verified.lance";
     LanceTableFixture table = withAnOrphanAfterTwoVersions(name, 6);
-    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
-    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
-    assertThat(day(table, name, 4, false, AUTO_VERIFIED)).as("verify beside a record").isEqualTo("listed and compared");
+    assertThat(runs.day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(runs.day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(runs.day(table, name, 4, false, AUTO_VERIFIED)).as("verify beside a record").isEqualTo("listed and compared");
     table.deleteWhere("id % 7 = 0");
-    assertThat(day(table, name, 5, false, AUTO_VERIFIED)).as("verify beside the record a verify run left")
+    assertThat(runs.day(table, name, 5, false, AUTO_VERIFIED)).as("verify beside the record a verify run left")
         .isEqualTo("listed and compared");
     table.createScalarIndex("id", ScalarIndexKind.BTREE);
-    assertThat(day(table, name, 6, true, AUTO_VERIFIED)).as("verify, the orphan of K deleted by both sides")
+    assertThat(runs.day(table, name, 6, true, AUTO_VERIFIED)).as("verify, the orphan of K deleted by both sides")
         .isEqualTo("listed and compared");
     assertThat(S3.server().blobStore().blobExists(BUCKET, name + "/data/never-committed.lance"))
         .as("the orphan, examined from the record and deleted as the listing and the SDK delete it").isFalse();
     table.append(10);
-    assertThat(day(table, name, 7, false, AUTO)).as("no verify, from the record the verify run left").isEqualTo("examined");
+    assertThat(runs.day(table, name, 7, false, AUTO)).as("no verify, from the record the verify run left").isEqualTo("examined");
   }
 
   /**
@@ -220,19 +212,18 @@ class S3ListingSkipIT {
     // No record: the next run lists, and records the horizon its store gives, one hour ahead.
     S3.server().blobStore().removeBlob(BUCKET, newestRecord(name));
     table.append(10);
-    assertThat(day(table, name, 5, false, AUTO, null, List.of(), Duration.ofHours(1))).as("a listing with a fast horizon")
+    assertThat(runs.day(table, name, 5, false, AUTO, null, List.of(), Duration.ofHours(1))).as("a listing with a fast horizon")
         .isEqualTo("listed");
     String orphan = name + "/data/written-after-the-listing.lance";
     S3.server().putOrphan(BUCKET, orphan);
     table.append(10);
     table.append(10);
 
-    sleep(1_100);
+    S3DailyRuns.sleep(1_100);
     String uri = S3ProxyServer.s3aUri(BUCKET, name);
     Map<String, Long> before = TableCopies.listFiles(uri, S3.storageConf().toConfiguration());
-    Probe probe = new Probe(null);
-    LocalCleanupAction verified = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
-        .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
+    S3DailyRuns.Probe probe = new S3DailyRuns.Probe(S3);
+    BaseCleanupAction<?> verified = runs.cleanup(uri, probe);
     verified.options(AUTO_VERIFIED);
     verified.beforeVersion(table.latestVersion() - 1).beforeTimestamp(Instant.now().plusSeconds(60))
         .errorIfTaggedOldVersions(false).deleteUnverified(true).allowShortRetention(true);
@@ -242,81 +233,11 @@ class S3ListingSkipIT {
         .hasMessageContaining("nothing was deleted: first " + orphan.substring(name.length() + 1)
             + ": the listing deletes it (UNVERIFIED_DELETE_UNVERIFIED) and the run without a listing does not examine it")
         .satisfies(refused -> assertThat(refused.getMessage()).doesNotContain("\n"));
-    assertThat(probe.prefixes.get()).as("the names the run without a listing examines were read").isPositive();
+    assertThat(probe.prefixesExamined()).as("the names the run without a listing examines were read").isPositive();
     assertThat(TableCopies.listFiles(uri, S3.storageConf().toConfiguration()).keySet().stream()
         .filter(path -> !path.startsWith("_maintenance/") && !TableLease.isLeaseFile(path)).toList())
         .as("nothing deleted").isEqualTo(before.keySet().stream()
             .filter(path -> !path.startsWith("_maintenance/") && !TableLease.isLeaseFile(path)).toList());
-  }
-
-  /**
-   * One day's run of ours on the bucket (beside the SDK's cleanup of a copy made just before, with
-   * the same policy): the same files left, every kept version reading back. Returns "listed" when the
-   * run listed any managed directory and "examined" when it listed none and examined names instead.
-   */
-  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
-      Map<String, String> options) {
-    return day(table, name, beforeVersion, deleteUnverified, options, null, List.of());
-  }
-
-  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
-      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy) {
-    return day(table, name, beforeVersion, deleteUnverified, options, beforeThePlanLists, alsoOnTheCopy, Duration.ZERO);
-  }
-
-  /**
-   * As {@link #day(LanceTableFixture, String, long, boolean, Map)}, with {@code beforeThePlanLists}
-   * run once the run read its record of the last listing and before its plan lists the versions
-   * (null: nothing), and {@code alsoOnTheCopy} the SDK cleanups that run does, applied to the copy
-   * before the day's own, and {@code horizonAhead} added to the horizon the store gives the run.
-   * "listed and compared" is a verify run that listed and read the names a run without a listing
-   * would examine (and found both decide the same deletes).
-   */
-  private String day(LanceTableFixture table, String name, long beforeVersion, boolean deleteUnverified,
-      Map<String, String> options, Runnable beforeThePlanLists, List<OraclePolicy> alsoOnTheCopy, Duration horizonAhead) {
-    String when = name + " before version " + beforeVersion;
-    String uri = S3ProxyServer.s3aUri(BUCKET, name);
-    // The store stamps whole seconds: the versions committed so far lie before the next listing's horizon.
-    sleep(1_100);
-    Instant cutoff = Instant.now().plusSeconds(60);
-    Path sdkCopy = work.resolve("sdk-" + ++copies);
-    TableCopies.download(uri, S3.storageConf().toConfiguration(), sdkCopy);
-
-    Probe probe = new Probe(beforeThePlanLists, horizonAhead);
-    LocalCleanupAction ours = new LocalCleanupAction(TableLocation.of(uri), probe.factory(), Clock.systemUTC())
-        .markMode(MarkMode.INCREMENTAL).putMargin(Duration.ZERO);
-    ours.options(options);
-    ours.beforeVersion(beforeVersion).beforeTimestamp(cutoff).errorIfTaggedOldVersions(false);
-    OraclePolicy.Builder sdkPolicy = OraclePolicy.builder().beforeVersion(beforeVersion).beforeTimestamp(cutoff)
-        .errorIfTaggedOldVersions(false);
-    if (deleteUnverified) {
-      ours.deleteUnverified(true).allowShortRetention(true);
-      sdkPolicy.deleteUnverified(true);
-    }
-    CleanupResult result = ours.execute();
-    assertThat(probe.beforeThePlanListsRan()).as("%s: the step before the plan's listing ran", when)
-        .isEqualTo(beforeThePlanLists != null);
-
-    for (OraclePolicy earlier : alsoOnTheCopy) {
-      assertThat(LanceOracle.cleanup(sdkCopy, earlier)).as("%s: the SDK's cleanup during the run, on the copy", when)
-          .isInstanceOf(OracleOutcome.Removed.class);
-    }
-    assertThat(LanceOracle.cleanup(sdkCopy, sdkPolicy.build())).as("%s: the SDK cleaned the copy", when)
-        .isInstanceOf(OracleOutcome.Removed.class);
-    List<String> oursLeft = TableCopies.listFiles(uri, S3.storageConf().toConfiguration()).keySet().stream()
-        .filter(path -> !TableLease.isLeaseFile(path) && !path.startsWith("_maintenance/")).toList();
-    assertThat(oursLeft).as("%s: files left by ours (%s) and by the SDK", when, result.counters())
-        .isEqualTo(lanceFiles(sdkCopy));
-    Path oursAfter = work.resolve("ours-" + copies);
-    TableCopies.download(uri, S3.storageConf().toConfiguration(), oursAfter);
-    KeptManifests.assertEveryManifestReadsBack(oursAfter);
-    TableTwins.deleteRecursively(sdkCopy);
-    TableTwins.deleteRecursively(oursAfter);
-    if (probe.managedListings.get() == 0) {
-      assertThat(probe.prefixes.get()).as("%s: a run that lists nothing examines names", when).isPositive();
-      return "examined";
-    }
-    return options.containsKey("verify") && probe.prefixes.get() > 0 ? "listed and compared" : "listed";
   }
 
   /**
@@ -328,9 +249,9 @@ class S3ListingSkipIT {
     for (int i = 0; i < 8; i++) {
       table.append(10);
     }
-    assertThat(day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
-    assertThat(day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
-    assertThat(day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
+    assertThat(runs.day(table, name, 2, false, AUTO)).as("no snapshot").isEqualTo("listed");
+    assertThat(runs.day(table, name, 3, false, AUTO)).as("no record yet").isEqualTo("listed");
+    assertThat(runs.day(table, name, 4, false, AUTO)).as("a record beside the snapshot").isEqualTo("examined");
     return table;
   }
 
@@ -349,15 +270,6 @@ class S3ListingSkipIT {
   private static LanceTableFixture create(String name) {
     return LanceTableFixture.createAt(S3ProxyServer.lanceUri(BUCKET, name),
         FixtureOptions.defaults().withStorageOptions(S3.server().lanceStorageOptions()));
-  }
-
-  private static List<String> lanceFiles(Path root) {
-    try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/'))
-          .filter(p -> !TableLease.isLeaseFile(p) && !p.startsWith("_maintenance/")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** The bucket key of the table's newest record of the last listing. */
@@ -389,97 +301,5 @@ class S3ListingSkipIT {
   private static void putObject(String key, byte[] content) {
     BlobStore store = S3.server().blobStore();
     store.putBlob(BUCKET, store.blobBuilder(key).payload(content).contentLength(content.length).build());
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /**
-   * The run's storage on the bucket, counting its listings of managed directories and of key
-   * prefixes, and running a step (when given) once the record of the last listing was read and
-   * before the first listing of {@code _versions/} goes on.
-   */
-  private static final class Probe {
-    private final AtomicInteger managedListings = new AtomicInteger();
-    private final AtomicInteger prefixes = new AtomicInteger();
-    private final Runnable beforeThePlanLists;
-    private final Duration horizonAhead;
-    private final java.util.concurrent.CountDownLatch recordRead = new java.util.concurrent.CountDownLatch(1);
-    private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
-
-    Probe(Runnable beforeThePlanLists) {
-      this(beforeThePlanLists, Duration.ZERO);
-    }
-
-    Probe(Runnable beforeThePlanLists, Duration horizonAhead) {
-      this.beforeThePlanLists = beforeThePlanLists;
-      this.horizonAhead = horizonAhead;
-    }
-
-    boolean beforeThePlanListsRan() {
-      return ran.get();
-    }
-
-    TableStorageFactory factory() {
-      TableStorageFactory plain = HadoopTableStorage.factory(S3.storageConf());
-      return location -> new ForwardingTableStorage(plain.open(location)) {
-        @Override
-        public Iterator<FileEntry> listFiles(String dir, boolean recursive) {
-          count(dir);
-          return super.listFiles(dir, recursive);
-        }
-
-        @Override
-        public Iterator<FileEntry> listFilesDeferringAttributes(String dir, boolean recursive) {
-          count(dir);
-          return super.listFilesDeferringAttributes(dir, recursive);
-        }
-
-        @Override
-        public byte[] read(String path, long offset, int length) {
-          byte[] read = super.read(path, offset, length);
-          if (path.contains("/unlisted.")) {
-            recordRead.countDown();
-          }
-          return read;
-        }
-
-        @Override
-        public java.util.OptionalLong listingHorizonMillis() {
-          java.util.OptionalLong taken = super.listingHorizonMillis();
-          return taken.isPresent() ? java.util.OptionalLong.of(taken.getAsLong() + horizonAhead.toMillis()) : taken;
-        }
-
-        @Override
-        public List<FileEntry> filesWithPrefix(String prefix) {
-          prefixes.incrementAndGet();
-          return super.filesWithPrefix(prefix);
-        }
-      };
-    }
-
-    private void count(String dir) {
-      if (LISTED.contains(dir)) {
-        managedListings.incrementAndGet();
-      }
-      if (dir.equals(ManagedLayout.VERSIONS) && beforeThePlanLists != null && !ran.get()) {
-        try {
-          assertThat(recordRead.await(30, java.util.concurrent.TimeUnit.SECONDS))
-              .as("the record of the last listing read before the plan lists the versions").isTrue();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-        if (ran.compareAndSet(false, true)) {
-          beforeThePlanLists.run();
-        }
-      }
-    }
   }
 }

@@ -6,6 +6,7 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.DistributeAbove;
+import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.SweepResume;
@@ -21,6 +22,7 @@ import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
+import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.storage.TableLocation;
@@ -155,17 +157,24 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     // at most distribute_above versions, or a daily run with at most that many new since the
     // snapshot. A run that becomes a job after all reads the ledger after the plan, from the
     // listing taken ahead, which is as exact; the job's client leaves the snapshot of the versions
-    // it keeps, for the next daily run.
+    // it keeps, for the next daily run. With listing => 'auto' on an object store a run in the
+    // client may examine names instead of listing, as the local engine's: the record of the last
+    // listing is read ahead with the snapshot, and the choice made beside the plan (ListingChoice);
+    // a run that becomes a job after all lists.
     try (TableStorage storage = storageFactory.open(table());
         LedgerReadAhead ledger = mayCleanInProcess()
-            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock())
-            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock())) {
-      plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize), cleanup);
+            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock(),
+                mayExamineNamesInProcess(storage, cleanup))
+            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock());
+        ListingChoice choice = ListingChoice.of(mayExamineNamesInProcess(storage, cleanup), storage, cleanup, ledger,
+            putMargin(), markMode() == MarkMode.VERIFY)) {
+      plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize).listingSeenBy(LocalCleanupAction.readsEarly(ledger, choice)),
+          cleanup);
       CleanupPlan planned = plan;
       Optional<String> inClient = cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, planned, ledger));
       if (inClient.isPresent()) {
         LOG.info("lance cleanup {}: {}: cleaning in the client", table(), inClient.get());
-        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger);
+        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger, choice);
       }
       // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
       SweepResume resume = sweepResume(storage, cleanup.dataset());

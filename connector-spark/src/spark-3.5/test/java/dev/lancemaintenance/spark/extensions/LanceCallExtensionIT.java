@@ -4,18 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
-import dev.lancemaintenance.spark.SparkTestSession;
+import dev.lancemaintenance.spark.SparkSessionPerClass;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.parser.ParseException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,19 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the binding Spark 4 would do, and a parser that takes only {@code CALL lance.*}.
  */
 class LanceCallExtensionIT {
-  private static SparkSession spark;
+  @RegisterExtension static final SparkSessionPerClass SPARK = new SparkSessionPerClass();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startSpark() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
 
   private LanceTableFixture table() {
     LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
@@ -47,8 +35,8 @@ class LanceCallExtensionIT {
 
   @Test
   void everyOtherStatementIsSparksOwn() {
-    assertThat(spark.sql("SELECT 1 AS one").collectAsList().get(0).getInt(0)).isEqualTo(1);
-    assertThatThrownBy(() -> spark.sql("CALL spark_catalog.system.expire_snapshots('db.t')"))
+    assertThat(SPARK.sql("SELECT 1 AS one").collectAsList().get(0).getInt(0)).isEqualTo(1);
+    assertThatThrownBy(() -> SPARK.sql("CALL spark_catalog.system.expire_snapshots('db.t')"))
         .as("another catalog's CALL goes to Spark's parser, which has no CALL on 3.5")
         .isInstanceOf(ParseException.class);
   }
@@ -57,7 +45,7 @@ class LanceCallExtensionIT {
   void takesConstantExpressionsConvertedToTheParametersTypes() {
     LanceTableFixture table = table();
 
-    Row row = spark.sql("CALL lance.cleanup(table => concat('" + table.uri() + "', ''), older_than => '0s',"
+    Row row = SPARK.sql("CALL lance.cleanup(table => concat('" + table.uri() + "', ''), older_than => '0s',"
             + " max_concurrent_deletes => 2L, options => map('fs.file.impl.disable.cache', 'true'))")
         .collectAsList().get(0);
 
@@ -71,25 +59,25 @@ class LanceCallExtensionIT {
     TreeSet<String> before = new TreeSet<>(table.listFiles());
     String uri = "'" + table.uri() + "'";
 
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(table => " + uri + ", '0s')"))
         .hasMessageContaining("positional argument 2 follows a named argument");
     // The table, every catalogue option, the options map and file_list_view: one more is too many.
     int parameters = CleanupOption.values().length + 3;
     String tooMany = String.join(", ", Collections.nCopies(parameters - 1, "NULL"));
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", " + tooMany + ", 1)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(" + uri + ", " + tooMany + ", 1)"))
         .hasMessageContaining("takes at most " + parameters + " arguments, " + (parameters + 1) + " given");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", table => " + uri + ")"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(" + uri + ", table => " + uri + ")"))
         .hasMessageContaining("'table' is given more than once");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(older_than => '0s')"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(older_than => '0s')"))
         .hasMessageContaining("'table' is required");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", max_concurrent_deletes => 'many')"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(" + uri + ", max_concurrent_deletes => 'many')"))
         .hasMessageContaining("'max_concurrent_deletes' must be int");
-    assertThatThrownBy(() -> spark.sql("CALL lance.compact(" + uri + ", target_rows => 10)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.compact(" + uri + ", target_rows => 10)"))
         .hasMessageContaining("Unknown compact argument 'target_rows'")
         .hasMessageContaining("target_rows_per_fragment");
-    assertThatThrownBy(() -> spark.sql("CALL lance.vacuum(" + uri + ")"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.vacuum(" + uri + ")"))
         .hasMessageContaining("No procedure lance.vacuum (available: cleanup, cleanup_all, compact, create_tag, delete_tag, describe_storage, describe_storage_all, expire_versions, maintenance_history, move_tag, optimize, optimize_all, remove_orphan_files");
-    assertThatThrownBy(() -> spark.sql("CALL lance.cleanup(" + uri + ", older_than => current_date() - id)"))
+    assertThatThrownBy(() -> SPARK.sql("CALL lance.cleanup(" + uri + ", older_than => current_date() - id)"))
         .as("not a constant").isInstanceOf(Exception.class);
     assertThat(new TreeSet<>(table.listFiles())).as("nothing deleted").isEqualTo(before);
   }
@@ -98,7 +86,7 @@ class LanceCallExtensionIT {
   void aDryRunReturnsItsFileRows() {
     LanceTableFixture table = table();
 
-    List<Row> rows = spark.sql("CALL lance.cleanup('" + table.uri() + "', '0s', dry_run => true)").collectAsList();
+    List<Row> rows = SPARK.sql("CALL lance.cleanup('" + table.uri() + "', '0s', dry_run => true)").collectAsList();
 
     assertThat(rows).isNotEmpty();
     assertThat(rows.get(0).schema().fieldNames()).containsExactly("path", "kind", "bytes", "reason");
