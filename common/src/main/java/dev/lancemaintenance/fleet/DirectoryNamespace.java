@@ -73,14 +73,10 @@ public final class DirectoryNamespace {
    * @param listed the table's versions, as {@code _versions/} lists them (empty when left alone):
    *     what a worker weighs before running it ({@link FleetRun#onWorker})
    */
-  record Inspection(Optional<TableOutcome> leftAlone, List<ManifestLocation> listed) {
-    long versions() {
-      return listed.size();
-    }
-  }
+  record Inspection(Optional<TableOutcome> leftAlone, List<ManifestLocation> listed) {}
 
   /**
-   * Whether a matching directory is left alone, and how many versions it has: deregistered or
+   * Whether a matching directory is left alone, and the versions it lists: deregistered or
    * reserved in its namespace (skipped), or not a Lance table at all (failed: no manifest under
    * {@code _versions/}).
    */

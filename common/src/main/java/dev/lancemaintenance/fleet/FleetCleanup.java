@@ -83,8 +83,10 @@ public final class FleetCleanup extends FleetRun {
    */
   @Override
   protected boolean runsOnWorkerAbove(TableStorage table, List<ManifestLocation> listed, long distributeAbove) {
-    LocalCleanupAction daily = configure(localCleanup(table.location())).distributeAbove((int) Math.min(distributeAbove, Integer.MAX_VALUE));
-    Optional<String> onWorker = daily.cleanedInProcessBecause(listed.size(), () -> newSinceKeySnapshot(table, daily.request(), listed));
+    LocalCleanupAction daily = configure(localCleanup(table.location()))
+        .distributeAbove((int) Math.min(distributeAbove, Integer.MAX_VALUE));
+    Optional<String> onWorker =
+        daily.cleanedInProcessBecause(listed.size(), () -> newSinceKeySnapshot(table, daily.request(), listed));
     onWorker.ifPresent(why -> LOG.info("lance cleanup_all {}: {}: cleaning on the worker", table.location(), why));
     return onWorker.isPresent();
   }
