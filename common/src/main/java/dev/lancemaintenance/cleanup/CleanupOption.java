@@ -90,7 +90,8 @@ public enum CleanupOption implements MaintenanceOption {
       "spark and flink: a run that reads at most this many versions' manifests is cleaned in the driver (Flink: the"
           + " client) by the local engine: a table of at most this many versions, or a daily incremental run with at"
           + " most this many new since the last run's key snapshot, which it decides from; other runs as jobs; 0"
-          + " runs every table as jobs; the same files go either way (the local engine always runs in process)");
+          + " runs every table as jobs; the same files go either way (the local engine always runs in process);"
+          + " cleanup_all runs such tables on its tasks (Flink: subtasks), the others through the driver");
 
   /** The values of {@link #LISTING}. */
   private static final List<String> LISTING_VALUES = List.of("auto", "always");

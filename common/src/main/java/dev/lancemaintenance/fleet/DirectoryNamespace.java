@@ -1,6 +1,7 @@
 package dev.lancemaintenance.fleet;
 
 import dev.lancemaintenance.format.DatasetRef;
+import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.format.VersionListing;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -66,11 +67,16 @@ public final class DirectoryNamespace {
     }
   }
 
-  /** What a worker sees of a matching directory before running it. */
-  record Inspection(Optional<TableOutcome> leftAlone, long versions) {}
+  /**
+   * What a worker sees of a matching directory before running it.
+   *
+   * @param listed the table's versions, as {@code _versions/} lists them (empty when left alone):
+   *     what a worker weighs before running it ({@link FleetRun#onWorker})
+   */
+  record Inspection(Optional<TableOutcome> leftAlone, List<ManifestLocation> listed) {}
 
   /**
-   * Whether a matching directory is left alone, and how many versions it has: deregistered or
+   * Whether a matching directory is left alone, and the versions it lists: deregistered or
    * reserved in its namespace (skipped), or not a Lance table at all (failed: no manifest under
    * {@code _versions/}).
    */
@@ -85,15 +91,15 @@ public final class DirectoryNamespace {
     TableLocation location = table.location();
     if (deregistered) {
       return new Inspection(Optional.of(TableOutcome.leftAlone(location, TableStatus.SKIPPED,
-          "is deregistered from its namespace (" + DEREGISTERED + "); left alone")), 0);
+          "is deregistered from its namespace (" + DEREGISTERED + "); left alone")), List.of());
     }
-    long versions = VersionListing.list(table, DatasetRef.MAIN).size();
-    if (versions == 0) {
+    List<ManifestLocation> listed = VersionListing.list(table, DatasetRef.MAIN);
+    if (listed.isEmpty()) {
       return new Inspection(Optional.of(reserved
           ? TableOutcome.leftAlone(location, TableStatus.SKIPPED, "is reserved and not created yet (" + RESERVED + ")")
           : TableOutcome.leftAlone(location, TableStatus.FAILED,
-              "is not a Lance table: no manifest under _versions/; nothing was deleted")), 0);
+              "is not a Lance table: no manifest under _versions/; nothing was deleted")), List.of());
     }
-    return new Inspection(Optional.empty(), versions);
+    return new Inspection(Optional.empty(), listed);
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancemaintenance.fleet;
 
 import dev.lancemaintenance.cleanup.DistributeAbove;
+import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -63,11 +64,27 @@ public abstract class FleetRun implements Serializable {
 
   /**
    * On a worker (a Spark task, a Flink subtask): the table's run on the local engine, or, for a
-   * table of more than {@code distributeAbove} versions, {@link TableStatus#DEFERRED} to the
-   * driver's distributed run.
+   * table of more than {@code distributeAbove} versions that this kind does not run on a worker
+   * all the same ({@link #runsOnWorkerAbove}), {@link TableStatus#DEFERRED} to the driver's run
+   * through the engine's action.
    */
   public final TableOutcome onWorker(TableLocation table, long distributeAbove) {
-    return TableOutcome.of(table, storage, this::runLocally, distributeAbove);
+    return TableOutcome.of(table, storage, this::runLocally,
+        (opened, listed) -> listed.size() <= distributeAbove || runsOnWorkerAbove(opened, listed, distributeAbove));
+  }
+
+  /**
+   * Whether a worker runs a table of more than {@code distributeAbove} versions itself all the same,
+   * as the engine's action would run it in its driver or client: never here, since describe and
+   * optimize read what a table holds, whatever changed since the last run; {@link FleetCleanup}
+   * for a daily incremental run that decodes few versions. Decided before anything of the run
+   * begins, so a table deferred leaves nothing behind.
+   *
+   * @param table the table's storage, open for the choice alone
+   * @param listed the table's versions, as {@code _versions/} lists them
+   */
+  protected boolean runsOnWorkerAbove(TableStorage table, List<ManifestLocation> listed, long distributeAbove) {
+    return false;
   }
 
   /** The table's run through {@code task} (an engine's own one-table action), here in this JVM. */

@@ -3,12 +3,14 @@ package dev.lancemaintenance.fleet;
 import dev.lancemaintenance.UserErrors;
 import dev.lancemaintenance.cleanup.TaggedVersionsException;
 import dev.lancemaintenance.compaction.TagTrapException;
+import dev.lancemaintenance.format.ManifestLocation;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,27 +40,36 @@ public record TableOutcome(String table, TableStatus status, Map<String, Long> c
    * ({@link DirectoryNamespace#inspect}) is reported without running the task.
    */
   public static TableOutcome of(TableLocation table, TableStorageFactory storage, TableTask task) {
-    return of(table, storage, task, Long.MAX_VALUE);
+    return of(table, storage, task, (opened, listed) -> true);
   }
 
   /**
-   * As {@link #of(TableLocation, TableStorageFactory, TableTask)} on a worker: a table of more than
-   * {@code runHereUpTo} versions is not run but {@link TableStatus#DEFERRED} to the driver.
+   * As {@link #of(TableLocation, TableStorageFactory, TableTask)} on a worker: a table that {@code
+   * runsHere} does not take is not run but {@link TableStatus#DEFERRED} to the driver, before
+   * anything of its run (a lease, a run record, a read of its ledger's files) has begun.
    */
-  public static TableOutcome of(TableLocation table, TableStorageFactory storage, TableTask task, long runHereUpTo) {
+  static TableOutcome of(TableLocation table, TableStorageFactory storage, TableTask task, WorkerChoice runsHere) {
     String name = table.toString();
     try {
-      DirectoryNamespace.Inspection seen;
+      boolean here;
       try (TableStorage opened = storage.open(table)) {
-        seen = DirectoryNamespace.inspect(opened);
+        DirectoryNamespace.Inspection seen = DirectoryNamespace.inspect(opened);
+        if (seen.leftAlone().isPresent()) {
+          return seen.leftAlone().get();
+        }
+        here = runsHere.runsHere(opened, seen.listed());
       }
-      if (seen.leftAlone().isPresent()) {
-        return seen.leftAlone().get();
-      }
-      return seen.versions() > runHereUpTo ? deferred(table) : ran(name, task, table);
+      return here ? ran(name, task, table) : deferred(table);
     } catch (RuntimeException e) {
       return failed(name, e);
     }
+  }
+
+  /** Whether a worker runs a table it inspected, or defers it to the driver ({@link FleetRun#onWorker}). */
+  @FunctionalInterface
+  interface WorkerChoice {
+    /** @param listed the table's versions, as {@code _versions/} lists them (at least one) */
+    boolean runsHere(TableStorage table, List<ManifestLocation> listed);
   }
 
   /** A large table a worker leaves to the driver's distributed run. */

@@ -13,8 +13,8 @@ public enum TableStatus {
   /** The table could not run (not a Lance table, corrupt metadata, a store error); nothing was deleted on a failed check. */
   FAILED,
   /**
-   * A worker left a large table to the engine's distributed stages; the driver runs it and replaces
-   * this outcome, so it never reaches a result.
+   * A worker left a large table to the driver, which runs it through the engine's action (its
+   * distributed stages) and replaces this outcome, so it never reaches a result.
    */
   DEFERRED;
 

@@ -14,7 +14,9 @@ import org.apache.spark.sql.SparkSession;
  * A fleet call on Spark ({@code cleanup_all}, {@code describe_storage_all}): the small tables in
  * one job, one task per table, each run by the local engine on its executor; a table of more than
  * {@code distributeAbove} versions comes back {@link TableStatus#DEFERRED} and runs afterwards on
- * its own distributed stages ({@code distributed}), from the driver. The driver holds the tables'
+ * its own distributed stages ({@code distributed}), from the driver, unless its kind runs it on the
+ * task all the same ({@link FleetRun#onWorker}: {@code cleanup_all}'s daily run with few versions
+ * new since its key snapshot). The driver holds the tables'
  * locations and one outcome per table, never their files.
  */
 final class SparkFleet {

@@ -13,20 +13,20 @@ import org.apache.spark.sql.SparkSession;
  * The descriptions of the jobs Spark started, read up to a barrier job of our own: where a run
  * went, to the driver (no job) or to jobs.
  */
-final class SparkJobsSeen extends SparkListener {
+public final class SparkJobsSeen extends SparkListener {
   private static final String BARRIER = "lance-maintenance test barrier";
   private final List<String> seen = new CopyOnWriteArrayList<>();
 
   private SparkJobsSeen() {}
 
   /** A listener added to {@code spark}'s context; remove it with {@link #stopListening}. */
-  static SparkJobsSeen listenTo(SparkSession spark) {
+  public static SparkJobsSeen listenTo(SparkSession spark) {
     SparkJobsSeen jobs = new SparkJobsSeen();
     spark.sparkContext().addSparkListener(jobs);
     return jobs;
   }
 
-  void stopListening(SparkSession spark) {
+  public void stopListening(SparkSession spark) {
     spark.sparkContext().removeSparkListener(this);
   }
 
@@ -43,7 +43,7 @@ final class SparkJobsSeen extends SparkListener {
    * Jobs seen since the last call, without the barrier: listeners hear events in order, so once
    * the barrier job is heard, every job started before it has been heard too.
    */
-  List<String> seenUntilBarrier(SparkSession spark) throws InterruptedException {
+  public List<String> seenUntilBarrier(SparkSession spark) throws InterruptedException {
     spark.sparkContext().setJobDescription(BARRIER);
     try {
       spark.range(1).count();

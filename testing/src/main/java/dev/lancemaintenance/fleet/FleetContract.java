@@ -3,11 +3,16 @@ package dev.lancemaintenance.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancemaintenance.cleanup.CleanupOption;
+import dev.lancemaintenance.ledger.Ledger;
 import dev.lancemaintenance.local.LocalCleanupAction;
 import dev.lancemaintenance.local.LocalStorageReport;
+import dev.lancemaintenance.runs.RunEntry;
+import dev.lancemaintenance.runs.RunRecords;
+import dev.lancemaintenance.runs.RunState;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.TableLocation;
+import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.LanceOracle;
 import dev.lancemaintenance.testing.LanceTableFixture;
@@ -22,6 +27,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -86,6 +92,108 @@ public abstract class FleetContract {
     Files.createDirectories(pristine.resolve("notes"));
     Files.writeString(pristine.resolve("notes/readme.txt"), "not matched by *.lance");
     cutoff = Instant.now().plusMillis(1);
+  }
+
+  /**
+   * A fleet of two large tables cleaned daily ({@code mode => 'incremental'}, {@code
+   * distribute_above => 3}, the four newest versions kept): the first {@code cleanup_all} defers
+   * both to the engine's action, whose jobs fold the ledger and leave key snapshots; after two new
+   * versions each (six versions, two new since the snapshot) the next runs both on the fleet's
+   * workers, the local engine's run recorded and no cleanup job of the engine's; after five new
+   * versions each they are deferred again. Then the ledger of {@code a.lance} is deleted (nothing
+   * to forecast from: deferred) and every ledger file of {@code b.lance} is overwritten (its names
+   * still forecast two new versions, so the worker runs it and the local engine, finding the
+   * snapshot and the ledger unreadable, decodes every version). After every call each table holds
+   * exactly what the SDK's cleanup of its twin leaves, and no run is left unfinished.
+   *
+   * @param engine the engine's name in run records of the driver's runs ({@code spark}, {@code flink})
+   * @param cleanupJobs the engine's cleanup jobs (not the fleet's own job) since it was last asked
+   */
+  protected void dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew(String engine, Callable<Integer> cleanupJobs)
+      throws Exception {
+    Path root = workDir.resolve("daily-" + engine);
+    List<String> names = List.of("a.lance", "b.lance");
+    for (String name : names) {
+      LanceTableFixture table = LanceTableFixture.create(root.resolve(name));
+      for (int commit = 0; commit < 8; commit++) {
+        table.append(5);
+      }
+    }
+    cleanupJobs.call();
+    dailyFleetRun(root, Map.of("a.lance", engine, "b.lance", engine), "8 versions, no key snapshot");
+    assertThat(cleanupJobs.call()).as("%s cleanup jobs of the first run", engine).isPositive();
+    for (String name : names) {
+      try (var files = Files.list(root.resolve(name).resolve(Ledger.DIR))) {
+        assertThat(files.anyMatch(p -> p.getFileName().toString().startsWith("keys.")))
+            .as("the key snapshot the jobs left in %s", name).isTrue();
+      }
+    }
+
+    for (String name : names) {
+      LanceTableFixture table = LanceTableFixture.open(root.resolve(name));
+      table.append(5);
+      table.deleteWhere("id % 3 = 0");
+    }
+    dailyFleetRun(root, Map.of("a.lance", "local", "b.lance", "local"), "6 versions, 2 new");
+    assertThat(cleanupJobs.call()).as("%s cleanup jobs of a daily run with 2 new versions", engine).isZero();
+
+    for (String name : names) {
+      for (int commit = 0; commit < 5; commit++) {
+        LanceTableFixture.open(root.resolve(name)).append(5);
+      }
+    }
+    dailyFleetRun(root, Map.of("a.lance", engine, "b.lance", engine), "9 versions, 5 new");
+    assertThat(cleanupJobs.call()).as("%s cleanup jobs of a daily run with 5 new versions", engine).isPositive();
+
+    deleteTree(root.resolve("a.lance").resolve(Ledger.DIR));
+    try (var files = Files.list(root.resolve("b.lance").resolve(Ledger.DIR))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        Files.writeString(file, "corrupt");
+      }
+    }
+    for (String name : names) {
+      LanceTableFixture.open(root.resolve(name)).append(5);
+      LanceTableFixture.open(root.resolve(name)).append(5);
+    }
+    dailyFleetRun(root, Map.of("a.lance", engine, "b.lance", "local"), "6 versions, 2 new, a's ledger deleted, b's corrupt");
+    assertThat(cleanupJobs.call()).as("%s cleanup jobs of a.lance, whose ledger is gone", engine).isPositive();
+  }
+
+  /**
+   * One daily {@code cleanup_all} of {@code root}, compared table by table with the SDK's cleanup of
+   * a twin; {@code engines}: which engine each table's newest run record must name.
+   */
+  private void dailyFleetRun(Path root, Map<String, String> engines, String when) throws Exception {
+    Instant now = Instant.now().plusSeconds(60);
+    Path twins = workDir.resolve("daily-twins-" + copies.incrementAndGet());
+    TableTwins.copy(root, twins);
+    Map<String, TableOutcome> rows = byName(cleanupAll(root.toUri().toString(), Map.of("older_than", now.toString(),
+        "retain_last", "4", "mode", "incremental", "distribute_above", "3", "dry_run", "false")));
+    for (Map.Entry<String, String> table : engines.entrySet()) {
+      String name = table.getKey();
+      TableOutcome row = rows.get(name);
+      assertThat(row.status()).as("%s, %s (%s)", name, when, row.error()).isEqualTo(TableStatus.OK);
+      long latest = LanceTableFixture.open(twins.resolve(name)).latestVersion();
+      assertThat(LanceOracle.cleanup(twins.resolve(name),
+          OraclePolicy.builder().beforeVersion(latest - 3).beforeTimestamp(now).build()))
+          .isInstanceOf(OracleOutcome.Removed.class);
+      assertThat(files(root.resolve(name))).as("files of %s, %s, against the SDK's cleanup of its twin", name, when)
+          .isEqualTo(files(twins.resolve(name)));
+      try (TableStorage storage = STORAGE.open(TableLocation.of(root.resolve(name).toUri().toString()))) {
+        List<RunEntry> history = new RunRecords(storage).history(100, Clock.systemUTC());
+        assertThat(history.get(0).start().engine()).as("the engine that ran %s, %s", name, when).isEqualTo(table.getValue());
+        assertThat(history).as("runs of %s after %s", name, when).allSatisfy(run -> assertThat(run.state())
+            .isEqualTo(RunState.FINISHED));
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var walk = Files.walk(dir)) {
+      for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
   }
 
   /** A directory for an engine's own tests. */

@@ -427,7 +427,17 @@ public abstract class BaseCleanupAction<SELF extends BaseCleanupAction<SELF>> im
    *     asked only for an incremental run of a table above the threshold
    */
   protected Optional<String> cleanedInProcessBecause(CleanupPlan plan, Supplier<OptionalLong> versionsNewSinceKeySnapshot) {
-    long versions = plan.tableManifestCount();
+    return cleanedInProcessBecause(plan.tableManifestCount(), versionsNewSinceKeySnapshot);
+  }
+
+  /**
+   * {@link #cleanedInProcessBecause(CleanupPlan, Supplier)} before any plan, for a table of {@code
+   * versions} versions: what a fleet's worker weighs ({@code FleetCleanup}), which runs a table on
+   * the local engine where this action, run in a driver, would clean it in process, from a forecast
+   * of the versions new since the key snapshot instead of the snapshot's checks (the local engine's
+   * run makes those, and is exact whatever the forecast said).
+   */
+  public final Optional<String> cleanedInProcessBecause(long versions, Supplier<OptionalLong> versionsNewSinceKeySnapshot) {
     if (DistributeAbove.inProcess(distributeAbove, versions)) {
       return Optional.of(versions + " versions, at most " + distributeAbove + " (" + DistributeAbove.NAME + ")");
     }

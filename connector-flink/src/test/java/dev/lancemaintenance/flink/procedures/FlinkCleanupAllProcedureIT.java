@@ -66,10 +66,13 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
     return outcomes("CALL lance.sys.optimize_all(root => '" + rootUri + "', " + literals(options) + ")");
   }
 
-  /** {@code name => literal, ...}: dry_run as a boolean, every other value as a string. */
+  /**
+   * {@code name => literal, ...}: numbers and booleans as they are (Flink types the procedures'
+   * arguments: {@code retain_last => '4'} is no call), every other value as a string.
+   */
   private static String literals(Map<String, String> options) {
     return options.entrySet().stream()
-        .map(e -> e.getKey() + " => " + (e.getKey().equals("dry_run") ? e.getValue() : "'" + e.getValue() + "'"))
+        .map(e -> e.getKey() + " => " + (e.getValue().matches("-?[0-9]+|true|false") ? e.getValue() : "'" + e.getValue() + "'"))
         .collect(Collectors.joining(", "));
   }
 
@@ -147,6 +150,24 @@ class FlinkCleanupAllProcedureIT extends FleetContract {
             .isEqualTo(LanceTableFixture.open(twins.resolve(name)).listFiles());
       }
     }
+  }
+
+  /**
+   * Large tables cleaned daily: a subtask runs a table above {@code distribute_above} itself when
+   * its daily run decodes few versions, so the fleet's job is the call's only one; a table deferred
+   * to the client runs as a cleanup job of its own.
+   */
+  @Test
+  void dailyRunsOfLargeTablesRunOnTheFleetsSubtasksWhenFewVersionsAreNew(@InjectClusterClient ClusterClient<?> flink)
+      throws Exception {
+    // Asked once before the first call, then after each call, which submits the fleet's one job.
+    int[] jobsSeen = {-1};
+    dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew("flink", () -> {
+      int jobs = flink.listJobs().get().size();
+      int cleanupJobs = jobsSeen[0] < 0 ? 0 : jobs - jobsSeen[0] - 1;
+      jobsSeen[0] = jobs;
+      return cleanupJobs;
+    });
   }
 
   @Test

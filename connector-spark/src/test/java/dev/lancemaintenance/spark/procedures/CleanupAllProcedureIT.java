@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import dev.lancemaintenance.spark.ResultRows;
 import dev.lancemaintenance.spark.SparkCleanupAction;
+import dev.lancemaintenance.spark.SparkJobsSeen;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -126,6 +127,23 @@ class CleanupAllProcedureIT extends FleetContract {
       }
       assertThat(table.listFiles()).as("files left, session 2%s, against the SDK's twin", given)
           .isEqualTo(LanceTableFixture.open(twin).listFiles());
+    }
+  }
+
+  /**
+   * Large tables cleaned daily: a worker runs a table above {@code distribute_above} itself when its
+   * daily run decodes few versions, so the only Spark job is the fleet's ({@code lance-cleanup-all-*});
+   * the engine's cleanup jobs ({@code lance-cleanup-*}) run the tables deferred to the driver.
+   */
+  @Test
+  void dailyRunsOfLargeTablesRunOnTheFleetsTasksWhenFewVersionsAreNew() throws Exception {
+    SparkJobsSeen jobs = SparkJobsSeen.listenTo(SPARK.session());
+    try {
+      dailyRunsOfLargeTablesGoToWorkersWhenFewVersionsAreNew("spark", () -> (int) jobs.seenUntilBarrier(SPARK.session()).stream()
+          .filter(job -> job.startsWith("lance-cleanup-") && !job.startsWith("lance-cleanup-all-"))
+          .count());
+    } finally {
+      jobs.stopListening(SPARK.session());
     }
   }
 

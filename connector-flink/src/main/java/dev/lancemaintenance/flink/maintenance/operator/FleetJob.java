@@ -13,7 +13,9 @@ import org.apache.flink.util.CloseableIterator;
  * The small tables of a fleet call ({@code cleanup_all}, {@code describe_storage_all}) in one Flink
  * batch job: the tables are rebalanced over the subtasks and each subtask runs its table with the
  * local engine; a table of more than {@code distributeAbove} versions comes back deferred, for its
- * own job. The client collects one outcome per table, never a file.
+ * own job, unless its kind runs it on the subtask all the same ({@link FleetRun#onWorker}: {@code
+ * cleanup_all}'s daily run with few versions new since its key snapshot). The client collects one
+ * outcome per table, never a file.
  */
 public final class FleetJob {
   private FleetJob() {}
