@@ -17,12 +17,15 @@ final class Measure {
     ProcessGauges gauges = new ProcessGauges();
     gauges.reset();
     long cpuBefore = processCpuNanos();
+    ThreadCpu threadCpu = ThreadCpu.start();
     long start = System.nanoTime();
     long metadataBytes = contender.clean(table, beforeVersion);
     long wall = System.nanoTime() - start;
     // CPU time does not grow with the machine's load as wall time does: what to compare on a busy
     // machine (it includes the JIT's and the collector's threads, and an in-JVM store's).
-    System.out.printf("  %s: %d ms of CPU in this JVM%n", contender.name(), (processCpuNanos() - cpuBefore) / 1_000_000);
+    long cpu = processCpuNanos() - cpuBefore;
+    System.out.printf("  %s: %d ms of CPU in this JVM%n", contender.name(), cpu / 1_000_000);
+    threadCpu.print(contender.name(), cpu);
     return new RunSample(wall, 0, metadataBytes, gauges.bytesReadSinceReset(), gauges.peakHeapBytes(),
         gauges.peakRssBytes(), false);
   }

@@ -116,7 +116,15 @@ public final class HadoopTableStorage implements TableStorage {
   }
 
   private String relativeOf(Path path) {
-    String full = path.toUri().getPath();
+    return relativeOf(path.toUri().getPath());
+  }
+
+  /** A listed file's name in the table: from its key when the listing gives one ({@link RecursiveListing.KeyNamed}), else from its path. */
+  private String relativeOf(FileStatus status) {
+    return status instanceof RecursiveListing.KeyNamed named ? relativeOf("/" + named.key()) : relativeOf(status.getPath());
+  }
+
+  private String relativeOf(String full) {
     if (full.equals(rootPath)) {
       return "";
     }
@@ -162,7 +170,7 @@ public final class HadoopTableStorage implements TableStorage {
         try {
           FileStatus status = files.next();
           FileEntry.EntryType type = status.isSymlink() ? FileEntry.EntryType.LINK : FileEntry.EntryType.FILE;
-          return new FileEntry(relativeOf(status.getPath()), status.getLen(), status.getModificationTime(), type);
+          return new FileEntry(relativeOf(status), status.getLen(), status.getModificationTime(), type);
         } catch (IOException e) {
           throw new StorageException("list", location.resolveRedacted(dir), e);
         }

@@ -25,6 +25,15 @@ interface RecursiveListing extends Closeable {
   void close();
 
   /**
+   * A listed file that names itself by its key in the store, which its path's {@code
+   * toUri().getPath()} is exactly with a slash before it: the table's storage names it without
+   * making its {@code Path} ({@code S3KeyRangeListing.ListedKey}).
+   */
+  interface KeyNamed {
+    String key();
+  }
+
+  /**
    * The listing for {@code fs}: key ranges on s3a where the client offers them ({@code
    * S3KeyRangeListing#open} says when), Hadoop's own listing everywhere else: HDFS, local disk,
    * gs, abfs, and s3a on Hadoop 3.3 (Spark 3.5's 3.3.4, AWS SDK v1), whose client this project

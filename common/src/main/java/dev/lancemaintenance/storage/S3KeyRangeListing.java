@@ -171,22 +171,97 @@ final class S3KeyRangeListing implements RecursiveListing {
     return Boolean.TRUE.equals(page.isTruncated());
   }
 
-  /** The files among {@code objects}, as s3a's recursive {@code listFiles} accepts and maps them. */
+  /**
+   * The files among {@code objects}, as s3a's recursive {@code listFiles} accepts and maps them. A
+   * key in Hadoop's normal form ({@link ListedKey#plain}) needs no {@code Path} to be accepted or
+   * named, so none is made for it unless asked ({@link ListedKey}): two URI parses per key were
+   * most of our client's own CPU per listed key after the SDK's XML reader (docs/benchmarks.md,
+   * "Stop 37"). The block size s3a gives every file is read once a page instead of once a key.
+   */
   private List<FileStatus> filesOf(List<S3Object> objects, Path dir) {
     List<FileStatus> files = new ArrayList<>(objects.size());
+    long blockSize = fs.getDefaultBlockSize(dir);
+    String dirPath = dir.toUri().getPath();
     for (S3Object object : objects) {
       String key = object.key();
-      Path path = fs.keyToQualifiedPath(key);
-      // Listing.AcceptFilesOnly.
-      if (path.equals(dir) || key.endsWith(FOLDER_SUFFIX) || S3AUtils.objectRepresentsDirectory(key)) {
+      // Listing.AcceptFilesOnly: not the directory itself, no _$folder$, no directory marker.
+      if (key.endsWith(FOLDER_SUFFIX) || S3AUtils.objectRepresentsDirectory(key)) {
         continue;
       }
-      // Listing.FileStatusListingIterator: the size s3a's getObjectSize gives without client-side
-      // encryption, the object's own.
-      files.add(S3AUtils.createFileStatus(
-          path, object, fs.getDefaultBlockSize(path), fs.getUsername(), object.eTag(), null, object.size()));
+      if (ListedKey.plain(key)) {
+        if (!dirPath.equals("/" + key)) {
+          // Listing.FileStatusListingIterator through S3AUtils.createFileStatus: the listed size
+          // (the object's own without client-side encryption) and time, the key's qualified path.
+          files.add(new ListedKey(fs, key, object.size(), object.lastModified().toEpochMilli(), blockSize, fs.getUsername()));
+        }
+        continue;
+      }
+      Path path = fs.keyToQualifiedPath(key);
+      if (!path.equals(dir)) {
+        files.add(S3AUtils.createFileStatus(path, object, blockSize, fs.getUsername(), object.eTag(), null, object.size()));
+      }
     }
     return files;
+  }
+
+  /**
+   * A listed file whose qualified path ({@code keyToQualifiedPath}, what s3a's status carries) is
+   * made only when asked: the table's storage names a listed file from its key alone ({@link
+   * RecursiveListing.KeyNamed}). Only for a key in Hadoop's normal form ({@link #plain}), whose
+   * path's {@code toUri().getPath()} is exactly {@code "/" + key}; any other key is listed as s3a
+   * lists it, with its {@code Path} made at once.
+   */
+  static final class ListedKey extends FileStatus implements RecursiveListing.KeyNamed {
+    private final transient S3AFileSystem fs;
+    private final String key;
+    private Path path;
+
+    ListedKey(S3AFileSystem fs, String key, long size, long modificationTime, long blockSize, String owner) {
+      super(size, false, 1, blockSize, modificationTime, 0, null, owner, owner, null, null);
+      this.fs = fs;
+      this.key = key;
+    }
+
+    /**
+     * Whether {@code key} is its own path: made of letters, digits, {@code - _ .} and single
+     * slashes, no {@code .} or {@code ..} segment, not ending in a slash. {@code new Path("/" + key)}
+     * then changes nothing (Path drops repeated and trailing slashes and resolves dot segments;
+     * its URI decodes a {@code %} escape, so {@code %} is out too), and every Lance name is such a
+     * key.
+     */
+    static boolean plain(String key) {
+      if (key.isEmpty() || key.endsWith("/")) {
+        return false;
+      }
+      int segmentStart = 0;
+      for (int i = 0; i <= key.length(); i++) {
+        char c = i < key.length() ? key.charAt(i) : '/';
+        if (c == '/') {
+          int length = i - segmentStart;
+          if (length == 0 || (length == 1 && key.charAt(segmentStart) == '.')
+              || (length == 2 && key.startsWith("..", segmentStart))) {
+            return false;
+          }
+          segmentStart = i + 1;
+        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public String key() {
+      return key;
+    }
+
+    @Override
+    public synchronized Path getPath() {
+      if (path == null) {
+        path = fs.keyToQualifiedPath(key);
+      }
+      return path;
+    }
   }
 
   @Override

@@ -73,7 +73,10 @@ class S3KeyRangeListingIT {
     // Names of no shape the splits know, before, between and after the data files' names.
     names.addAll(List.of(".tmp_staging", "0", "1", "01", "1".repeat(30), "a.txt", "zzz", "~last",
         "\u00e9t\u00e9.lance", "\ud83d\ude00.lance", "\ufffd.bin", "old_$folder$", "sub/", "sub/inner.lance",
-        "010101010101010101010101/nested/deep.lance", "10/", "10/x"));
+        "010101010101010101010101/nested/deep.lance", "10/", "10/x",
+        // Keys a Path changes (an escape decoded, a repeated slash and a dot segment dropped) or
+        // quotes: named from the Path as s3a names them, not from the key (S3KeyRangeListing.ListedKey).
+        "pct%41.lance", "dup//d.lance", "dot/./d.lance", "sp ace.lance", "colon:c.lance"));
     List<String> firstPage = new ArrayList<>(names).subList(0, PAGE);
     List<String> splits = KeyRangeSplits.after(firstPage, PAGE);
     assertThat(splits).as("split points after the first page").hasSizeGreaterThanOrEqualTo(3);
