@@ -38,6 +38,6 @@ public final class KeySnapshotForecast {
     if (end.isEmpty()) {
       return OptionalLong.empty();
     }
-    return OptionalLong.of(listed.stream().filter(location -> location.version() > end.getAsLong()).count());
+    return OptionalLong.of(KeySnapshotMark.versionsAbove(listed, end.getAsLong()));
   }
 }

@@ -222,8 +222,13 @@ public final class KeySnapshotMark {
   public static OptionalLong versionsToDecode(TableStorage storage, CleanupPlan plan, LedgerReadAhead ahead) {
     List<ManifestLocation> listed = listed(plan);
     return usableSnapshot(storage, plan, ahead, listed)
-        .map(snapshot -> OptionalLong.of(listed.stream().filter(location -> location.version() > snapshot.endVersion()).count()))
+        .map(snapshot -> OptionalLong.of(versionsAbove(listed, snapshot.endVersion())))
         .orElse(OptionalLong.empty());
+  }
+
+  /** The versions of {@code listed} above {@code end}: those a run from a snapshot ending there decodes. */
+  static long versionsAbove(List<ManifestLocation> listed, long end) {
+    return listed.stream().filter(location -> location.version() > end).count();
   }
 
   /** The marks from the newest key snapshot whatever the mode, or empty when the snapshot cannot give them. */

@@ -8,7 +8,6 @@ import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.CleanupSettings;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.DistributeAbove;
-import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.CleanupStage;
@@ -22,13 +21,11 @@ import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.ledger.ExpiryRecords;
-import dev.lancemaintenance.ledger.KeySnapshotMark;
 import dev.lancemaintenance.ledger.LedgerReadAhead;
-import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
 import dev.lancemaintenance.ledger.RunSummary;
-import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.local.InProcessReadAhead;
 import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -181,28 +178,19 @@ public final class SparkCleanupAction extends BaseCleanupAction<SparkCleanupActi
     // the last listing is read ahead with the snapshot, and the choice made beside the plan
     // (ListingChoice); a run distributed after all lists.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = mayCleanInProcess()
-            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock(),
-                mayExamineNamesInTheDriver(storage, cleanup))
-            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock());
-        ListingChoice choice = ListingChoice.of(mayExamineNamesInTheDriver(storage, cleanup), storage, cleanup, ledger,
-            putMargin(), markMode() == MarkMode.VERIFY)) {
+        InProcessReadAhead ahead = InProcessReadAhead.start(storage, cleanup, markMode(), clock(), mayCleanInProcess(),
+            fileListView == null && mayExamineNamesInProcess(storage, cleanup), putMargin())) {
       // One listing of _versions/ both decides where the run goes and plans it.
-      CleanupPlan plan = plan(storage, cleanup, LocalCleanupAction.readsEarly(ledger, choice));
+      CleanupPlan plan = plan(storage, cleanup, ahead.readsEarly());
       Optional<String> inDriver = fileListView == null
-          ? cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, plan, ledger))
+          ? cleanedInProcessBecause(plan, () -> ahead.versionsToDecode(plan))
           : Optional.empty();
       if (inDriver.isPresent()) {
         LOG.info("lance cleanup {}: {}: cleaning in the driver", table(), inDriver.get());
-        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger, choice);
+        return ahead.clean(inProcess(cleanup, plan));
       }
-      return distributed(cleanup, plan, storage, ledger, startNanos);
+      return distributed(cleanup, plan, storage, ahead.ledger(), startNanos);
     }
-  }
-
-  /** Whether a run in the driver may examine names instead of listing (a run from a file list view lists none). */
-  private boolean mayExamineNamesInTheDriver(TableStorage storage, DatasetCleanup cleanup) {
-    return fileListView == null && mayExamineNamesInProcess(storage, cleanup);
   }
 
   private CleanupResult distributed(

@@ -6,7 +6,6 @@ import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
 import dev.lancemaintenance.cleanup.DatasetCleanup;
 import dev.lancemaintenance.cleanup.DistributeAbove;
-import dev.lancemaintenance.cleanup.MarkMode;
 import dev.lancemaintenance.cleanup.engine.BaseCleanupAction;
 import dev.lancemaintenance.cleanup.engine.CleanupRun;
 import dev.lancemaintenance.cleanup.engine.SweepResume;
@@ -20,11 +19,8 @@ import dev.lancemaintenance.flink.maintenance.operator.LedgerJobs;
 import dev.lancemaintenance.flink.maintenance.operator.RecordPlan;
 import dev.lancemaintenance.flink.maintenance.operator.RunOutput;
 import dev.lancemaintenance.ledger.ExpiryRecords;
-import dev.lancemaintenance.ledger.KeySnapshotMark;
-import dev.lancemaintenance.ledger.LedgerReadAhead;
-import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.MarkTasks;
-import dev.lancemaintenance.local.LocalCleanupAction;
+import dev.lancemaintenance.local.InProcessReadAhead;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
@@ -162,19 +158,14 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
     // listing is read ahead with the snapshot, and the choice made beside the plan (ListingChoice);
     // a run that becomes a job after all lists.
     try (TableStorage storage = storageFactory.open(table());
-        LedgerReadAhead ledger = mayCleanInProcess()
-            ? LedgerReadAhead.startUnlessKeySnapshot(storage, cleanup.dataset(), markMode(), clock(),
-                mayExamineNamesInProcess(storage, cleanup))
-            : LedgerReadAhead.start(storage, cleanup.dataset(), markMode(), clock());
-        ListingChoice choice = ListingChoice.of(mayExamineNamesInProcess(storage, cleanup), storage, cleanup, ledger,
-            putMargin(), markMode() == MarkMode.VERIFY)) {
-      plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize).listingSeenBy(LocalCleanupAction.readsEarly(ledger, choice)),
-          cleanup);
+        InProcessReadAhead ahead = InProcessReadAhead.start(storage, cleanup, markMode(), clock(), mayCleanInProcess(),
+            mayExamineNamesInProcess(storage, cleanup), putMargin())) {
+      plan = CleanupRun.plan(storage, new CleanupPlanner(sliceSize).listingSeenBy(ahead.readsEarly()), cleanup);
       CleanupPlan planned = plan;
-      Optional<String> inClient = cleanedInProcessBecause(plan, () -> KeySnapshotMark.versionsToDecode(storage, planned, ledger));
+      Optional<String> inClient = cleanedInProcessBecause(plan, () -> ahead.versionsToDecode(planned));
       if (inClient.isPresent()) {
         LOG.info("lance cleanup {}: {}: cleaning in the client", table(), inClient.get());
-        return LocalCleanupAction.clean(inProcess(cleanup, plan), ledger, choice);
+        return ahead.clean(inProcess(cleanup, plan));
       }
       // The job is one dataflow: whether it resumes a dead run's sweep is settled here, before it is built.
       SweepResume resume = sweepResume(storage, cleanup.dataset());
@@ -187,7 +178,7 @@ public final class FlinkCleanupAction extends BaseCleanupAction<FlinkCleanupActi
       spec = new CleanupJobSpec(
           table(), storageFactory, settings(), report, uidSuffix, startMillis, recordedFiles(cleanup.dataset()).orElse(null),
           decisionRecord, resumed.isPresent());
-      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan), ledger, mayCleanInProcess());
+      markTasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), clock(), new LedgerJobs(env, spec, plan), ahead.ledger(), mayCleanInProcess());
     } catch (LedgerJobs.LedgerJobException e) {
       throw FlinkFailures.unwrap(table().toString(), e.getCause());
     }
