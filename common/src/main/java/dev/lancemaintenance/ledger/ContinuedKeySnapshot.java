@@ -213,7 +213,7 @@ public final class ContinuedKeySnapshot {
     }
     List<KeyPartition> referenced;
     try {
-      referenced = KeyPartition.ofHashes(high, low, count, KeySnapshot.OPEN);
+      referenced = KeyPartition.ofOpenHashes(high, low, count);
     } catch (IllegalStateException e) {
       throw new KeySnapshot.NotContinuable("version " + first + ": " + e.getMessage());
     }

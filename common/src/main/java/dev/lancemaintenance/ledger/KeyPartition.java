@@ -2,6 +2,7 @@ package dev.lancemaintenance.ledger;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,14 +49,29 @@ final class KeyPartition {
 
   /**
    * The partitions of the hashes {@code high[i], low[i]} for {@code i < count}, each distinct hash
-   * once with {@code newest} and, as its open elements, how many times it was given (a key's
-   * elements each give its hash once). Sorted without an object per hash: by the leading 16 bits
-   * (the partition's and its bucket's) in one counting pass, then within each bucket, of a dozen
-   * hashes on average at a million.
+   * once, {@link KeySnapshot#OPEN}, with as its open elements how many times it was given (a key's
+   * elements each give its hash once).
    *
    * @throws IllegalStateException when a hash is given more than {@link Byte#MAX_VALUE} times
    */
-  static List<KeyPartition> ofHashes(long[] high, long[] low, int count, long newest) {
+  static List<KeyPartition> ofOpenHashes(long[] high, long[] low, int count) {
+    long[] newest = new long[count];
+    Arrays.fill(newest, KeySnapshot.OPEN);
+    return ofReferences(high, low, newest, count);
+  }
+
+  /**
+   * The partitions of the references {@code high[i], low[i]} for {@code i < count}, the key with
+   * that hash referenced up to version {@code newest[i]} ({@link KeySnapshot#OPEN}: still): each
+   * distinct hash once, with the newest of its references and, as its open elements, how many of
+   * them are open. Sorted without an object per reference (a snapshot made from a first run's
+   * ledger has one per file of the table's history, a map of objects of them did not fit a 512 MB
+   * heap beside the ledger's fold): by the leading 16 bits (the partition's and its bucket's) in
+   * one counting pass, then within each bucket, of a dozen hashes on average at a million.
+   *
+   * @throws IllegalStateException when a hash has more than {@link Byte#MAX_VALUE} open references
+   */
+  static List<KeyPartition> ofReferences(long[] high, long[] low, long[] newest, int count) {
     int buckets = 1 << (KeyHash.PARTITION_BITS + BUCKET_BITS);
     int[] starts = new int[buckets + 1];
     for (int i = 0; i < count; i++) {
@@ -67,13 +83,15 @@ final class KeyPartition {
     int[] filled = Arrays.copyOf(starts, buckets);
     long[] sortedHigh = new long[count];
     long[] sortedLow = new long[count];
+    long[] sortedNewest = new long[count];
     for (int i = 0; i < count; i++) {
       int at = filled[leading(high[i])]++;
       sortedHigh[at] = high[i];
       sortedLow[at] = low[i];
+      sortedNewest[at] = newest[i];
     }
     for (int bucket = 0; bucket < buckets; bucket++) {
-      sortRange(sortedHigh, sortedLow, starts[bucket], starts[bucket + 1]);
+      sortRange(sortedHigh, sortedLow, sortedNewest, starts[bucket], starts[bucket + 1]);
     }
     List<KeyPartition> partitions = new ArrayList<>();
     for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
@@ -81,11 +99,15 @@ final class KeyPartition {
       int to = starts[(partition + 1) << BUCKET_BITS];
       Builder built = new Builder(to - from);
       for (int at = from; at < to; ) {
-        int same = at + 1;
+        long newestOfKey = -1;
+        int open = 0;
+        int same = at;
         while (same < to && sortedHigh[same] == sortedHigh[at] && sortedLow[same] == sortedLow[at]) {
+          newestOfKey = Math.max(newestOfKey, sortedNewest[same]);
+          open += sortedNewest[same] == KeySnapshot.OPEN ? 1 : 0;
           same++;
         }
-        built.add(sortedHigh[at], sortedLow[at], newest, same - at);
+        built.add(sortedHigh[at], sortedLow[at], newestOfKey, open);
         at = same;
       }
       partitions.add(built.build());
@@ -98,34 +120,43 @@ final class KeyPartition {
     return (int) (high >>> (Long.SIZE - KeyHash.PARTITION_BITS - BUCKET_BITS));
   }
 
-  /** Sorts {@code [from, to)} of the two halves by hash: by insertion in a bucket of the usual few, else by objects. */
-  private static void sortRange(long[] high, long[] low, int from, int to) {
+  /**
+   * Sorts {@code [from, to)} of the three arrays by hash: by insertion in a bucket of the usual
+   * few, else by objects.
+   */
+  private static void sortRange(long[] high, long[] low, long[] newest, int from, int to) {
     if (to - from > 64) {
       // Uniform hashes do not crowd a bucket; names aimed at one only cost this.
-      KeyHash[] hashes = new KeyHash[to - from];
+      Reference[] references = new Reference[to - from];
       for (int at = from; at < to; at++) {
-        hashes[at - from] = new KeyHash(high[at], low[at]);
+        references[at - from] = new Reference(new KeyHash(high[at], low[at]), newest[at]);
       }
-      Arrays.sort(hashes);
+      Arrays.sort(references, Comparator.comparing(Reference::hash));
       for (int at = from; at < to; at++) {
-        high[at] = hashes[at - from].high();
-        low[at] = hashes[at - from].low();
+        high[at] = references[at - from].hash().high();
+        low[at] = references[at - from].hash().low();
+        newest[at] = references[at - from].newest();
       }
       return;
     }
     for (int at = from + 1; at < to; at++) {
       long h = high[at];
       long l = low[at];
+      long n = newest[at];
       int into = at - 1;
       while (into >= from && KeyHash.compare(high[into], low[into], h, l) > 0) {
         high[into + 1] = high[into];
         low[into + 1] = low[into];
+        newest[into + 1] = newest[into];
         into--;
       }
       high[into + 1] = h;
       low[into + 1] = l;
+      newest[into + 1] = n;
     }
   }
+
+  private record Reference(KeyHash hash, long newest) {}
 
   int size() {
     return high.length;

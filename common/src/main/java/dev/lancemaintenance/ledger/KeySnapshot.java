@@ -4,9 +4,7 @@ import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.ManifestLocation;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -106,7 +104,7 @@ public final class KeySnapshot {
       versions.add(summarised);
     }
     long[] sortedKept = versions.stream().mapToLong(LedgerVersion::version).toArray();
-    Map<KeyHash, KeyPartition.Entry> entries = new HashMap<>();
+    References references = new References();
     KeyHasher hasher = new KeyHasher(state.fingerprint());
     for (LedgerState.Range range : state.ranges()) {
       long newest = range.to() == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, range.to());
@@ -116,14 +114,32 @@ public final class KeySnapshot {
       if (!range.element().certain()) {
         return Optional.empty();
       }
-      KeyPartition.Entry entry = entries.computeIfAbsent(hasher.keyHash(range.element().key()),
-          any -> new KeyPartition.Entry(-1, 0));
-      entry.newest = Math.max(entry.newest, newest);
-      if (newest == OPEN) {
-        entry.openElements++;
-      }
+      hasher.hash(range.element().key());
+      references.add(hasher.high(), hasher.low(), newest);
     }
-    return Optional.of(new KeySnapshot(state.fingerprint(), state.dataset(), versions, KeyPartition.of(entries)));
+    return Optional.of(new KeySnapshot(state.fingerprint(), state.dataset(), versions,
+        KeyPartition.ofReferences(references.high, references.low, references.newest, references.count)));
+  }
+
+  /** The kept ranges' keys and newest versions, in growing arrays: no object per range. */
+  private static final class References {
+    private long[] high = new long[1024];
+    private long[] low = new long[1024];
+    private long[] newest = new long[1024];
+    private int count;
+
+    void add(long keyHigh, long keyLow, long newestVersion) {
+      if (count == high.length) {
+        int grown = Math.max(count + 1, count + (count >> 1));
+        high = Arrays.copyOf(high, grown);
+        low = Arrays.copyOf(low, grown);
+        newest = Arrays.copyOf(newest, grown);
+      }
+      high[count] = keyHigh;
+      low[count] = keyLow;
+      newest[count] = newestVersion;
+      count++;
+    }
   }
 
   /** The largest of {@code sorted} below {@code bound}, or -1. */

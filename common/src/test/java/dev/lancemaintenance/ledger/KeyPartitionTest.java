@@ -35,15 +35,10 @@ class KeyPartitionTest {
       }
       expected.computeIfAbsent(new KeyHash(high[i], low[i]), any -> new KeyPartition.Entry(KeySnapshot.OPEN, 0)).openElements++;
     }
-    List<KeyPartition> sorted = KeyPartition.ofHashes(high, low, count, KeySnapshot.OPEN);
+    List<KeyPartition> sorted = KeyPartition.ofOpenHashes(high, low, count);
     List<KeyPartition> fromMap = KeyPartition.of(expected);
     for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
-      KeyPartition got = sorted.get(partition);
-      KeyPartition want = fromMap.get(partition);
-      assertThat(got.high).as("partition %d", partition).isEqualTo(want.high);
-      assertThat(got.low).isEqualTo(want.low);
-      assertThat(got.newest).isEqualTo(want.newest);
-      assertThat(got.openElements).isEqualTo(want.openElements);
+      assertSame(sorted.get(partition), fromMap.get(partition), "partition " + partition);
     }
     expected.forEach((hash, entry) -> {
       KeyPartition partition = sorted.get(hash.partition());
@@ -55,10 +50,43 @@ class KeyPartitionTest {
   }
 
   @Test
+  void referencesSortedWithoutObjectsAreTheMapsPartitionsWithEachKeysNewestAndOpenCount() {
+    Random random = new Random(38);
+    int count = 60_000;
+    long[] high = new long[count];
+    long[] low = new long[count];
+    long[] newest = new long[count];
+    Map<KeyHash, KeyPartition.Entry> expected = new HashMap<>();
+    for (int i = 0; i < count; i++) {
+      if (i > 0 && random.nextInt(4) == 0) {
+        high[i] = high[i - 1]; // a key referenced in several ranges, each with its own newest
+        low[i] = low[i - 1];
+      } else if (i % 3 == 0) {
+        // A crowded bucket, sorted by objects: the newest versions must move with their hashes.
+        high[i] = 0x7ab3_0000_0000_0000L | (random.nextLong() >>> 16);
+        low[i] = random.nextLong();
+      } else {
+        high[i] = random.nextLong();
+        low[i] = random.nextLong();
+      }
+      newest[i] = random.nextInt(5) == 0 ? KeySnapshot.OPEN : random.nextInt(100_000);
+      KeyPartition.Entry entry = expected.computeIfAbsent(new KeyHash(high[i], low[i]), any -> new KeyPartition.Entry(-1, 0));
+      entry.newest = Math.max(entry.newest, newest[i]);
+      entry.openElements += newest[i] == KeySnapshot.OPEN ? 1 : 0;
+    }
+    List<KeyPartition> sorted = KeyPartition.ofReferences(high, low, newest, count);
+    List<KeyPartition> fromMap = KeyPartition.of(expected);
+    assertThat(fromMap.get(0x7).size()).as("the crowded bucket's partition").isGreaterThan(10_000);
+    for (int partition = 0; partition < KeyHash.PARTITIONS; partition++) {
+      assertSame(sorted.get(partition), fromMap.get(partition), "partition " + partition);
+    }
+  }
+
+  @Test
   void aKeyGivenMoreTimesThanAnEntryCountsIsRefused() {
     long[] high = new long[200];
     long[] low = new long[200];
-    assertThatThrownBy(() -> KeyPartition.ofHashes(high, low, 200, KeySnapshot.OPEN)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> KeyPartition.ofOpenHashes(high, low, 200)).isInstanceOf(IllegalStateException.class);
   }
 
   @Test
