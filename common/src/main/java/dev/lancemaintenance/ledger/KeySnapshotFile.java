@@ -154,10 +154,16 @@ public final class KeySnapshotFile {
     return generations;
   }
 
-  /** The file's bytes. */
+  /**
+   * The file's bytes, in one array of the file's length: a snapshot made from a first run's ledger
+   * has an entry per file of the table's history (~25 MB on `huge-steady`), and the byte arrays
+   * grown, copied per partition and copied again to return them were four times that, which a
+   * 512 MB heap beside the ledger's fold could not spare. Each partition's checksum is taken from
+   * its arrays first, through a small buffer, so that the header can precede the entries.
+   */
   static byte[] encode(KeySnapshot snapshot) {
     ByteArrayOutputStream header = new ByteArrayOutputStream();
-    List<byte[]> partitions = new ArrayList<>();
+    long entryBytes = 0;
     try (DataOutputStream out = new DataOutputStream(header)) {
       out.writeUTF(snapshot.fingerprint());
       out.writeUTF(snapshot.dataset().dir());
@@ -167,38 +173,50 @@ public final class KeySnapshotFile {
       }
       out.writeInt(snapshot.partitions().size());
       for (KeyPartition partition : snapshot.partitions()) {
-        byte[] entries = encode(partition);
-        partitions.add(entries);
         out.writeInt(partition.size());
-        out.writeLong(crc(entries, 0, entries.length));
+        out.writeLong(crcOfEntries(partition));
+        entryBytes += (long) partition.size() * ENTRY_BYTES;
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail
     }
-    ByteArrayOutputStream file = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(file)) {
-      out.write(MAGIC);
-      out.writeInt(FORMAT);
-      out.writeInt(PREFIX_BYTES + header.size() + Long.BYTES);
-      header.writeTo(out);
-      out.flush();
-      out.writeLong(crc(file.toByteArray(), 0, file.size()));
-      for (byte[] entries : partitions) {
-        out.write(entries);
-      }
-      out.write(END_MAGIC);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    int headed = PREFIX_BYTES + header.size() + Long.BYTES;
+    long length = headed + entryBytes + END_MAGIC.length;
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("a key snapshot of " + length + " bytes is larger than one file this release writes");
     }
-    return file.toByteArray();
+    ByteBuffer file = ByteBuffer.allocate((int) length);
+    file.put(MAGIC).putInt(FORMAT).putInt(headed).put(header.toByteArray());
+    file.putLong(crc(file.array(), 0, file.position()));
+    for (KeyPartition partition : snapshot.partitions()) {
+      for (int at = 0; at < partition.size(); at++) {
+        putEntry(file, partition, at);
+      }
+    }
+    file.put(END_MAGIC);
+    return file.array();
   }
 
-  private static byte[] encode(KeyPartition partition) {
-    ByteBuffer entries = ByteBuffer.allocate(partition.size() * ENTRY_BYTES);
+  /** The CRC-32C of {@code partition}'s entries as the file holds them, without holding them. */
+  private static long crcOfEntries(KeyPartition partition) {
+    CRC32C crc = new CRC32C();
+    ByteBuffer chunk = ByteBuffer.allocate(CRC_CHUNK_ENTRIES * ENTRY_BYTES);
     for (int at = 0; at < partition.size(); at++) {
-      entries.putLong(partition.high[at]).putLong(partition.low[at]).putLong(partition.newest[at]).put(partition.openElements[at]);
+      if (chunk.remaining() < ENTRY_BYTES) {
+        crc.update(chunk.flip());
+        chunk.clear();
+      }
+      putEntry(chunk, partition, at);
     }
-    return entries.array();
+    crc.update(chunk.flip());
+    return crc.getValue();
+  }
+
+  /** Entries checksummed at a time: a partition of a large table's snapshot is ~60,000. */
+  static final int CRC_CHUNK_ENTRIES = 4096;
+
+  private static void putEntry(ByteBuffer into, KeyPartition partition, int at) {
+    into.putLong(partition.high[at]).putLong(partition.low[at]).putLong(partition.newest[at]).put(partition.openElements[at]);
   }
 
   /**

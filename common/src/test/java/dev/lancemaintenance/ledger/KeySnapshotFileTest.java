@@ -76,6 +76,25 @@ class KeySnapshotFileTest {
   }
 
   @Test
+  void aSnapshotWhosePartitionsAreChecksummedInSeveralChunksReadsBack() {
+    KeySnapshotTest.History history = new KeySnapshotTest.History("f1");
+    Set<LedgerElement> elements = new HashSet<>();
+    for (int key = 0; key < 100_000; key++) {
+      elements.add(KeySnapshotTest.element(key, FileKind.DATA));
+    }
+    history.add(1, elements);
+    KeySnapshot written = KeySnapshot.fromLedger(history.fold(), Set.of(1L)).orElseThrow();
+    assertThat(written.partitions()).allSatisfy(partition ->
+        assertThat(partition.size()).isGreaterThan(KeySnapshotFile.CRC_CHUNK_ENTRIES));
+
+    assertThat(KeySnapshotFile.write(storage, written)).isTrue();
+
+    KeySnapshot read = readNewest("f1").snapshot().orElseThrow();
+    assertThat(read.entries()).isEqualTo(100_000);
+    assertThat(KeySnapshotFile.encode(read)).isEqualTo(KeySnapshotFile.encode(written));
+  }
+
+  @Test
   void theSnapshotIsReadInOneRequestAtItsListedLength() {
     assertThat(KeySnapshotFile.write(storage, snapshot("f1"))).isTrue();
     List<String> requests = Collections.synchronizedList(new ArrayList<>());
