@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -31,12 +32,14 @@ public final class S3ProxyServer implements AutoCloseable {
   public static final String REGION = "us-east-1";
 
   private final BlobStoreContext context;
+  private final BlobStore store;
   private final S3Proxy proxy;
   private final URI endpoint;
   private final BlobStoreCalls calls;
 
-  private S3ProxyServer(BlobStoreContext context, S3Proxy proxy, URI endpoint, BlobStoreCalls calls) {
+  private S3ProxyServer(BlobStoreContext context, BlobStore store, S3Proxy proxy, URI endpoint, BlobStoreCalls calls) {
     this.context = context;
+    this.store = store;
     this.proxy = proxy;
     this.endpoint = endpoint;
     this.calls = calls;
@@ -44,6 +47,20 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Starts the server; the caller closes it. */
   public static S3ProxyServer start() {
+    return start(UnaryOperator.identity());
+  }
+
+  /**
+   * Starts a server whose listings answer from a sorted index of the keys ({@link SortedKeyListing}),
+   * page by page in time proportional to the page instead of to the keys under the prefix: for
+   * benchmarks on tables of a million objects. The same answers; objects must be written through
+   * {@link #blobStore()} or the server.
+   */
+  public static S3ProxyServer startIndexed() {
+    return start(SortedKeyListing::over);
+  }
+
+  private static S3ProxyServer start(UnaryOperator<BlobStore> listing) {
     BlobStoreContext context =
         // By API metadata, not by name: a lookup by name loads every provider registered on the
         // class path, and s3proxy registers an Azure one whose jclouds classes we leave out.
@@ -52,9 +69,10 @@ public final class S3ProxyServer implements AutoCloseable {
             .overrides(new Properties())
             .build(BlobStoreContext.class);
     BlobStoreCalls calls = new BlobStoreCalls();
+    BlobStore store = listing.apply(context.getBlobStore());
     S3Proxy proxy =
         S3Proxy.builder()
-            .blobStore(calls.wrap(context.getBlobStore()))
+            .blobStore(calls.wrap(store))
             .endpoint(URI.create("http://127.0.0.1:0"))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
             // Newer SDKs send headers s3proxy does not know (checksums, SDK markers); without this
@@ -70,7 +88,7 @@ public final class S3ProxyServer implements AutoCloseable {
       context.close();
       throw new IllegalStateException("cannot start s3proxy on 127.0.0.1", e);
     }
-    return new S3ProxyServer(context, proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), calls);
+    return new S3ProxyServer(context, store, proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), calls);
   }
 
   /** {@code http://127.0.0.1:<port>}. */
@@ -90,9 +108,12 @@ public final class S3ProxyServer implements AutoCloseable {
     return calls;
   }
 
-  /** The jclouds view of the stored objects, for assertions that bypass every S3 client. */
+  /**
+   * The jclouds view of the stored objects, for assertions and writes that bypass every S3 client
+   * (and {@link #calls()}).
+   */
   public BlobStore blobStore() {
-    return context.getBlobStore();
+    return store;
   }
 
   /**
