@@ -1,10 +1,15 @@
 package dev.lancemaintenance.testing.stores;
 
 import dev.lancemaintenance.storage.StorageConf;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Date;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
@@ -14,6 +19,8 @@ import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.TransientApiMetadata;
+import org.jclouds.blobstore.config.LocalBlobStore;
+import org.jclouds.blobstore.domain.Blob;
 
 /**
  * An S3-compatible server in the test JVM: s3proxy over jclouds' in-memory ("transient") blob
@@ -136,6 +143,48 @@ public final class S3ProxyServer implements AutoCloseable {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /**
+   * Sets the store time (last-modified) of a stored object, which no S3 request can: a table
+   * uploaded from a local copy must keep its files' times, because cleanup compares them with its
+   * versions' commit times (an object newer than the earliest retained version is never a
+   * candidate). jclouds' in-memory store stamps every write with the clock and offers no call to
+   * change it, so this reaches its stored blob by reflection (jclouds 2.7.0:
+   * {@code LocalBlobStore.storageStrategy}, {@code TransientStorageStrategy.containerToBlobs}), for
+   * benchmarks only.
+   */
+  public void backdate(String bucket, String key, Instant modified) {
+    Blob stored = storedBlobs(bucket).get(key);
+    if (stored == null) {
+      throw new IllegalArgumentException("no object " + key + " in bucket " + bucket + " at " + endpoint);
+    }
+    Date time = Date.from(modified);
+    stored.getMetadata().setLastModified(time);
+    stored.getAllHeaders().replaceValues("Last-Modified",
+        List.of(DateTimeFormatter.RFC_1123_DATE_TIME.format(modified.atZone(ZoneOffset.UTC))));
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Blob> storedBlobs(String bucket) {
+    try {
+      // The context hands out a proxy; the store behind it is the injector's singleton.
+      Object strategy = field(context.utils().injector().getInstance(LocalBlobStore.class), "storageStrategy");
+      Map<String, Map<String, Blob>> containers = (Map<String, Map<String, Blob>>) field(strategy, "containerToBlobs");
+      Map<String, Blob> blobs = containers.get(bucket);
+      if (blobs == null) {
+        throw new IllegalArgumentException("no bucket " + bucket + " at " + endpoint);
+      }
+      return blobs;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("jclouds' in-memory store is not laid out as in 2.7.0; cannot set store times", e);
+    }
+  }
+
+  private static Object field(Object owner, String name) throws ReflectiveOperationException {
+    Field field = owner.getClass().getDeclaredField(name);
+    field.setAccessible(true);
+    return field.get(owner);
   }
 
   /** The URI Hadoop's s3a client opens: {@code s3a://bucket/key}. */

@@ -130,15 +130,23 @@ final class SortedKeyListing implements InvocationHandler {
   private void markStale(Object[] args) {
     for (Object arg : args == null ? new Object[0] : args) {
       if (arg instanceof String container) {
-        stale.add(container);
+        markStale(container);
         return;
       }
       if (arg instanceof MultipartUpload upload) {
-        stale.add(upload.containerName());
+        markStale(upload.containerName());
         return;
       }
     }
-    stale.addAll(keys.keySet());
+    keys.keySet().forEach(this::markStale);
+  }
+
+  private void markStale(String container) {
+    stale.add(container);
+    if (!store.containerExists(container)) {
+      // A deleted container's keys would be read again only if it came back: free them now.
+      keys.remove(container);
+    }
   }
 
   /** Makes the index hold {@code key} exactly when the store does. */

@@ -1,9 +1,11 @@
 package dev.lancemaintenance.testing.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,6 +121,19 @@ class SortedKeyListingIT {
         client.copyObject(b -> b.sourceBucket(BUCKET).sourceKey("d/h").destinationBucket(BUCKET).destinationKey("d/h2"));
       }
       assertSameHttpPages(plainClient, indexedClient, "after deletes, a put and a copy over HTTP");
+    }
+  }
+
+  @Test
+  void aBackdatedObjectShowsItsTimeToS3Clients() {
+    put(indexed.blobStore(), "data/old.lance", "old");
+    Instant commit = java.time.Instant.parse("2026-10-28T08:15:30Z");
+    indexed.backdate(BUCKET, "data/old.lance", commit);
+    try (S3Client client = client(indexed.endpoint())) {
+      assertThat(client.listObjectsV2(b -> b.bucket(BUCKET).prefix("data/")).contents())
+          .extracting(S3Object::key, S3Object::lastModified)
+          .containsExactly(tuple("data/old.lance", commit));
+      assertThat(client.headObject(b -> b.bucket(BUCKET).key("data/old.lance")).lastModified()).isEqualTo(commit);
     }
   }
 
