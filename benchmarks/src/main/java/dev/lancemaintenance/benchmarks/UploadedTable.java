@@ -2,6 +2,7 @@ package dev.lancemaintenance.benchmarks;
 
 import dev.lancemaintenance.format.ManifestNaming;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,10 +10,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.jclouds.blobstore.BlobStore;
 
@@ -32,23 +35,11 @@ import org.jclouds.blobstore.BlobStore;
  * manifests, so the policy ({@code before_version}) sees the generated history unchanged; a
  * generated table holds no orphan, so no file is kept or taken for its age alone.
  */
-final class UploadedTable {
+record UploadedTable(S3ProxyServer server, String bucket, Path source, int newVersions) {
   private static final int THREADS = 4;
 
-  private final S3ProxyServer server;
-  private final String bucket;
-  private final Path source;
-  private final int newVersions;
-
-  UploadedTable(S3ProxyServer server, String bucket, Path source, int newVersions) {
-    this.server = server;
-    this.bucket = bucket;
-    this.source = source;
-    this.newVersions = newVersions;
-  }
-
   /** Uploads the table under {@code key}; {@code yesterday} runs between the two waves. */
-  Table upload(String key, java.util.function.Consumer<Table> yesterday) {
+  Table upload(String key, Consumer<Table> yesterday) {
     List<Path> files = files();
     long lastSummarised = latestVersion(files) - newVersions;
     List<Path> earlier = new ArrayList<>();
@@ -56,7 +47,7 @@ final class UploadedTable {
     for (Path file : files) {
       (isTodays(file, lastSummarised) ? today : earlier).add(file);
     }
-    Table table = new Table(java.util.Optional.empty(), S3ProxyServer.lanceUri(bucket, key), server.lanceStorageOptions(),
+    Table table = new Table(Optional.empty(), S3ProxyServer.lanceUri(bucket, key), server.lanceStorageOptions(),
         S3ProxyServer.s3aUri(bucket, key), server.hadoopSettings());
     long start = System.nanoTime();
     put(key, earlier, true);
@@ -131,7 +122,7 @@ final class UploadedTable {
   }
 
   private void putOne(BlobStore store, String key, Path file, boolean keepTimes) {
-    String name = key + "/" + file.toString().replace(java.io.File.separatorChar, '/');
+    String name = key + "/" + file.toString().replace(File.separatorChar, '/');
     try {
       Path local = source.resolve(file);
       byte[] content = Files.readAllBytes(local);
