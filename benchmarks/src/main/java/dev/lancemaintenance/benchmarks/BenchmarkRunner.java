@@ -87,8 +87,12 @@ public final class BenchmarkRunner {
     if (options.table().isPresent()) {
       return options.table().get();
     }
-    TableShape shape = options.shape().orElseThrow();
-    Path root = options.work().resolve(shape.name() + "-" + shape.latestVersion());
+    return generatedTable(options.shape().orElseThrow(), options.work());
+  }
+
+  /** The table of {@code shape} under {@code work}, generated unless it is there already. */
+  static Path generatedTable(TableShape shape, Path work) {
+    Path root = work.resolve(shape.name() + "-" + shape.latestVersion());
     if (Files.exists(root)) {
       System.out.println("reusing " + root);
       return root;

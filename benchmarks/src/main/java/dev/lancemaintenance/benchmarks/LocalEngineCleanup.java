@@ -28,23 +28,35 @@ final class LocalEngineCleanup implements Contender {
   private static final boolean EXAMINES = "auto".equals(System.getProperty("benchmark.listing"));
 
   private final Optional<Integer> newVersions;
+  private final boolean examines;
 
   LocalEngineCleanup() {
     this.newVersions = Optional.empty();
+    this.examines = EXAMINES;
   }
 
   LocalEngineCleanup(int newVersions) {
+    this(newVersions, EXAMINES);
+  }
+
+  /**
+   * The daily run; with {@code examines}, {@code listing => 'auto'} whatever {@code
+   * benchmark.listing} says ({@code local-incremental-auto} of the object-store runner, which so
+   * interleaves both listing paths in one JVM).
+   */
+  LocalEngineCleanup(int newVersions, boolean examines) {
     this.newVersions = Optional.of(newVersions);
+    this.examines = examines;
   }
 
   @Override
   public String name() {
-    return newVersions.isPresent() ? "local-incremental" : "local";
+    return newVersions.isEmpty() ? "local" : examines && !EXAMINES ? "local-incremental-auto" : "local-incremental";
   }
 
   @Override
   public void prepare(Table table) {
-    newVersions.ifPresent(count -> YesterdaysRun.leave(table, count, EXAMINES));
+    newVersions.ifPresent(count -> YesterdaysRun.leave(table, count, examines));
   }
 
   @Override
@@ -59,8 +71,8 @@ final class LocalEngineCleanup implements Contender {
         .olderThan(Duration.ZERO)
         .beforeVersion(beforeVersion)
         .markMode(newVersions.isPresent() ? MarkMode.INCREMENTAL : MarkMode.FULL)
-        .alwaysList(!EXAMINES)
-        .putMargin(EXAMINES ? Duration.ZERO : ListingSkip.PUT_MARGIN)
+        .alwaysList(!examines)
+        .putMargin(examines ? Duration.ZERO : ListingSkip.PUT_MARGIN)
         .execute();
     return bytesRead.get();
   }

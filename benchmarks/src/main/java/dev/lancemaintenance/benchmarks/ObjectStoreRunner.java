@@ -10,11 +10,13 @@ import dev.lancemaintenance.testing.FixtureOptions;
 import dev.lancemaintenance.testing.LanceTableFixture;
 import dev.lancemaintenance.testing.stores.S3ProxyServer;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The object-store case: the SDK and our local engine clean the {@code large} shape on an
@@ -27,9 +29,19 @@ import java.util.Optional;
  * client are pointed at the proxy's endpoint, so both pay the same per-request latency. Tables are
  * written and counted directly against the server. Each run prints the requests it made through the
  * proxy. Options: {@code --versions N} (appends, default 200), {@code --repeats N} (3),
- * {@code --latency-ms N} (20), {@code --engines sdk,local,local-incremental}, {@code
+ * {@code --latency-ms N} (20), {@code --engines sdk,local,local-incremental,local-incremental-auto}, {@code
  * --expire-fraction F} (1: every version but the latest goes; 0.01: the oldest 1%, the daily run
  * that {@code local-incremental} makes from the ledger left over all but the newest 1%).
+ *
+ * <p>{@code --shape huge-steady [--versions N] [--work DIR] [--expect-deletes N]}: instead, a table of
+ * the local runner's generator ({@link BenchmarkRunner#generatedTable}, reused when present) uploaded
+ * for every run ({@link UploadedTable}: straight into the store, the day's objects after the record of
+ * the day before), on a server whose listings answer from a sorted index ({@link
+ * S3ProxyServer#startIndexed()}: the plain in-memory store lists in time quadratic in a directory's
+ * keys). The shape's cleanup policy and new versions apply; {@code --expire-fraction} does not. Every
+ * run must leave the keys the first run left, and delete {@code --expect-deletes} files when given
+ * (the local runner's SDK reference on the same table); the SDK is not a contender here (over HTTP
+ * it would take hours on 100,000 versions).
  */
 public final class ObjectStoreRunner {
   private static final String BUCKET = "bench";
@@ -37,6 +49,10 @@ public final class ObjectStoreRunner {
   private ObjectStoreRunner() {}
 
   public static void main(String[] args) {
+    if (List.of(args).contains("--shape")) {
+      UploadedTableRuns.main(args);
+      return;
+    }
     int versions = 200;
     int repeats = 3;
     long latencyMs = 20;
@@ -100,13 +116,16 @@ public final class ObjectStoreRunner {
     return beforeVersion == latest ? 2 * (latest - 1) + appends : 2 * (beforeVersion - 1);
   }
 
-  private static Contender contender(String name, int newVersions) {
+  static Contender contender(String name, int newVersions) {
     return switch (name) {
       case "sdk" -> new SdkCleanup();
       case "local" -> new LocalEngineCleanup();
       // The daily run: the ledger of the run before the newest versions is on the table.
       case "local-incremental" -> new LocalEngineCleanup(newVersions);
-      default -> throw new IllegalArgumentException("unknown engine " + name + " (sdk, local, local-incremental)");
+      // The same with listing => 'auto', as -Dbenchmark.listing=auto makes local-incremental.
+      case "local-incremental-auto" -> new LocalEngineCleanup(newVersions, true);
+      default -> throw new IllegalArgumentException(
+          "unknown engine " + name + " (sdk, local, local-incremental, local-incremental-auto)");
     };
   }
 
@@ -124,7 +143,7 @@ public final class ObjectStoreRunner {
   }
 
   /** The same table, reached through {@code proxy} by both the SDK and s3a. */
-  private static Table behind(LatencyProxy proxy, Table table) {
+  static Table behind(LatencyProxy proxy, Table table) {
     String endpoint = proxy.endpoint().toString();
     Map<String, String> lance = new LinkedHashMap<>(table.lanceOptions());
     lance.put("aws_endpoint", endpoint);
@@ -136,13 +155,19 @@ public final class ObjectStoreRunner {
   private record WrittenTable(Table table, long latestVersion) {}
 
   private static long count(Table table) {
+    return files(table).size();
+  }
+
+  /** The table's files (not our lease's), by path under the table. */
+  static Set<String> files(Table table) {
     StorageConf conf = StorageConf.of(table.hadoopOptions());
     try (TableStorage storage = new HadoopTableStorage(TableLocation.of(table.hadoopUri()), conf)) {
-      long files = 0;
+      Set<String> files = new HashSet<>();
       for (Iterator<FileEntry> it = storage.listFiles("", true); it.hasNext(); ) {
-        // Our own lease directory is not Lance's: count only the table's files.
-        if (!TableLease.isLeaseFile(it.next().path())) {
-          files++;
+        String path = it.next().path();
+        // Our own lease directory is not Lance's: only the table's files.
+        if (!TableLease.isLeaseFile(path)) {
+          files.add(path);
         }
       }
       return files;

@@ -1,18 +1,26 @@
 package dev.lancemaintenance.testing.stores;
 
 import dev.lancemaintenance.storage.StorageConf;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Date;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.TransientApiMetadata;
+import org.jclouds.blobstore.config.LocalBlobStore;
+import org.jclouds.blobstore.domain.Blob;
 
 /**
  * An S3-compatible server in the test JVM: s3proxy over jclouds' in-memory ("transient") blob
@@ -31,12 +39,14 @@ public final class S3ProxyServer implements AutoCloseable {
   public static final String REGION = "us-east-1";
 
   private final BlobStoreContext context;
+  private final BlobStore store;
   private final S3Proxy proxy;
   private final URI endpoint;
   private final BlobStoreCalls calls;
 
-  private S3ProxyServer(BlobStoreContext context, S3Proxy proxy, URI endpoint, BlobStoreCalls calls) {
+  private S3ProxyServer(BlobStoreContext context, BlobStore store, S3Proxy proxy, URI endpoint, BlobStoreCalls calls) {
     this.context = context;
+    this.store = store;
     this.proxy = proxy;
     this.endpoint = endpoint;
     this.calls = calls;
@@ -44,6 +54,20 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Starts the server; the caller closes it. */
   public static S3ProxyServer start() {
+    return start(UnaryOperator.identity());
+  }
+
+  /**
+   * Starts a server whose listings answer from a sorted index of the keys ({@link SortedKeyListing}),
+   * page by page in time proportional to the page instead of to the keys under the prefix: for
+   * benchmarks on tables of a million objects. The same answers; objects must be written through
+   * {@link #blobStore()} or the server.
+   */
+  public static S3ProxyServer startIndexed() {
+    return start(SortedKeyListing::over);
+  }
+
+  private static S3ProxyServer start(UnaryOperator<BlobStore> listing) {
     BlobStoreContext context =
         // By API metadata, not by name: a lookup by name loads every provider registered on the
         // class path, and s3proxy registers an Azure one whose jclouds classes we leave out.
@@ -52,9 +76,10 @@ public final class S3ProxyServer implements AutoCloseable {
             .overrides(new Properties())
             .build(BlobStoreContext.class);
     BlobStoreCalls calls = new BlobStoreCalls();
+    BlobStore store = listing.apply(context.getBlobStore());
     S3Proxy proxy =
         S3Proxy.builder()
-            .blobStore(calls.wrap(context.getBlobStore()))
+            .blobStore(calls.wrap(store))
             .endpoint(URI.create("http://127.0.0.1:0"))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
             // Newer SDKs send headers s3proxy does not know (checksums, SDK markers); without this
@@ -70,7 +95,7 @@ public final class S3ProxyServer implements AutoCloseable {
       context.close();
       throw new IllegalStateException("cannot start s3proxy on 127.0.0.1", e);
     }
-    return new S3ProxyServer(context, proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), calls);
+    return new S3ProxyServer(context, store, proxy, URI.create("http://127.0.0.1:" + proxy.getPort()), calls);
   }
 
   /** {@code http://127.0.0.1:<port>}. */
@@ -90,9 +115,12 @@ public final class S3ProxyServer implements AutoCloseable {
     return calls;
   }
 
-  /** The jclouds view of the stored objects, for assertions that bypass every S3 client. */
+  /**
+   * The jclouds view of the stored objects, for assertions and writes that bypass every S3 client
+   * (and {@link #calls()}).
+   */
   public BlobStore blobStore() {
-    return context.getBlobStore();
+    return store;
   }
 
   /**
@@ -115,6 +143,48 @@ public final class S3ProxyServer implements AutoCloseable {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /**
+   * Sets the store time (last-modified) of a stored object, which no S3 request can: a table
+   * uploaded from a local copy must keep its files' times, because cleanup compares them with its
+   * versions' commit times (an object newer than the earliest retained version is never a
+   * candidate). jclouds' in-memory store stamps every write with the clock and offers no call to
+   * change it, so this reaches its stored blob by reflection (jclouds 2.7.0:
+   * {@code LocalBlobStore.storageStrategy}, {@code TransientStorageStrategy.containerToBlobs}), for
+   * benchmarks only.
+   */
+  public void backdate(String bucket, String key, Instant modified) {
+    Blob stored = storedBlobs(bucket).get(key);
+    if (stored == null) {
+      throw new IllegalArgumentException("no object " + key + " in bucket " + bucket + " at " + endpoint);
+    }
+    Date time = Date.from(modified);
+    stored.getMetadata().setLastModified(time);
+    stored.getAllHeaders().replaceValues("Last-Modified",
+        List.of(DateTimeFormatter.RFC_1123_DATE_TIME.format(modified.atZone(ZoneOffset.UTC))));
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Blob> storedBlobs(String bucket) {
+    try {
+      // The context hands out a proxy; the store behind it is the injector's singleton.
+      Object strategy = field(context.utils().injector().getInstance(LocalBlobStore.class), "storageStrategy");
+      Map<String, Map<String, Blob>> containers = (Map<String, Map<String, Blob>>) field(strategy, "containerToBlobs");
+      Map<String, Blob> blobs = containers.get(bucket);
+      if (blobs == null) {
+        throw new IllegalArgumentException("no bucket " + bucket + " at " + endpoint);
+      }
+      return blobs;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("jclouds' in-memory store is not laid out as in 2.7.0; cannot set store times", e);
+    }
+  }
+
+  private static Object field(Object owner, String name) throws ReflectiveOperationException {
+    Field field = owner.getClass().getDeclaredField(name);
+    field.setAccessible(true);
+    return field.get(owner);
   }
 
   /** The URI Hadoop's s3a client opens: {@code s3a://bucket/key}. */
