@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,9 +87,9 @@ public final class TableLease implements AutoCloseable {
   private long generation;
   private boolean closed;
   /** Work of the holder's that must end before the lease is released ({@link #beforeRelease}). */
-  private final List<CompletableFuture<Void>> beforeRelease = new CopyOnWriteArrayList<>();
+  private final List<HoldersWork> beforeRelease = new CopyOnWriteArrayList<>();
   /** Work of the holder's that goes on beside the release and ends before {@link #close} returns ({@link #besideRelease}). */
-  private final List<CompletableFuture<Void>> besideRelease = new CopyOnWriteArrayList<>();
+  private final List<HoldersWork> besideRelease = new CopyOnWriteArrayList<>();
   private volatile String lostTo;
   private ScheduledExecutorService heartbeat;
   /**
@@ -357,19 +358,19 @@ public final class TableLease implements AutoCloseable {
 
   /** Starts {@code work} on a thread of its own, in the held lease's {@code queue}; here and now without the lease. */
   private static void holdersWork(TableStorage here, String name, Consumer<TableStorage> work,
-      Function<TableLease, List<CompletableFuture<Void>>> queue) {
+      Function<TableLease, List<HoldersWork>> queue) {
     TableLease held = HELD_BY_THIS_THREAD.get().get(here.location());
     if (held == null || held.closed) {
       work.accept(here);
       return;
     }
-    queue.apply(held).add(DaemonThreads.beside(name, () -> {
+    queue.apply(held).add(new HoldersWork(name, DaemonThreads.beside(name, () -> {
       // Written under the lease only: a take that another run won writes nothing (acquireBeside).
       if (held.taken()) {
         work.accept(held.storage);
       }
       return null;
-    }));
+    })));
   }
 
   /** The holder of this lease. */
@@ -490,16 +491,29 @@ public final class TableLease implements AutoCloseable {
     }
   }
 
-  /** Waits for each piece of work; one that failed is logged (it logged what it could not do itself). */
-  private void awaitLogged(List<CompletableFuture<Void>> works, String what) {
-    for (CompletableFuture<Void> work : works) {
+  /**
+   * Waits for each piece of work; one that failed is logged (it logged what it could not do
+   * itself), by its name. A work that ran out of heap says so with the heap's size: on a table with
+   * a long history the ledger's commit can need more than the run did (docs/ledger.md, section 7),
+   * and a bare {@code OutOfMemoryError} did not tell which work or what to change.
+   */
+  private void awaitLogged(List<HoldersWork> works, String what) {
+    for (HoldersWork work : works) {
       try {
-        work.join();
+        work.done().join();
       } catch (RuntimeException e) {
-        LOG.warn("lance maintenance {}: {} failed: {}", storage.location(), what, e.getMessage());
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        String why = cause instanceof OutOfMemoryError
+            ? cause + ": this JVM's heap holds at most " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                + " MB (-Xmx); the run's cleanup does not depend on this work, later runs do more without what it records"
+            : String.valueOf(e.getMessage());
+        LOG.warn("lance maintenance {}: {} ({}) failed: {}", storage.location(), work.name(), what, why);
       }
     }
   }
+
+  /** A piece of the holder's work started beside the run, by the name its thread has. */
+  private record HoldersWork(String name, CompletableFuture<Void> done) {}
 
   /** Creates the released generation, once; nothing when the lease was lost, or its take failed ({@code held} false). */
   private void release(boolean held) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static dev.lancemaintenance.storage.Leases.deadPid;
 import static dev.lancemaintenance.storage.Leases.onAnotherThread;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -169,6 +172,27 @@ class TableLeaseTest {
     }
     assertThat(onAnotherThread(() -> TableLease.tryAcquire(storage(), LeaseHolder.newRun("clean"), TIMEOUT, Clock.systemUTC())))
         .as("free once the outer one closed").isPresent();
+  }
+
+  @Test
+  void workBesideTheRunThatRunsOutOfHeapIsLoggedByNameWithTheHeapAndTheLeaseIsStillReleased() throws Exception {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try (TableLease held = TableLease.acquire(storage(), "clean")) {
+      // What a JVM throws when the ledger's commit outgrows its heap: the work's own thread fails.
+      TableLease.beforeRelease(storage(), "lance-ledger-commit", on -> {
+        throw new OutOfMemoryError("Java heap space");
+      });
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(captured.toString(StandardCharsets.UTF_8))
+        .contains("lance-ledger-commit (work under the table's lease) failed: java.lang.OutOfMemoryError: Java heap space")
+        .contains("this JVM's heap holds at most " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB (-Xmx)");
+    assertThat(onAnotherThread(() -> TableLease.tryAcquire(storage(), LeaseHolder.newRun("clean"), TIMEOUT, Clock.systemUTC())))
+        .as("released all the same").isPresent();
   }
 
   @Test
