@@ -105,8 +105,9 @@ import org.slf4j.LoggerFactory;
  * version of the table and of each branch, plus tags and fork points); per mark task, one decoded
  * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
  * manifests); per decide task, the distinct reference keys of one partition (about the table's
- * references / {@link #partitions}; listed files stream past them from the spill); per sweep, a
- * buffer of up to {@value SweepBatch#FILES_PER_SWEEP} files; the spilled records up to {@link
+ * references / {@link #partitions}; listed files stream past them from the spill); per sweep, the
+ * batch being filled and those in flight, {@code max_concurrent_deletes} + 1 of up to {@value
+ * SweepBatch#FILES_PER_SWEEP} files; the spilled records up to {@link
  * #inMemorySpillRecords(long)} (default 100,000), and a 64 KiB buffer per
  * spill file that went to disk (2 x partitions + 1 files at most); on a local disk in {@code
  * incremental} mode, per directory walked, the names its walk found and its task has not yet taken, up to {@link
@@ -756,10 +757,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     public CleanupCounters sweepDecided(long budget) {
       awaitRecordedDecision();
       // One sweeper for all partitions, so that delete requests carry full batches on object stores.
+      // The decided files are read here and their batches deleted on the pool, up to
+      // max_concurrent_deletes at a time, as the release's are: swept by the decide tasks, a decision
+      // held in memory (one task) sent its batches one after another (huge-steady's daily run on the
+      // store: 33 bulk deletes in a row, 1.3-1.7 s of an 11 s run).
       try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.SWEEP)) {
-        // The decide stage's tasks, each over its partitions: a small decision is swept by as few.
-        runAll(taskPartitions, partitions -> sweepDecided(partitions, sweeper), (a, b) -> null, null);
-        return sweeper.finish();
+        BackgroundBatches batches = new BackgroundBatches(sweeper);
+        for (int partition = 0; partition < spills.partitions(); partition++) {
+          spills.decided(partition).forEach(file -> sweeper.add(file, batches));
+        }
+        return sweeper.finish(batches);
       }
     }
 
@@ -774,8 +781,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           progress().candidates(1);
           sweeper.add(manifest, batches);
         });
-        batches.awaitAll();
-        CleanupCounters released = sweeper.finish();
+        CleanupCounters released = sweeper.finish(batches);
         leaveUnlistedRecord();
         return released;
       }
@@ -1000,17 +1006,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       }
     }
 
-    private Void sweepDecided(List<Integer> partitions, Sweeper sweeper) {
-      partitions.forEach(partition -> spills.decided(partition).forEach(sweeper::add));
-      return null;
-    }
-
     /**
-     * Collects decided files from every decide task and deletes them in full batches, or only
-     * counts them in a dry run; a file over the run's {@code max_deletes} budget is only counted as
-     * deferred. Batches are cut under the lock and deleted outside it, at most
-     * {@code max_concurrent_deletes} at a time. With {@code record_files}, the stage is one task
-     * and writes one part; a sweep that fails leaves it without its end.
+     * Collects the files a stage deletes (read on the run's thread) and deletes them in full
+     * batches, or only counts them in a dry run; a file over the run's {@code max_deletes} budget is
+     * only counted as deferred. Batches are cut under the lock and deleted outside it on the pool
+     * ({@link BackgroundBatches}), at most {@code max_concurrent_deletes} at a time. With {@code
+     * record_files}, the stage writes one part; a sweep that fails leaves it without its end.
      */
     private final class Sweeper implements AutoCloseable {
       private final DeleteBudget budget;
@@ -1022,10 +1023,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         this.budget = budget;
         this.record = recordedFiles.map(files -> files.part(storage, stage.name().toLowerCase(java.util.Locale.ROOT), 0, 0))
             .orElseGet(RecordedFiles.Part::none);
-      }
-
-      void add(CandidateFile file) {
-        add(file, this::delete);
       }
 
       /** Adds a file; a full batch goes to {@code deleteBatch}. */
@@ -1070,16 +1067,20 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         }
       }
 
-      /** Deletes what is left; call once every task that adds has finished. */
-      CleanupCounters finish() {
+      /**
+       * Deletes what is left, the last partial batch beside the full ones {@code batches} holds in
+       * flight, and waits for all of them; call once every task that adds has finished.
+       */
+      CleanupCounters finish(BackgroundBatches batches) {
         List<CandidateFile> rest;
         synchronized (this) {
           rest = buffer;
           buffer = new ArrayList<>();
         }
         if (!rest.isEmpty()) {
-          delete(rest);
+          batches.accept(rest);
         }
+        batches.awaitAll();
         record.finish();
         synchronized (this) {
           return counters;

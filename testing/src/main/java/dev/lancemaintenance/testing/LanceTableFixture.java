@@ -229,12 +229,24 @@ public final class LanceTableFixture {
    * @return the table-relative paths of the files the write left, sorted
    */
   public List<String> writeUncommitted(int rows) {
+    return writeUncommitted(rows, new WriteParams.Builder().build());
+  }
+
+  /**
+   * As {@link #writeUncommitted(int)}, in data files of at most {@code rowsPerFile} rows each: many
+   * orphans from one write, as a writer that died after writing a large fragment set leaves them.
+   */
+  public List<String> writeUncommitted(int rows, int rowsPerFile) {
+    return writeUncommitted(rows, new WriteParams.Builder().withMaxRowsPerFile(rowsPerFile).build());
+  }
+
+  private List<String> writeUncommitted(int rows, WriteParams params) {
     checkRowCount(rows);
     String target = branch.map(b -> root().resolve("tree").resolve(b).toString()).orElse(uri());
     List<String> before = listFiles();
     try (OpenedTable table = openLatest();
         VectorSchemaRoot batch = FixtureRows.batch(table.allocator(), firstId(nextVersion()) + ID_STRIDE / 2, rows, 0)) {
-      Fragment.create(target, table.allocator(), batch, new WriteParams.Builder().build());
+      Fragment.create(target, table.allocator(), batch, params);
     }
     List<String> written = new java.util.ArrayList<>(listFiles());
     written.removeAll(before);
