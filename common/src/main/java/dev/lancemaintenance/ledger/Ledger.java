@@ -137,11 +137,7 @@ public final class Ledger {
       LedgerState state = new LedgerState(fingerprint, dataset);
       for (LedgerCommit.SegmentRef ref : commit.segments()) {
         String path = TablePaths.join(dirOf(dataset), ref.name());
-        byte[] content = readSegment(path, ref);
-        if (!ref.matches(content)) {
-          throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
-        }
-        state.apply(path, LedgerSegment.decode(path, content));
+        state.apply(path, decodeSegment(path, ref, commitPath, state));
       }
       if (state.endVersion() != commit.endVersion()) {
         throw new LedgerFormatException(commitPath, "records end version " + commit.endVersion()
@@ -153,6 +149,19 @@ public final class Ledger {
       LOG.warn("lance maintenance {}: ledger not used: {}", storage.location(), e.getMessage());
       return LedgerRead.unusable(head, e.getMessage());
     }
+  }
+
+  /**
+   * A segment read, checked against its commit and decoded with the fold's instance of each element
+   * ({@link LedgerState#canonical}). Its bytes are let go on return, before the fold applies it: a
+   * large ledger's segment (136 MB on {@code huge-steady}) must not stay live beside the fold.
+   */
+  private LedgerSegment decodeSegment(String path, LedgerCommit.SegmentRef ref, String commitPath, LedgerState state) {
+    byte[] content = readSegment(path, ref);
+    if (!ref.matches(content)) {
+      throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
+    }
+    return LedgerSegment.decode(path, content, state::canonical);
   }
 
   /** A segment at the length its commit records; shorter, it fails as a length that differs. */

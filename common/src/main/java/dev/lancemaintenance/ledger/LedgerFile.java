@@ -1,11 +1,12 @@
 package dev.lancemaintenance.ledger;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
@@ -44,21 +45,85 @@ final class LedgerFile {
     }
   }
 
+  /**
+   * The file's bytes, written twice: once to count them, then into an array of exactly the file's
+   * length, the checksum taken over it in place. A segment of a large ledger is 100+ MB; a growing
+   * buffer would hold up to twice that, plus a copy for the checksum and one to return, which on
+   * {@code huge-steady}'s 136 MB segment did not fit beside the fold in 512 MB (docs/ledger.md,
+   * section 7). The records are written the same way both times, so the bytes are the same.
+   */
   byte[] encode(Body body) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
+    Counting counted = new Counting();
+    writeBody(counted, body);
+    if (counted.count > Integer.MAX_VALUE - 8 - TRAILER) {
+      throw new IllegalStateException("a " + kind + " of " + counted.count + " bytes does not fit one array");
+    }
+    int bodyLength = (int) counted.count;
+    byte[] file = new byte[bodyLength + TRAILER];
+    Filling filled = new Filling(file, bodyLength);
+    writeBody(filled, body);
+    if (filled.at != bodyLength) {
+      throw new IllegalStateException("the " + kind + "'s records wrote " + filled.at + " bytes, then " + bodyLength);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(file, 0, bodyLength);
+    ByteBuffer.wrap(file, bodyLength, Long.BYTES).putLong(crc.getValue());
+    System.arraycopy(endMagic, 0, file, bodyLength + Long.BYTES, endMagic.length);
+    return file;
+  }
+
+  private void writeBody(OutputStream sink, Body body) {
+    try (DataOutputStream out = new DataOutputStream(sink)) {
       out.write(magic);
       out.writeInt(format);
       body.write(out);
-      out.flush();
-      CRC32C crc = new CRC32C();
-      crc.update(bytes.toByteArray());
-      out.writeLong(crc.getValue());
-      out.write(endMagic);
     } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
+      throw new UncheckedIOException(e); // neither sink fails
     }
-    return bytes.toByteArray();
+  }
+
+  /** Counts what is written, keeping nothing. */
+  private static final class Counting extends OutputStream {
+    private long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
+  }
+
+  /** Writes into {@code file}'s first {@code limit} bytes. */
+  private static final class Filling extends OutputStream {
+    private final byte[] file;
+    private final int limit;
+    private int at;
+
+    Filling(byte[] file, int limit) {
+      this.file = file;
+      this.limit = limit;
+    }
+
+    @Override
+    public void write(int b) {
+      if (at >= limit) {
+        throw new IllegalStateException("the records grew between the two passes");
+      }
+      file[at++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      if (len > limit - at) {
+        throw new IllegalStateException("the records grew between the two passes");
+      }
+      System.arraycopy(b, off, file, at, len);
+      at += len;
+    }
   }
 
   /** Decodes a file of this kind; {@code name} is for the message. */
