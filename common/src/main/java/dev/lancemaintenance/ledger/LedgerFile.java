@@ -1,15 +1,18 @@
 package dev.lancemaintenance.ledger;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * The frame every binary ledger file shares ({@link LedgerSegment}, {@link ExpiryRecord}): a magic
@@ -45,84 +48,62 @@ final class LedgerFile {
     }
   }
 
-  /**
-   * The file's bytes, written twice: once to count them, then into an array of exactly the file's
-   * length, the checksum taken over it in place. A segment of a large ledger is 100+ MB; a growing
-   * buffer would hold up to twice that, plus a copy for the checksum and one to return, which on
-   * {@code huge-steady}'s 136 MB segment did not fit beside the fold in 512 MB (docs/ledger.md,
-   * section 7). The records are written the same way both times, so the bytes are the same.
-   */
+  /** The file's bytes, for files small enough to hold in memory. */
   byte[] encode(Body body) {
-    Counting counted = new Counting();
-    writeBody(counted, body);
-    if (counted.count > Integer.MAX_VALUE - 8 - TRAILER) {
-      throw new IllegalStateException("a " + kind + " of " + counted.count + " bytes does not fit one array");
-    }
-    int bodyLength = (int) counted.count;
-    byte[] file = new byte[bodyLength + TRAILER];
-    Filling filled = new Filling(file, bodyLength);
-    writeBody(filled, body);
-    if (filled.at != bodyLength) {
-      throw new IllegalStateException("the " + kind + "'s records wrote " + filled.at + " bytes, then " + bodyLength);
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(file, 0, bodyLength);
-    ByteBuffer.wrap(file, bodyLength, Long.BYTES).putLong(crc.getValue());
-    System.arraycopy(endMagic, 0, file, bodyLength + Long.BYTES, endMagic.length);
-    return file;
-  }
-
-  private void writeBody(OutputStream sink, Body body) {
-    try (DataOutputStream out = new DataOutputStream(sink)) {
-      out.write(magic);
-      out.writeInt(format);
-      body.write(out);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try {
+      write(bytes, body);
     } catch (IOException e) {
-      throw new UncheckedIOException(e); // neither sink fails
+      throw new UncheckedIOException(e); // a byte array does not fail
     }
+    return bytes.toByteArray();
   }
 
-  /** Counts what is written, keeping nothing. */
-  private static final class Counting extends OutputStream {
+  /**
+   * Writes the file to {@code sink} as it is encoded, the checksum taken on the way: a ledger
+   * segment that summarises a large table's whole history (its first run) runs to hundreds of MB,
+   * and a copy of it in memory, let alone the two a byte array's growth and its checksum made,
+   * failed that run's commit in a 512 MB heap. Flushes {@code sink} and leaves it open.
+   *
+   * @return the length and CRC-32C of everything written, as {@link LedgerCommit.SegmentRef} records them
+   */
+  Written write(OutputStream sink, Body body) throws IOException {
+    CheckedOutputStream whole = new CheckedOutputStream(new BufferedOutputStream(sink, BUFFER_BYTES), new CRC32C());
+    CountingOutputStream counted = new CountingOutputStream(whole);
+    CheckedOutputStream framed = new CheckedOutputStream(counted, new CRC32C());
+    DataOutputStream out = new DataOutputStream(framed);
+    out.write(magic);
+    out.writeInt(format);
+    body.write(out);
+    out.writeLong(framed.getChecksum().getValue());
+    out.write(endMagic);
+    out.flush();
+    return new Written(counted.count, whole.getChecksum().getValue());
+  }
+
+  /** What {@link #write} wrote: its length and the CRC-32C of all of it. */
+  record Written(long length, long crc32c) {}
+
+  private static final int BUFFER_BYTES = 64 * 1024;
+
+  /** Counts the bytes that pass. */
+  private static final class CountingOutputStream extends FilterOutputStream {
     private long count;
 
+    CountingOutputStream(OutputStream out) {
+      super(out);
+    }
+
     @Override
-    public void write(int b) {
+    public void write(int b) throws IOException {
+      out.write(b);
       count++;
     }
 
     @Override
-    public void write(byte[] b, int off, int len) {
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
       count += len;
-    }
-  }
-
-  /** Writes into {@code file}'s first {@code limit} bytes. */
-  private static final class Filling extends OutputStream {
-    private final byte[] file;
-    private final int limit;
-    private int at;
-
-    Filling(byte[] file, int limit) {
-      this.file = file;
-      this.limit = limit;
-    }
-
-    @Override
-    public void write(int b) {
-      if (at >= limit) {
-        throw new IllegalStateException("the records grew between the two passes");
-      }
-      file[at++] = (byte) b;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      if (len > limit - at) {
-        throw new IllegalStateException("the records grew between the two passes");
-      }
-      System.arraycopy(b, off, file, at, len);
-      at += len;
     }
   }
 

@@ -5,6 +5,7 @@ import dev.lancemaintenance.format.FileKind;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,24 +111,41 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
 
   /** The file's bytes. */
   public byte[] encode() {
-    return (firstVersionWhole ? FIRST_WHOLE : FILE).encode(out -> {
-      out.writeUTF(fingerprint);
-      out.writeUTF(dataset.dir());
-      out.writeInt(versions.size());
-      for (LedgerVersion version : versions) {
-        version.writeTo(out);
-      }
-      out.writeInt(opens.size());
-      for (Open open : opens) {
-        writeElement(out, open.element());
-        out.writeLong(open.fromVersion());
-      }
-      out.writeInt(closes.size());
-      for (Close close : closes) {
-        writeElement(out, close.element());
-        out.writeLong(close.atVersion());
-      }
-    });
+    return frame().encode(this::writeRecords);
+  }
+
+  /**
+   * Writes the file to {@code sink} as it is encoded, never whole in memory (a first run's segment
+   * holds every file of the table's history); flushes {@code sink} and leaves it open.
+   *
+   * @return the reference a commit names it by
+   */
+  LedgerCommit.SegmentRef writeTo(String name, OutputStream sink) throws IOException {
+    LedgerFile.Written written = frame().write(sink, this::writeRecords);
+    return new LedgerCommit.SegmentRef(name, written.length(), written.crc32c());
+  }
+
+  private LedgerFile frame() {
+    return firstVersionWhole ? FIRST_WHOLE : FILE;
+  }
+
+  private void writeRecords(DataOutputStream out) throws IOException {
+    out.writeUTF(fingerprint);
+    out.writeUTF(dataset.dir());
+    out.writeInt(versions.size());
+    for (LedgerVersion version : versions) {
+      version.writeTo(out);
+    }
+    out.writeInt(opens.size());
+    for (Open open : opens) {
+      writeElement(out, open.element());
+      out.writeLong(open.fromVersion());
+    }
+    out.writeInt(closes.size());
+    for (Close close : closes) {
+      writeElement(out, close.element());
+      out.writeLong(close.atVersion());
+    }
   }
 
   /** Decodes a segment file; {@code name} is for the message. */
