@@ -55,7 +55,8 @@ final class LedgerElements {
 
   /** The one instance equal to {@code element}, which becomes it when none was met. */
   LedgerElement canonical(LedgerElement element) {
-    return elements[intern(element)];
+    int id = intern(element); // before reading the array, which interning may replace
+    return elements[id];
   }
 
   /** The slot holding {@code element}, or the empty slot where it would go (linear probing). */
