@@ -204,18 +204,19 @@ public final class IncrementalMark {
       }
     }
     Map<String, ReferenceMark> marks = new HashMap<>();
-    for (LedgerState.Range range : state.ranges()) {
-      int from = lowerBound(versions, range.from());
-      int to = lowerBound(versions, range.to());
+    state.forEachRange((element, rangeFrom, rangeTo) -> {
+      int from = lowerBound(versions, rangeFrom);
+      int to = lowerBound(versions, rangeTo);
       if (from == to) {
-        continue; // no listed manifest references it: the full mark does not see it either
+        return true; // no listed manifest references it: the full mark does not see it either
       }
       boolean kept = keptBefore[to] - keptBefore[from] > 0;
-      boolean mustList = range.element().certain() && mustListBefore[to] - mustListBefore[from] > 0;
+      boolean mustList = element.certain() && mustListBefore[to] - mustListBefore[from] > 0;
       MarkState mark = !kept ? MarkState.EXPIRED : mustList ? MarkState.KEPT : MarkState.KEPT_IF_PRESENT;
-      ReferenceMark reference = new ReferenceMark(range.element().key(), range.element().kind(), mark);
+      ReferenceMark reference = new ReferenceMark(element.key(), element.kind(), mark);
       marks.merge(reference.key(), reference, ReferenceMark::merge);
-    }
+      return true;
+    });
     // Read counts what was decoded, not what was classified: the one figure that differs from a full mark.
     MarkSummary read = new MarkSummary(decoded, summary.expiredVersions(), summary.earliestRetainedNanos(), summary.taggedOldVersions());
     return new MarkResult(marks.values(), expiredManifests, read);

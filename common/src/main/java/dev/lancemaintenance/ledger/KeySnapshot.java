@@ -106,16 +106,22 @@ public final class KeySnapshot {
     long[] sortedKept = versions.stream().mapToLong(LedgerVersion::version).toArray();
     References references = new References();
     KeyHasher hasher = new KeyHasher(state.fingerprint());
-    for (LedgerState.Range range : state.ranges()) {
-      long newest = range.to() == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, range.to());
-      if (newest != OPEN && newest < range.from()) {
-        continue; // no kept version references it in this range
+    boolean[] uncertain = {false};
+    state.forEachRange((element, from, to) -> {
+      long newest = to == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, to);
+      if (newest != OPEN && newest < from) {
+        return true; // no kept version references it in this range
       }
-      if (!range.element().certain()) {
-        return Optional.empty();
+      if (!element.certain()) {
+        uncertain[0] = true;
+        return false;
       }
-      hasher.hash(range.element().key());
+      hasher.hash(element.key());
       references.add(hasher.high(), hasher.low(), newest);
+      return true;
+    });
+    if (uncertain[0]) {
+      return Optional.empty();
     }
     return Optional.of(new KeySnapshot(state.fingerprint(), state.dataset(), versions,
         KeyPartition.ofReferences(references.high, references.low, references.newest, references.count)));

@@ -7,6 +7,8 @@ import dev.lancemaintenance.storage.StorageException;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -137,11 +139,7 @@ public final class Ledger {
       LedgerState state = new LedgerState(fingerprint, dataset);
       for (LedgerCommit.SegmentRef ref : commit.segments()) {
         String path = TablePaths.join(dirOf(dataset), ref.name());
-        byte[] content = readSegment(path, ref);
-        if (!ref.matches(content)) {
-          throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
-        }
-        state.apply(path, LedgerSegment.decode(path, content));
+        state.apply(path, decodeSegment(path, ref, commitPath, state));
       }
       if (state.endVersion() != commit.endVersion()) {
         throw new LedgerFormatException(commitPath, "records end version " + commit.endVersion()
@@ -153,6 +151,19 @@ public final class Ledger {
       LOG.warn("lance maintenance {}: ledger not used: {}", storage.location(), e.getMessage());
       return LedgerRead.unusable(head, e.getMessage());
     }
+  }
+
+  /**
+   * A segment read, checked against its commit and decoded with the fold's instance of each element
+   * ({@link LedgerState#canonical}). Its bytes are let go on return, before the fold applies it: a
+   * large ledger's segment (136 MB on {@code huge-steady}) must not stay live beside the fold.
+   */
+  private LedgerSegment decodeSegment(String path, LedgerCommit.SegmentRef ref, String commitPath, LedgerState state) {
+    byte[] content = readSegment(path, ref);
+    if (!ref.matches(content)) {
+      throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
+    }
+    return LedgerSegment.decode(path, content, state::canonical);
   }
 
   /** A segment at the length its commit records; shorter, it fails as a length that differs. */
@@ -343,6 +354,19 @@ public final class Ledger {
     return commit(previous.headGeneration() + 1, List.of(), state.compacted(listedVersions), state.endVersion());
   }
 
+  /**
+   * Streams {@code segment} to a file of its own: a crash or a failed write leaves a file no commit
+   * names, pruned later like any other (section 2 of docs/ledger.md).
+   */
+  private LedgerCommit.SegmentRef writeSegment(String name, LedgerSegment segment) {
+    String path = TablePaths.join(dirOf(dataset), name);
+    try (OutputStream out = storage.create(path)) {
+      return segment.writeTo(name, out);
+    } catch (IOException e) {
+      throw new StorageException("write", storage.location().resolveRedacted(path), e);
+    }
+  }
+
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion) {
     return commit(generation, base, segment, endVersion, Optional.empty(), this::delete, () -> {});
   }
@@ -354,11 +378,9 @@ public final class Ledger {
    */
   private boolean commit(long generation, List<LedgerCommit.SegmentRef> base, LedgerSegment segment, long endVersion,
       Optional<LedgerDirectory> listed, Consumer<List<String>> prune, Runnable created) {
-    byte[] content = segment.encode();
     String name = SEGMENT_PREFIX + String.format("%019d", Math.max(0, endVersion)) + "-" + UUID.randomUUID() + SEGMENT_SUFFIX;
-    storage.write(TablePaths.join(dirOf(dataset), name), content);
     List<LedgerCommit.SegmentRef> segments = new ArrayList<>(base);
-    segments.add(LedgerCommit.SegmentRef.of(name, content));
+    segments.add(writeSegment(name, segment));
     byte[] commit = new LedgerCommit(generation, fingerprint, dataset, endVersion, segments).encode();
     String path = commitPath(generation);
     boolean ours = storage.createIfAbsent(path, commit);

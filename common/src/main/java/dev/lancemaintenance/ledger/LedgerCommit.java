@@ -41,11 +41,6 @@ public record LedgerCommit(long generation, String fingerprint, DatasetRef datas
       }
     }
 
-    /** The reference to a segment file with these bytes. */
-    public static SegmentRef of(String name, byte[] content) {
-      return new SegmentRef(name, content.length, crc(content));
-    }
-
     /** Whether {@code content} is this segment's. */
     public boolean matches(byte[] content) {
       return content.length == length && crc(content) == crc32c;

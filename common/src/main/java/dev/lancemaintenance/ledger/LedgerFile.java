@@ -1,14 +1,18 @@
 package dev.lancemaintenance.ledger;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * The frame every binary ledger file shares ({@link LedgerSegment}, {@link ExpiryRecord}): a magic
@@ -44,21 +48,63 @@ final class LedgerFile {
     }
   }
 
+  /** The file's bytes, for files small enough to hold in memory. */
   byte[] encode(Body body) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.write(magic);
-      out.writeInt(format);
-      body.write(out);
-      out.flush();
-      CRC32C crc = new CRC32C();
-      crc.update(bytes.toByteArray());
-      out.writeLong(crc.getValue());
-      out.write(endMagic);
+    try {
+      write(bytes, body);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * Writes the file to {@code sink} as it is encoded, the checksum taken on the way: a ledger
+   * segment that summarises a large table's whole history (its first run) runs to hundreds of MB,
+   * and a copy of it in memory, let alone the two a byte array's growth and its checksum made,
+   * failed that run's commit in a 512 MB heap. Flushes {@code sink} and leaves it open.
+   *
+   * @return the length and CRC-32C of everything written, as {@link LedgerCommit.SegmentRef} records them
+   */
+  Written write(OutputStream sink, Body body) throws IOException {
+    CheckedOutputStream whole = new CheckedOutputStream(new BufferedOutputStream(sink, BUFFER_BYTES), new CRC32C());
+    CountingOutputStream counted = new CountingOutputStream(whole);
+    CheckedOutputStream framed = new CheckedOutputStream(counted, new CRC32C());
+    DataOutputStream out = new DataOutputStream(framed);
+    out.write(magic);
+    out.writeInt(format);
+    body.write(out);
+    out.writeLong(framed.getChecksum().getValue());
+    out.write(endMagic);
+    out.flush();
+    return new Written(counted.count, whole.getChecksum().getValue());
+  }
+
+  /** What {@link #write} wrote: its length and the CRC-32C of all of it. */
+  record Written(long length, long crc32c) {}
+
+  private static final int BUFFER_BYTES = 64 * 1024;
+
+  /** Counts the bytes that pass. */
+  private static final class CountingOutputStream extends FilterOutputStream {
+    private long count;
+
+    CountingOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
   }
 
   /** Decodes a file of this kind; {@code name} is for the message. */

@@ -5,10 +5,12 @@ import dev.lancemaintenance.format.FileKind;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * One immutable ledger file: the versions it summarises and the changes of their references.
@@ -38,6 +40,10 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
   private static final LedgerFile FIRST_WHOLE = new LedgerFile("ledger segment", "LMLEDGER", "LMLEDEND", 2);
   /** Where {@link LedgerFile} writes the format number: after the eight bytes of magic. */
   private static final int FORMAT_AT = 8;
+  /** The fewest bytes a version's record takes (four longs and an empty name). */
+  private static final int VERSION_BYTES = 4 * Long.BYTES + 2;
+  /** The fewest bytes an open or close takes (an empty key, a one-letter kind, the flag, the version). */
+  private static final int CHANGE_BYTES = 2 + 3 + 1 + Long.BYTES;
 
   public LedgerSegment {
     Objects.requireNonNull(fingerprint, "fingerprint");
@@ -105,28 +111,54 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
 
   /** The file's bytes. */
   public byte[] encode() {
-    return (firstVersionWhole ? FIRST_WHOLE : FILE).encode(out -> {
-      out.writeUTF(fingerprint);
-      out.writeUTF(dataset.dir());
-      out.writeInt(versions.size());
-      for (LedgerVersion version : versions) {
-        version.writeTo(out);
-      }
-      out.writeInt(opens.size());
-      for (Open open : opens) {
-        writeElement(out, open.element());
-        out.writeLong(open.fromVersion());
-      }
-      out.writeInt(closes.size());
-      for (Close close : closes) {
-        writeElement(out, close.element());
-        out.writeLong(close.atVersion());
-      }
-    });
+    return frame().encode(this::writeRecords);
+  }
+
+  /**
+   * Writes the file to {@code sink} as it is encoded, never whole in memory (a first run's segment
+   * holds every file of the table's history); flushes {@code sink} and leaves it open.
+   *
+   * @return the reference a commit names it by
+   */
+  LedgerCommit.SegmentRef writeTo(String name, OutputStream sink) throws IOException {
+    LedgerFile.Written written = frame().write(sink, this::writeRecords);
+    return new LedgerCommit.SegmentRef(name, written.length(), written.crc32c());
+  }
+
+  private LedgerFile frame() {
+    return firstVersionWhole ? FIRST_WHOLE : FILE;
+  }
+
+  private void writeRecords(DataOutputStream out) throws IOException {
+    out.writeUTF(fingerprint);
+    out.writeUTF(dataset.dir());
+    out.writeInt(versions.size());
+    for (LedgerVersion version : versions) {
+      version.writeTo(out);
+    }
+    out.writeInt(opens.size());
+    for (Open open : opens) {
+      writeElement(out, open.element());
+      out.writeLong(open.fromVersion());
+    }
+    out.writeInt(closes.size());
+    for (Close close : closes) {
+      writeElement(out, close.element());
+      out.writeLong(close.atVersion());
+    }
   }
 
   /** Decodes a segment file; {@code name} is for the message. */
   public static LedgerSegment decode(String name, byte[] content) {
+    return decode(name, content, new LedgerElements()::canonical);
+  }
+
+  /**
+   * As {@link #decode(String, byte[])}, each element as {@code canonical} gives it: one instance per
+   * element (its open and close, in this segment and the fold's others) instead of one per record,
+   * which on a ledger of ~920,000 files is most of what a decoded segment holds.
+   */
+  static LedgerSegment decode(String name, byte[] content, UnaryOperator<LedgerElement> canonical) {
     // The format number picks the frame; any other number, or a file too short to hold one, fails
     // the frame's own checks.
     boolean firstWhole = content.length >= FORMAT_AT + Integer.BYTES
@@ -134,20 +166,32 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
     return (firstWhole ? FIRST_WHOLE : FILE).decode(name, content, in -> {
       String fingerprint = in.readUTF();
       DatasetRef dataset = new DatasetRef(in.readUTF());
-      List<LedgerVersion> versions = new ArrayList<>();
-      for (int i = count(in, name); i > 0; i--) {
+      int versionCount = count(in, name);
+      List<LedgerVersion> versions = new ArrayList<>(capacity(versionCount, in, VERSION_BYTES));
+      for (int i = versionCount; i > 0; i--) {
         versions.add(new LedgerVersion(in.readLong(), in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
       }
-      List<Open> opens = new ArrayList<>();
-      for (int i = count(in, name); i > 0; i--) {
-        opens.add(new Open(readElement(in, name), in.readLong()));
+      int openCount = count(in, name);
+      List<Open> opens = new ArrayList<>(capacity(openCount, in, CHANGE_BYTES));
+      for (int i = openCount; i > 0; i--) {
+        opens.add(new Open(canonical.apply(readElement(in, name)), in.readLong()));
       }
-      List<Close> closes = new ArrayList<>();
-      for (int i = count(in, name); i > 0; i--) {
-        closes.add(new Close(readElement(in, name), in.readLong()));
+      int closeCount = count(in, name);
+      List<Close> closes = new ArrayList<>(capacity(closeCount, in, CHANGE_BYTES));
+      for (int i = closeCount; i > 0; i--) {
+        closes.add(new Close(canonical.apply(readElement(in, name)), in.readLong()));
       }
       return new LedgerSegment(fingerprint, dataset, versions, opens, closes, firstWhole);
     });
+  }
+
+  /**
+   * A list's room for {@code count} records, bounded by what the bytes left can hold at
+   * {@code recordBytes} each at least: a damaged count fails as the checksum does, not as a heap
+   * reserved for records that are not there.
+   */
+  private static int capacity(int count, DataInputStream in, int recordBytes) throws IOException {
+    return Math.min(count, in.available() / recordBytes);
   }
 
   static int count(DataInputStream in, String name) throws IOException {

@@ -1,14 +1,16 @@
 package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.format.DatasetRef;
+import java.util.AbstractSet;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -18,26 +20,46 @@ import java.util.TreeMap;
  * where the fold stands (newer versions only, closes only of open elements), or the fold fails
  * with {@link LedgerFormatException} and the ledger is unusable.
  *
- * <p>Memory: one entry per summarised version still in the ledger and one per element range. A
- * compaction ({@link #compacted}) drops what no listed manifest can need any more, so the fold
+ * <p>Memory: one entry per summarised version still in the ledger, one instance and number per
+ * element ({@link LedgerElements}), and per range numbers in arrays (8 bytes per element for where
+ * its open range starts, 20 per closed range), no object per range or change: on a table with
+ * ~920,000 files in its history, maps of records did not fit a 512 MB heap (docs/ledger.md, section
+ * 7). A compaction ({@link #compacted}) drops what no listed manifest can need any more, so the fold
  * grows with the files of the versions the table keeps, not with its history.
  */
 public final class LedgerState {
   /** The {@code to} of a range still open at the ledger's end. */
   public static final long OPEN = Long.MAX_VALUE;
+  /** {@link #openFrom}'s mark of an element not referenced by the newest version. */
+  private static final long NOT_OPEN = Long.MIN_VALUE;
 
   private final String fingerprint;
   private final DatasetRef dataset;
   private final NavigableMap<Long, LedgerVersion> versions = new TreeMap<>();
-  private final Map<LedgerElement, Long> openSince = new HashMap<>();
-  private final List<Range> closed = new ArrayList<>();
+  /** Every element met, numbered: the ranges below hold numbers, one instance per element. */
+  private final LedgerElements elements = new LedgerElements();
+  /** Per element number, the version from which the newest version's reference runs, or {@link #NOT_OPEN}. */
+  private long[] openFrom = new long[64];
+  private int openCount;
+  /** The closed ranges, in the order they closed, as three columns (20 bytes a range, no object). */
+  private int[] closedElement = new int[64];
+  private long[] closedFrom = new long[64];
+  private long[] closedTo = new long[64];
+  private int closedCount;
 
   /** A range of versions {@code [from, to)} in which an element was referenced. */
   public record Range(LedgerElement element, long from, long to) {}
 
+  /** Takes one range of {@link #forEachRange}; returns false to stop. */
+  @FunctionalInterface
+  public interface RangeVisitor {
+    boolean visit(LedgerElement element, long from, long to);
+  }
+
   public LedgerState(String fingerprint, DatasetRef dataset) {
     this.fingerprint = fingerprint;
     this.dataset = dataset;
+    Arrays.fill(openFrom, NOT_OPEN);
   }
 
   public String fingerprint() {
@@ -58,17 +80,100 @@ public final class LedgerState {
     return Collections.unmodifiableNavigableMap(versions);
   }
 
-  /** The elements the newest summarised version references. */
+  /** The elements the newest summarised version references (a view, in the order they were first met). */
   public Set<LedgerElement> openElements() {
-    return Collections.unmodifiableSet(openSince.keySet());
+    return new AbstractSet<>() {
+      @Override
+      public Iterator<LedgerElement> iterator() {
+        return new Iterator<>() {
+          private int next = nextOpen(0);
+
+          @Override
+          public boolean hasNext() {
+            return next < elements.size();
+          }
+
+          @Override
+          public LedgerElement next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            LedgerElement element = elements.get(next);
+            next = nextOpen(next + 1);
+            return element;
+          }
+        };
+      }
+
+      @Override
+      public boolean contains(Object element) {
+        return element instanceof LedgerElement known && isOpen(elements.find(known));
+      }
+
+      @Override
+      public int size() {
+        return openCount;
+      }
+    };
   }
 
-  /** Every range, closed ones and those still open ({@code to == OPEN}). */
+  private int nextOpen(int from) {
+    int id = from;
+    while (id < elements.size() && openFrom[id] == NOT_OPEN) {
+      id++;
+    }
+    return id;
+  }
+
+  private boolean isOpen(int id) {
+    return id >= 0 && openFrom[id] != NOT_OPEN;
+  }
+
+  /**
+   * Hands every range to {@code visitor}, the closed ones in the order they closed, then those still
+   * open ({@code to == OPEN}), until it returns false. No object per range: the consumers of a
+   * whole fold ({@link IncrementalMark}, {@link KeySnapshot#fromLedger}) take them this way.
+   */
+  public void forEachRange(RangeVisitor visitor) {
+    for (int i = 0; i < closedCount; i++) {
+      if (!visitor.visit(elements.get(closedElement[i]), closedFrom[i], closedTo[i])) {
+        return;
+      }
+    }
+    for (int id = nextOpen(0); id < elements.size(); id = nextOpen(id + 1)) {
+      if (!visitor.visit(elements.get(id), openFrom[id], OPEN)) {
+        return;
+      }
+    }
+  }
+
+  /** Every range, closed ones and those still open ({@code to == OPEN}), as a new list: for small folds and tests. */
   public List<Range> ranges() {
-    List<Range> all = new ArrayList<>(closed.size() + openSince.size());
-    all.addAll(closed);
-    openSince.forEach((element, from) -> all.add(new Range(element, from, OPEN)));
+    List<Range> all = new ArrayList<>(closedCount + openCount);
+    forEachRange((element, from, to) -> all.add(new Range(element, from, to)));
     return all;
+  }
+
+  /** The one instance of {@code element} this fold holds, which becomes it when the fold has none. */
+  LedgerElement canonical(LedgerElement element) {
+    int id = elements.intern(element);
+    growOpenFrom();
+    return elements.get(id);
+  }
+
+  private int idOf(LedgerElement element) {
+    int id = elements.intern(element);
+    growOpenFrom();
+    return id;
+  }
+
+  /** Keeps {@link #openFrom} as long as the element table, new elements not open. */
+  private void growOpenFrom() {
+    if (openFrom.length < elements.size()) {
+      int old = openFrom.length;
+      openFrom = Arrays.copyOf(openFrom, Math.max(elements.size(), old + (old >> 1)));
+      Arrays.fill(openFrom, old, openFrom.length, NOT_OPEN);
+    }
   }
 
   /**
@@ -83,40 +188,69 @@ public final class LedgerState {
       segment = joined(segment);
     }
     long end = endVersion();
+    long[] summarisedHere = new long[segment.versions().size()];
+    int at = 0;
     for (LedgerVersion version : segment.versions()) {
       if (version.version() <= end) {
         throw new LedgerFormatException(name, "version " + version.version() + " does not follow version " + end);
       }
       end = version.version();
+      summarisedHere[at++] = end;
     }
-    Set<Long> summarisedHere = new HashSet<>();
-    segment.versions().forEach(version -> summarisedHere.add(version.version()));
     // In version order, closes before opens at one version: an element left and taken back at the
-    // same version (a Restore), or a compacted segment's consecutive ranges, are two ranges.
-    List<Change> changes = new ArrayList<>();
-    segment.closes().forEach(close -> changes.add(new Change(close.element(), close.atVersion(), false)));
-    segment.opens().forEach(open -> changes.add(new Change(open.element(), open.fromVersion(), true)));
-    changes.sort(Comparator.comparingLong(Change::version).thenComparing(Change::opens));
-    for (Change change : changes) {
-      requireSummarised(name, summarisedHere, change.version(), change.element());
-      if (change.opens()) {
-        if (openSince.putIfAbsent(change.element(), change.version()) != null) {
-          throw new LedgerFormatException(name, "opens " + change.element().key() + " at " + change.version()
-              + " while it is open");
-        }
-        continue;
+    // same version (a Restore), or a compacted segment's consecutive ranges, are two ranges. Each
+    // list is taken in a stable version order and the two merged, closes first on a tie: the order
+    // a stable sort of all changes by (version, opens) gives, without an object per change.
+    List<LedgerSegment.Open> opens = segment.opens();
+    List<LedgerSegment.Close> closes = segment.closes();
+    int[] openOrder = StableOrder.of(opens.size(), i -> opens.get(i).fromVersion());
+    int[] closeOrder = StableOrder.of(closes.size(), i -> closes.get(i).atVersion());
+    int nextOpen = 0;
+    int nextClose = 0;
+    while (nextOpen < openOrder.length || nextClose < closeOrder.length) {
+      boolean closeNext = nextClose < closeOrder.length && (nextOpen == openOrder.length
+          || closes.get(closeOrder[nextClose]).atVersion() <= opens.get(openOrder[nextOpen]).fromVersion());
+      if (closeNext) {
+        LedgerSegment.Close close = closes.get(closeOrder[nextClose++]);
+        close(name, summarisedHere, close.element(), close.atVersion());
+      } else {
+        LedgerSegment.Open open = opens.get(openOrder[nextOpen++]);
+        open(name, summarisedHere, open.element(), open.fromVersion());
       }
-      Long from = openSince.remove(change.element());
-      if (from == null || change.version() <= from) {
-        throw new LedgerFormatException(name, "closes " + change.element().key() + " at " + change.version()
-            + " but it is not open before then");
-      }
-      closed.add(new Range(change.element(), from, change.version()));
     }
     segment.versions().forEach(version -> versions.put(version.version(), version));
   }
 
-  private record Change(LedgerElement element, long version, boolean opens) {}
+  private void open(String name, long[] summarisedHere, LedgerElement element, long version) {
+    requireSummarised(name, summarisedHere, version, element);
+    int id = idOf(element);
+    if (openFrom[id] != NOT_OPEN) {
+      throw new LedgerFormatException(name, "opens " + element.key() + " at " + version + " while it is open");
+    }
+    openFrom[id] = version;
+    openCount++;
+  }
+
+  private void close(String name, long[] summarisedHere, LedgerElement element, long version) {
+    requireSummarised(name, summarisedHere, version, element);
+    int id = elements.find(element);
+    if (!isOpen(id) || version <= openFrom[id]) {
+      throw new LedgerFormatException(name, "closes " + element.key() + " at " + version
+          + " but it is not open before then");
+    }
+    if (closedCount == closedElement.length) {
+      int grown = closedCount + (closedCount >> 1);
+      closedElement = Arrays.copyOf(closedElement, grown);
+      closedFrom = Arrays.copyOf(closedFrom, grown);
+      closedTo = Arrays.copyOf(closedTo, grown);
+    }
+    closedElement[closedCount] = id;
+    closedFrom[closedCount] = openFrom[id];
+    closedTo[closedCount] = version;
+    closedCount++;
+    openFrom[id] = NOT_OPEN;
+    openCount--;
+  }
 
   /**
    * The segment of changes that continues this fold with {@code wholeFirst}, whose first version
@@ -125,26 +259,45 @@ public final class LedgerState {
    * Exact whatever the fold held: the first version then references exactly what its own manifest
    * does (the one home of this join: {@link VersionSummaries#join}, a first run without base, and
    * a segment a run that decided from the key snapshot appended, docs/ledger.md section 12.4).
+   *
+   * <p>Its records hold this fold's instance of each element ({@link #canonical}): a run's summaries
+   * decode an element anew for its open and its close, and the joined segment lives until the
+   * run's commit beside the fold.
    */
   public LedgerSegment joined(LedgerSegment wholeFirst) {
     if (!wholeFirst.firstVersionWhole()) {
       throw new IllegalArgumentException("only a segment whose first version is whole is joined");
     }
-    List<LedgerSegment.Open> opens = new ArrayList<>(wholeFirst.opens());
-    List<LedgerSegment.Close> closes = new ArrayList<>(wholeFirst.closes());
-    if (!wholeFirst.versions().isEmpty()) {
-      long first = wholeFirst.versions().get(0).version();
-      Set<LedgerElement> firstReferences = new HashSet<>();
-      opens.stream().filter(open -> open.fromVersion() == first).forEach(open -> firstReferences.add(open.element()));
-      opens.removeIf(open -> open.fromVersion() == first && openSince.containsKey(open.element()));
-      openSince.keySet().stream().filter(element -> !firstReferences.contains(element))
-          .forEach(element -> closes.add(new LedgerSegment.Close(element, first)));
+    boolean hasFirst = !wholeFirst.versions().isEmpty();
+    long first = hasFirst ? wholeFirst.versions().get(0).version() : 0;
+    BitSet firstReferences = new BitSet();
+    List<LedgerSegment.Open> opens = new ArrayList<>(wholeFirst.opens().size());
+    for (LedgerSegment.Open open : wholeFirst.opens()) {
+      int id = idOf(open.element());
+      if (hasFirst && open.fromVersion() == first) {
+        firstReferences.set(id);
+        if (isOpen(id)) {
+          continue; // referenced before and by the first version: no change
+        }
+      }
+      opens.add(new LedgerSegment.Open(elements.get(id), open.fromVersion()));
+    }
+    List<LedgerSegment.Close> closes = new ArrayList<>(wholeFirst.closes().size());
+    for (LedgerSegment.Close close : wholeFirst.closes()) {
+      closes.add(new LedgerSegment.Close(canonical(close.element()), close.atVersion()));
+    }
+    if (hasFirst) {
+      for (int id = nextOpen(0); id < elements.size(); id = nextOpen(id + 1)) {
+        if (!firstReferences.get(id)) {
+          closes.add(new LedgerSegment.Close(elements.get(id), first));
+        }
+      }
     }
     return new LedgerSegment(fingerprint, dataset, wholeFirst.versions(), opens, closes);
   }
 
-  private void requireSummarised(String name, Set<Long> summarisedHere, long version, LedgerElement element) {
-    if (!summarisedHere.contains(version) && !versions.containsKey(version)) {
+  private void requireSummarised(String name, long[] summarisedHere, long version, LedgerElement element) {
+    if (Arrays.binarySearch(summarisedHere, version) < 0 && !versions.containsKey(version)) {
       throw new LedgerFormatException(name, "changes " + element.key() + " at version " + version
           + ", which no segment summarises");
     }
@@ -168,15 +321,17 @@ public final class LedgerState {
     keptVersions.forEach(version -> kept.add(version.version()));
     List<LedgerSegment.Open> opens = new ArrayList<>();
     List<LedgerSegment.Close> closes = new ArrayList<>();
-    for (Range range : closed) {
-      Long first = firstKeptIn(kept, range.from(), range.to());
+    for (int i = 0; i < closedCount; i++) {
+      Long first = firstKeptIn(kept, closedFrom[i], closedTo[i]);
       if (first != null) {
         // Re-anchored at its first kept version, so every change sits on a version the segment keeps.
-        opens.add(new LedgerSegment.Open(range.element(), first));
-        closes.add(new LedgerSegment.Close(range.element(), lastKeptBefore(kept, range.to())));
+        opens.add(new LedgerSegment.Open(elements.get(closedElement[i]), first));
+        closes.add(new LedgerSegment.Close(elements.get(closedElement[i]), lastKeptBefore(kept, closedTo[i])));
       }
     }
-    openSince.forEach((element, from) -> opens.add(new LedgerSegment.Open(element, firstKeptIn(kept, from, OPEN))));
+    for (int id = nextOpen(0); id < elements.size(); id = nextOpen(id + 1)) {
+      opens.add(new LedgerSegment.Open(elements.get(id), firstKeptIn(kept, openFrom[id], OPEN)));
+    }
     return new LedgerSegment(fingerprint, dataset, keptVersions, opens, closes);
   }
 

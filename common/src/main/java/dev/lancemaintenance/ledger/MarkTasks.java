@@ -144,6 +144,11 @@ public final class MarkTasks {
     // Engines may collect in any order; the runs join in version order.
     summaries.sort(Comparator.comparingLong(summary -> summary.versions().get(0).version()));
     Optional<IncrementalMark.Outcome> outcome = pending.finish(summaries);
+    // Joined into the outcome's segment, which holds the fold's instance of each element: let the
+    // runs' records go now, not when this method returns. On a first run they are a record per
+    // change of the whole history (~60 MB on huge-steady), live beside the marks, the ledger's
+    // commit and the key snapshot (docs/ledger.md, section 7).
+    summaries.clear();
     if (outcome.isEmpty()) {
       return MarkTask.decode(plan.slices());
     }

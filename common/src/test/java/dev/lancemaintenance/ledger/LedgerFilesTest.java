@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +37,34 @@ class LedgerFilesTest {
   void aSegmentReadsBackAsWritten() {
     LedgerSegment segment = history("f1");
     assertThat(LedgerSegment.decode("s", segment.encode())).isEqualTo(segment);
+  }
+
+  @Test
+  void aSegmentStreamedToTheStoreIsTheEncodedOneAndItsReferenceMatchesItsBytes() throws Exception {
+    // Larger than the frame's write buffer, so the stream is written in several pieces.
+    List<LedgerSegment.Open> opens = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      opens.add(new LedgerSegment.Open(new LedgerElement("data/" + i + ".lance", FileKind.DATA, true), 1 + i % 4));
+    }
+    LedgerSegment segment = new LedgerSegment("f1", DatasetRef.MAIN,
+        List.of(version(1), version(2), version(3), version(4)), opens, List.of(), true);
+    boolean[] closed = {false};
+    ByteArrayOutputStream sink = new ByteArrayOutputStream() {
+      @Override
+      public void close() {
+        closed[0] = true;
+      }
+    };
+
+    LedgerCommit.SegmentRef reference = segment.writeTo("s-1.seg", sink);
+
+    byte[] streamed = sink.toByteArray();
+    assertThat(streamed.length).isGreaterThan(64 * 1024);
+    assertThat(streamed).isEqualTo(segment.encode());
+    assertThat(reference.matches(streamed)).isTrue();
+    assertThat(reference.length()).isEqualTo(streamed.length);
+    assertThat(LedgerSegment.decode("s", streamed)).isEqualTo(segment);
+    assertThat(closed[0]).as("the caller closes its stream").isFalse();
   }
 
   @Test
