@@ -233,7 +233,10 @@ class SortedKeyListingIT {
   private static void assertSameHttpPages(S3Client plainClient, S3Client indexedClient, String when) {
     for (String prefix : Arrays.asList(null, "a", "a/", "a/b/", "NO_PREFIX", "d/", "data/", "data/010")) {
       for (String delimiter : Arrays.asList(null, "/", "-")) {
-        for (int size : List.of(1, 7, 1000)) {
+        // Pages of one key where a prefix holds at most a hundred (data/010: a hundred of the 1,100
+        // data keys): over all of them a walk was 1,100 requests, and the suite's slowest minute.
+        List<Integer> sizes = prefix == null || prefix.equals("data/") ? List.of(7, 1000) : List.of(1, 7, 1000);
+        for (int size : sizes) {
           assertThat(walkV1(indexedClient, prefix, delimiter, size)).as("%s: V1 %s %s %d", when, prefix, delimiter, size)
               .isEqualTo(walkV1(plainClient, prefix, delimiter, size));
           assertThat(walkV2(indexedClient, prefix, delimiter, size)).as("%s: V2 %s %s %d", when, prefix, delimiter, size)
