@@ -158,11 +158,13 @@ public final class KeySnapshotFile {
    * The file's bytes, in one array of the file's length: a snapshot made from a first run's ledger
    * has an entry per file of the table's history (~25 MB on `huge-steady`), and the byte arrays
    * grown, copied per partition and copied again to return them were four times that, which a
-   * 512 MB heap beside the ledger's fold could not spare. Each partition's checksum is taken from
-   * its arrays first, through a small buffer, so that the header can precede the entries.
+   * 512 MB heap beside the ledger's fold could not spare. The header precedes the entries and holds
+   * each partition's checksum, so it is written with room for them, and each is filled in from the
+   * partition's bytes once they are in place (the header's own checksum last).
    */
   static byte[] encode(KeySnapshot snapshot) {
     ByteArrayOutputStream header = new ByteArrayOutputStream();
+    int[] checksumAt = new int[snapshot.partitions().size()];
     long entryBytes = 0;
     try (DataOutputStream out = new DataOutputStream(header)) {
       out.writeUTF(snapshot.fingerprint());
@@ -172,9 +174,11 @@ public final class KeySnapshotFile {
         version.writeTo(out);
       }
       out.writeInt(snapshot.partitions().size());
-      for (KeyPartition partition : snapshot.partitions()) {
+      for (int p = 0; p < checksumAt.length; p++) {
+        KeyPartition partition = snapshot.partitions().get(p);
         out.writeInt(partition.size());
-        out.writeLong(crcOfEntries(partition));
+        checksumAt[p] = PREFIX_BYTES + header.size();
+        out.writeLong(0); // filled in below
         entryBytes += (long) partition.size() * ENTRY_BYTES;
       }
     } catch (IOException e) {
@@ -187,33 +191,20 @@ public final class KeySnapshotFile {
     }
     ByteBuffer file = ByteBuffer.allocate((int) length);
     file.put(MAGIC).putInt(FORMAT).putInt(headed).put(header.toByteArray());
-    file.putLong(crc(file.array(), 0, file.position()));
-    for (KeyPartition partition : snapshot.partitions()) {
+    int headerEnd = file.position();
+    file.position(headed);
+    for (int p = 0; p < checksumAt.length; p++) {
+      KeyPartition partition = snapshot.partitions().get(p);
+      int from = file.position();
       for (int at = 0; at < partition.size(); at++) {
         putEntry(file, partition, at);
       }
+      file.putLong(checksumAt[p], crc(file.array(), from, file.position() - from));
     }
+    file.putLong(headerEnd, crc(file.array(), 0, headerEnd));
     file.put(END_MAGIC);
     return file.array();
   }
-
-  /** The CRC-32C of {@code partition}'s entries as the file holds them, without holding them. */
-  private static long crcOfEntries(KeyPartition partition) {
-    CRC32C crc = new CRC32C();
-    ByteBuffer chunk = ByteBuffer.allocate(CRC_CHUNK_ENTRIES * ENTRY_BYTES);
-    for (int at = 0; at < partition.size(); at++) {
-      if (chunk.remaining() < ENTRY_BYTES) {
-        crc.update(chunk.flip());
-        chunk.clear();
-      }
-      putEntry(chunk, partition, at);
-    }
-    crc.update(chunk.flip());
-    return crc.getValue();
-  }
-
-  /** Entries checksummed at a time: a partition of a large table's snapshot is ~60,000. */
-  static final int CRC_CHUNK_ENTRIES = 4096;
 
   private static void putEntry(ByteBuffer into, KeyPartition partition, int at) {
     into.putLong(partition.high[at]).putLong(partition.low[at]).putLong(partition.newest[at]).put(partition.openElements[at]);
