@@ -106,21 +106,19 @@ public final class KeySnapshot {
     long[] sortedKept = versions.stream().mapToLong(LedgerVersion::version).toArray();
     References references = new References();
     KeyHasher hasher = new KeyHasher(state.fingerprint());
-    boolean[] uncertain = {false};
-    state.forEachRange((element, from, to) -> {
+    boolean everyKeptReferenceCertain = state.forEachRange((element, from, to) -> {
       long newest = to == LedgerState.OPEN ? OPEN : newestBelow(sortedKept, to);
       if (newest != OPEN && newest < from) {
         return true; // no kept version references it in this range
       }
       if (!element.certain()) {
-        uncertain[0] = true;
-        return false;
+        return false; // an uncertain reference: no snapshot
       }
       hasher.hash(element.key());
       references.add(hasher.high(), hasher.low(), newest);
       return true;
     });
-    if (uncertain[0]) {
+    if (!everyKeptReferenceCertain) {
       return Optional.empty();
     }
     return Optional.of(new KeySnapshot(state.fingerprint(), state.dataset(), versions,

@@ -133,18 +133,21 @@ public final class LedgerState {
    * Hands every range to {@code visitor}, the closed ones in the order they closed, then those still
    * open ({@code to == OPEN}), until it returns false. No object per range: the consumers of a
    * whole fold ({@link IncrementalMark}, {@link KeySnapshot#fromLedger}) take them this way.
+   *
+   * @return whether every range was visited (false when the visitor stopped)
    */
-  public void forEachRange(RangeVisitor visitor) {
+  public boolean forEachRange(RangeVisitor visitor) {
     for (int i = 0; i < closedCount; i++) {
       if (!visitor.visit(elements.get(closedElement[i]), closedFrom[i], closedTo[i])) {
-        return;
+        return false;
       }
     }
     for (int id = nextOpen(0); id < elements.size(); id = nextOpen(id + 1)) {
       if (!visitor.visit(elements.get(id), openFrom[id], OPEN)) {
-        return;
+        return false;
       }
     }
+    return true;
   }
 
   /** Every range, closed ones and those still open ({@code to == OPEN}), as a new list: for small folds and tests. */
@@ -156,9 +159,7 @@ public final class LedgerState {
 
   /** The one instance of {@code element} this fold holds, which becomes it when the fold has none. */
   LedgerElement canonical(LedgerElement element) {
-    int id = elements.intern(element);
-    growOpenFrom();
-    return elements.get(id);
+    return elements.get(idOf(element));
   }
 
   private int idOf(LedgerElement element) {
