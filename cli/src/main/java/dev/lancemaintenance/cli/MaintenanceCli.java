@@ -21,38 +21,43 @@ public final class MaintenanceCli {
   /** The run completed, but some files could not be deleted; a rerun retries them. */
   static final int EXIT_FAILED_DELETES = 3;
 
-  static final String USAGE =
-      "usage: lance-maintenance <command> ...\n\n"
-          + "  " + InspectCommand.USAGE + "\n"
-          + "      versions, tags, branches and the files each version references\n\n"
-          + "  " + DescribeCommand.USAGE + "\n"
-          + "      what the files are for, and what a cleanup would free now and under other windows\n\n"
-          + "  " + CleanupCommand.USAGE + "\n"
-          + "      remove versions older than the window and the files only they referenced\n\n"
-          + "  " + CleanupAllCommand.USAGE + "\n"
-          + "      cleanup of every table under a directory (--pattern, default *.lance), one line per table\n\n"
-          + "  " + CompactCommand.USAGE + "\n"
-          + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
-          + "  " + OptimizeCommand.USAGE + "\n"
-          + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
-          + "  " + TagCommand.USAGE + "\n"
-          + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
-          + "  " + CleanupCommand.ORPHANS_USAGE + "\n"
-          + "      remove files no version references (uncommitted writes) older than the window; expires no version\n\n"
-          + "  " + DescribeAllCommand.USAGE + "\n"
-          + "      describe of every table under a directory (--pattern, default *.lance), one line of totals per table\n\n"
-          + "  " + HistoryCommand.USAGE + "\n"
-          + "      the table's maintenance runs, newest first: finished, failed, or unfinished (the run died)\n\n"
-          + "  " + ExpireCommand.USAGE + "\n"
-          + "      remove the manifests of expired versions without reading the retained ones; a later\n"
-          + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
-          + "  " + OptimizeAllCommand.USAGE + "\n"
-          + "      optimize of every table under a directory (--pattern, default *.lance), one line per table\n\n"
-          + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
-          + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
-          + "  3 the run finished but some deletes failed (a rerun retries them).\n";
+  /**
+   * The usage message. Built when asked, not when the class is initialised: the commands' usage
+   * texts reach classes that hold loggers, and {@link #main} must configure logging first
+   * ({@link CliLogging}).
+   */
+  static String usage() {
+    return "usage: lance-maintenance <command> ...\n\n"
+        + "  " + InspectCommand.USAGE + "\n"
+        + "      versions, tags, branches and the files each version references\n\n"
+        + "  " + DescribeCommand.USAGE + "\n"
+        + "      what the files are for, and what a cleanup would free now and under other windows\n\n"
+        + "  " + CleanupCommand.USAGE + "\n"
+        + "      remove versions older than the window and the files only they referenced\n\n"
+        + "  " + CleanupAllCommand.USAGE + "\n"
+        + "      cleanup of every table under a directory (--pattern, default *.lance), one line per table\n\n"
+        + "  " + CompactCommand.USAGE + "\n"
+        + "      merge small fragments with Lance's own planner (needs org.lance:lance-core)\n\n"
+        + "  " + OptimizeCommand.USAGE + "\n"
+        + "      compact, then clean up; refuses first if a tag would stop the cleanup\n\n"
+        + "  " + TagCommand.USAGE + "\n"
+        + "      list, create, move and delete the table's tags (what keeps old versions alive)\n\n"
+        + "  " + CleanupCommand.ORPHANS_USAGE + "\n"
+        + "      remove files no version references (uncommitted writes) older than the window; expires no version\n\n"
+        + "  " + DescribeAllCommand.USAGE + "\n"
+        + "      describe of every table under a directory (--pattern, default *.lance), one line of totals per table\n\n"
+        + "  " + HistoryCommand.USAGE + "\n"
+        + "      the table's maintenance runs, newest first: finished, failed, or unfinished (the run died)\n\n"
+        + "  " + ExpireCommand.USAGE + "\n"
+        + "      remove the manifests of expired versions without reading the retained ones; a later\n"
+        + "      cleanup with the same policy removes their files (for histories too large to mark)\n\n"
+        + "  " + OptimizeAllCommand.USAGE + "\n"
+        + "      optimize of every table under a directory (--pattern, default *.lance), one line per table\n\n"
+        + "  Every command also takes --verbose: the stack trace of an error, after its one line.\n"
+        + "  Exit codes: 0 success, 1 the run refused or failed, 2 the command line was not understood,\n"
+        + "  3 the run finished but some deletes failed (a rerun retries them).\n";
+  }
 
-  private static final String ENGINE_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.lancemaintenance";
   /** The commands an engine's own entry point ({@code flink run}) runs; the first is the default. */
   private static final List<String> ENGINE_COMMANDS = List.of("cleanup", "compact", "optimize", "remove-orphans");
 
@@ -61,7 +66,7 @@ public final class MaintenanceCli {
   private final Engines engines;
 
   MaintenanceCli(Clock clock) {
-    this(clock, USAGE, Engines.onClasspath());
+    this(clock, usage(), Engines.onClasspath());
   }
 
   private MaintenanceCli(Clock clock, String usage, Engines engines) {
@@ -71,11 +76,7 @@ public final class MaintenanceCli {
   }
 
   public static void main(String[] args) {
-    if (CleanupCommand.drawsBar(Arrays.asList(args))) {
-      // The bar is the progress on a terminal; the stage lines at INFO would break it mid-line.
-      setIfAbsent(ENGINE_LOG_LEVEL, "warn");
-    }
-    configureLogging();
+    CliLogging.configure(Arrays.asList(args));
     System.exit(execute(Arrays.asList(args), System.out, System.err));
   }
 
@@ -86,10 +87,10 @@ public final class MaintenanceCli {
 
   /**
    * Runs one command line of a launcher that handles more commands itself; {@code moreCommands}
-   * (usage lines in the format of {@link #USAGE}) is added to every usage message this prints.
+   * (usage lines in the format of {@link #usage()}) is added to every usage message this prints.
    */
   public static int execute(List<String> args, PrintStream out, PrintStream err, String moreCommands) {
-    return new MaintenanceCli(Clock.systemUTC(), USAGE + moreCommands, Engines.onClasspath()).run(args, out, err);
+    return new MaintenanceCli(Clock.systemUTC(), usage() + moreCommands, Engines.onClasspath()).run(args, out, err);
   }
 
   /**
@@ -100,38 +101,10 @@ public final class MaintenanceCli {
    */
   public static int executeOn(MaintenanceEngine engine, List<String> args, PrintStream out, PrintStream err) {
     boolean named = !args.isEmpty() && ENGINE_COMMANDS.contains(args.get(0));
-    MaintenanceCli cli = new MaintenanceCli(Clock.systemUTC(), USAGE, Engines.only(engine));
+    MaintenanceCli cli = new MaintenanceCli(Clock.systemUTC(), usage(), Engines.only(engine));
     return named
         ? cli.runCommand(args.get(0), args.subList(1, args.size()), out, err)
         : cli.runCommand(ENGINE_COMMANDS.get(0), args, out, err);
-  }
-
-  /**
-   * Before the first logger exists: on a terminal, the engines' stage lines (INFO) go to stderr as
-   * progress (unless {@code main} saw a cleanup that draws its progress bar instead); otherwise only
-   * warnings. Per-file audit lines stay off unless asked for.
-   */
-  public static void configureLogging() {
-    setIfAbsent(ENGINE_LOG_LEVEL, System.console() != null ? "info" : "warn");
-    setIfAbsent("org.slf4j.simpleLogger.log.dev.lancemaintenance.audit", "warn");
-    // A progress line reads "14:03:07 INFO lance cleanup <table> [2/6 mark]: ...": time, no thread or class.
-    setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
-    setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss");
-    setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
-    setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
-    setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-    // A failed Spark task is reported once, as the run's one-line error (--verbose: its trace); Spark's
-    // own task-failure logs would repeat it as some 200 lines of stack traces.
-    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.executor.Executor", "off");
-    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.spark.scheduler.TaskSetManager", "off");
-    // Hadoop warns on every start that it has no native library; pure Java is what we want.
-    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
-  }
-
-  private static void setIfAbsent(String key, String value) {
-    if (System.getProperty(key) == null) {
-      System.setProperty(key, value);
-    }
   }
 
   int run(List<String> args, PrintStream out, PrintStream err) {

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.distribution;
 
+import dev.lancemaintenance.cli.CliLogging;
 import dev.lancemaintenance.cli.MaintenanceCli;
 import dev.lancemaintenance.examples.Examples;
 import java.io.PrintStream;
@@ -33,7 +34,7 @@ public final class Launcher {
         System.setProperty(SLF4J_VERBOSITY, "WARN");
       }
     }
-    MaintenanceCli.configureLogging();
+    CliLogging.configure(Arrays.asList(args));
     System.exit(run(Arrays.asList(args), System.out, System.err));
   }
 

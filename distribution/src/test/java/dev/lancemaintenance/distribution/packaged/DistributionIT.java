@@ -112,6 +112,33 @@ class DistributionIT {
     }
   }
 
+  /**
+   * The command line configures its logger before any logger exists: a stage line reads
+   * "HH:mm:ss INFO lance cleanup ...", and the README's demo (the SDK, Arrow, Spark and Hadoop in one
+   * JVM) prints no INFO line on stderr (off a terminal the engine's own are off too). Until stop 40 a logger made while the usage text was built came
+   * first: every line printed as "[main] INFO class - ...", some 180 lines of the libraries' INFO
+   * with them.
+   */
+  @Test
+  void stageLinesReadAsTimeLevelAndMessageAndTheDemoPrintsNoLibraryLogs(@TempDir Path dir) {
+    LanceTableFixture table = LanceTableFixture.create(dir.resolve("t.lance"));
+    table.append(5);
+    table.append(5);
+    // On a terminal the engine's stage lines are INFO; a test has no terminal, so it asks for them.
+    Map<String, String> stageLines = Map.of("LANCE_MAINTENANCE_JAVA_OPTS", "-Dorg.slf4j.simpleLogger.log.dev.lancemaintenance=info");
+
+    PackagedCli.Run dryRun = distribution.run(
+        List.of("cleanup", table.root().toString(), "--older-than", "0s", "--dry-run", "--no-progress"), stageLines)
+        .assertSucceeded();
+    PackagedCli.Run demo = distribution.run(List.of("demo", dir.resolve("demo").resolve("demo.lance").toString()))
+        .assertSucceeded();
+
+    assertThat(dryRun.err().lines().filter(line -> line.contains("[1/6 plan]"))).as(dryRun.err()).singleElement()
+        .asString().matches("\\d\\d:\\d\\d:\\d\\d INFO lance cleanup .*");
+    assertThat(demo.out()).contains("reclaimed");
+    assertThat(demo.err().lines().filter(line -> line.contains("INFO"))).as(demo.err()).isEmpty();
+  }
+
   /** The README's first command builds this layout; {@code bin/} of the checkout must keep running it. */
   @Test
   void checkoutLauncherStillRuns(@TempDir Path dir) {
