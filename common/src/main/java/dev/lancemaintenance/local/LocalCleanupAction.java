@@ -47,7 +47,6 @@ import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import dev.lancemaintenance.storage.TableStorageFactory;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -58,7 +57,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -90,14 +88,14 @@ import org.slf4j.LoggerFactory;
  * local directory with no subdirectory: no {@code stat} per file), and a decide task reads a file's
  * size and time only when the decision turns on them ({@link DecideByPath}). Decide and
  * sweep then run one task per partition (or per run of partitions, when every mark and listed file
- * is in memory: {@link #partitionsPerDecideTask}), every decide before the first sweep, so that a retained
+ * is in memory: {@link DecideTasks}), every decide before the first sweep, so that a retained
  * version naming a missing file refuses the run before any delete. Expired manifests are deleted
  * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
  *
  * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
  * default the store's {@link TableStorage#suggestedConcurrency()} (a few on local disk, 64 on
  * object stores, where each request mostly waits for the network); decide tasks, pure CPU and
- * memory, run at most {@link #CPU_THREADS} at a time whatever the pool size. On a local disk, in
+ * memory, run at most {@link DecideTasks#AT_ONCE} at a time whatever the pool size. On a local disk, in
  * {@code incremental} mode, each directory the listing walks is walked on a thread of its own,
  * outside the pool, from the start of the mark ({@link ListingWalks}).
  *
@@ -116,21 +114,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupAction> {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCleanupAction.class);
-  private static final int DEFAULT_PARTITIONS = 16;
-  /**
-   * Marks and listed files one decide task takes when all of them are in memory: a few ms of hash
-   * lookups, so that spreading fewer over more tasks would cost more in hand-offs and recorded parts
-   * than it saves.
-   */
-  static final long RECORDS_PER_DECIDE_TASK = 25_000;
-  /**
-   * Fewer marks and listed files than this in memory per core and the decision is one task: well
-   * under a millisecond of lookups, less than a second task's hand-off and recorded part (a file
-   * created, 0.5-1 ms on a local disk) would save. A daily run on the key snapshot's path meets
-   * only the names its answers did not settle (2,041 on {@code steady}, against 12,120 marks and
-   * listed files on its full run).
-   */
-  static final long RECORDS_PER_CORE_SHARE = 4_096;
 
   /** Listed names the key snapshot's answers settle in one task: a few ms each, beside the walk. */
   private static final int SETTLED_PER_BATCH = 8_192;
@@ -146,16 +129,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
   private static final int SETTLING_BATCHES = 4;
 
   private final TableStorageFactory storageFactory;
-  /** Concurrent decide tasks: each holds one partition's reference keys, so memory grows with it. */
-  private static final int CPU_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
 
-  private OptionalInt parallelism = OptionalInt.empty();
-  private int partitions = DEFAULT_PARTITIONS;
-  /** Set by the caller; otherwise up to the default, small enough to give every thread a slice. */
-  private OptionalInt sliceSize = OptionalInt.empty();
-  private Path spillDirectory = defaultSpillDirectory();
-  private long inMemorySpillRecords = SpillBudget.DEFAULT_RECORDS;
-  private long walkAheadBytes = ListingWalks.DEFAULT_BOUND_BYTES;
+  /** The engine's own options: threads, slices, spill, walk-ahead. */
+  private final LocalRunOptions options = new LocalRunOptions();
 
   public LocalCleanupAction(TableLocation table, TableStorageFactory storageFactory, Clock clock) {
     super(table, storageFactory, clock, "local");
@@ -167,19 +143,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * suggested concurrency); decide tasks use at most this many too.
    */
   public LocalCleanupAction parallelism(int threads) {
-    if (threads < 1) {
-      throw new IllegalArgumentException("parallelism must be > 0: " + threads);
-    }
-    this.parallelism = OptionalInt.of(threads);
+    options.parallelism(threads);
     return this;
   }
 
   /** Hash partitions of the spill; more partitions, less memory per decide task. */
   public LocalCleanupAction partitions(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("partitions must be > 0: " + count);
-    }
-    this.partitions = count;
+    options.partitions(count);
     return this;
   }
 
@@ -188,19 +158,12 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * that would leave threads without a slice.
    */
   public LocalCleanupAction sliceSize(int manifests) {
-    if (manifests < 1) {
-      throw new IllegalArgumentException("slice size must be > 0: " + manifests);
-    }
-    this.sliceSize = OptionalInt.of(manifests);
+    options.sliceSize(manifests);
     return this;
   }
 
   /** The system property that moves every local run's spill; default: {@code java.io.tmpdir}. */
   public static final String SPILL_DIR_PROPERTY = "lance.maintenance.spill.dir";
-
-  private static Path defaultSpillDirectory() {
-    return Paths.get(System.getProperty(SPILL_DIR_PROPERTY, System.getProperty("java.io.tmpdir")));
-  }
 
   /**
    * Spilled records (marks, listed and decided files) a run holds in memory, across its partitions,
@@ -208,10 +171,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * record to disk. What the run decides is the same either way.
    */
   public LocalCleanupAction inMemorySpillRecords(long records) {
-    if (records < 0) {
-      throw new IllegalArgumentException("in-memory spill records must be >= 0: " + records);
-    }
-    this.inMemorySpillRecords = records;
+    options.inMemorySpillRecords(records);
     return this;
   }
 
@@ -221,10 +181,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * waits until its names are taken. What the run decides is the same whatever the bound.
    */
   public LocalCleanupAction walkAheadBytes(long bytes) {
-    if (bytes < 1) {
-      throw new IllegalArgumentException("walk-ahead bytes must be > 0: " + bytes);
-    }
-    this.walkAheadBytes = bytes;
+    options.walkAheadBytes(bytes);
     return this;
   }
 
@@ -238,7 +195,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
    * java.io.tmpdir). They hold the table's paths; a run removes the spills of dead runs here first.
    */
   public LocalCleanupAction spillDirectory(Path directory) {
-    this.spillDirectory = directory;
+    options.spillDirectory(directory);
     return this;
   }
 
@@ -343,11 +300,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       ListingWalks walks = opened.add(walksBesideThePlan
           ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset(), choice.walks())
           : ListingWalks.noneStarted(storage));
-      Spills spills = opened.add(new Spills(spillDirectory, partitions, new SpillBudget(inMemorySpillRecords)));
-      StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(threadsFor(storage))));
-      CleanupPlanner planner = sliceSize.isPresent()
-          ? new CleanupPlanner(sliceSize.getAsInt())
-          : new CleanupPlanner(CleanupPlanner.DEFAULT_SLICE_SIZE, threadsFor(storage));
+      Spills spills = opened.add(options.newSpills());
+      StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(options.threadsFor(storage))));
+      CleanupPlanner planner = options.plannerFor(storage);
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner.listingSeenBy(readsEarly(ledger, choice)), cleanup);
@@ -366,46 +321,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       opened.closeAfter(e);
       throw e;
     }
-  }
-
-  /**
-   * The partitions each decide task decides, in order: a task per partition when any mark or listed
-   * file went to disk; when all of them are in memory ({@code inMemory}, their count), one task per
-   * {@value #RECORDS_PER_DECIDE_TASK} of them but at least one per core ({@code cores}, so that the
-   * decision still uses the machine) while each core gets {@value #RECORDS_PER_CORE_SHARE} or more,
-   * each deciding a run of consecutive partitions (on {@code steady}'s 12,120 records and 2 cores,
-   * two tasks and two recorded parts instead of sixteen of each; on its daily run's few unsettled
-   * names, one).
-   *
-   * <p>Exact: a file's decision depends on its partition's marks alone (marks and files are
-   * partitioned by the same key), never on the task that decides it; every partition is decided by
-   * exactly one task, one partition after another, so a task holds one partition's marks at a time
-   * as before. The run's plan records the number of tasks, each of which ends one whole part with
-   * the files of all its partitions, and a resume reads every part whatever partitions it held
-   * (its list stage partitions the recorded files again by key); a task that dies leaves no whole
-   * part and the resume starts over, as for a task of one partition.
-   */
-  static List<List<Integer>> partitionsPerDecideTask(int partitions, OptionalLong inMemory, int cores) {
-    int tasks = inMemory.isEmpty()
-        ? partitions
-        : (int) Math.min(partitions, Math.max(1, Math.max(
-            Math.min(cores, ceilDiv(inMemory.getAsLong(), RECORDS_PER_CORE_SHARE)),
-            ceilDiv(inMemory.getAsLong(), RECORDS_PER_DECIDE_TASK))));
-    List<List<Integer>> groups = new ArrayList<>(tasks);
-    for (int task = 0; task < tasks; task++) {
-      int from = (int) ((long) task * partitions / tasks);
-      int to = (int) ((long) (task + 1) * partitions / tasks);
-      groups.add(IntStream.range(from, to).boxed().toList());
-    }
-    return groups;
-  }
-
-  private static long ceilDiv(long a, long b) {
-    return (a + b - 1) / b;
-  }
-
-  private int threadsFor(TableStorage storage) {
-    return parallelism.orElseGet(storage::suggestedConcurrency);
   }
 
   /**
@@ -462,7 +377,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final ExecutorService pool;
     private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
-    private final Semaphore decideSlots = new Semaphore(CPU_THREADS);
+    private final Semaphore decideSlots = new Semaphore(DecideTasks.AT_ONCE);
     private final DeletePacer pacer;
     private final Optional<RecordedFiles> recordedFiles;
     /**
@@ -558,7 +473,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       } else if (markMode() == MarkMode.INCREMENTAL) {
         // Only a run that may decide from the key snapshot has listing tasks that wait for the
         // mark; any other lists beside its mark from the start, as before.
-        walks.startBesideTheMark(plan.listings(), walkAheadBytes);
+        walks.startBesideTheMark(plan.listings(), options.walkAheadBytes());
       }
       Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
@@ -725,7 +640,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     @Override
     public UnlistedReferences decide(CleanupPlan plan, DecisionContext context) {
-      taskPartitions = partitionsPerDecideTask(spills.partitions(), spills.marksAndFilesInMemory(),
+      taskPartitions = DecideTasks.partitionsPerTask(spills.partitions(), spills.marksAndFilesInMemory(),
           Runtime.getRuntime().availableProcessors());
       // A verify run's other side, decided first so that each listed name can say it was listed.
       verification = examinedToVerify == null ? null : ListingSkipVerification.of(table().toString(), context,

@@ -17,8 +17,8 @@ class DecideTasksTest {
   void everyPartitionIsDecidedByExactlyOneTaskInOrder() {
     for (int partitions : new int[] {1, 5, 16, 17}) {
       for (OptionalLong records : List.of(OptionalLong.empty(), OptionalLong.of(0), OptionalLong.of(12_120),
-          OptionalLong.of(LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1), OptionalLong.of(99_999), OptionalLong.of(10_000_000))) {
-        List<List<Integer>> tasks = LocalCleanupAction.partitionsPerDecideTask(partitions, records, 2);
+          OptionalLong.of(DecideTasks.RECORDS_PER_TASK + 1), OptionalLong.of(99_999), OptionalLong.of(10_000_000))) {
+        List<List<Integer>> tasks = DecideTasks.partitionsPerTask(partitions, records, 2);
         assertThat(tasks.stream().flatMap(List::stream).toList())
             .as("%d partitions, %s records in memory", partitions, records)
             .containsExactlyElementsOf(IntStream.range(0, partitions).boxed().toList());
@@ -29,17 +29,17 @@ class DecideTasksTest {
 
   @Test
   void aTaskPerPartitionOnceAnyRecordWentToDiskFewerWhileAllAreInMemory() {
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.empty(), 2)).hasSize(16);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(12_120), 2))
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.empty(), 2)).hasSize(16);
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(12_120), 2))
         .as("steady on 2 cores: 6,060 marks and 6,060 listed files").hasSize(2);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(12_120), 1)).hasSize(1);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(0), 0)).as("at least one").hasSize(1);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(3 * LocalCleanupAction.RECORDS_PER_DECIDE_TASK + 1), 2))
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(12_120), 1)).hasSize(1);
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(0), 0)).as("at least one").hasSize(1);
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(3 * DecideTasks.RECORDS_PER_TASK + 1), 2))
         .hasSize(4);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(2, OptionalLong.of(10_000_000), 8)).as("never more than the partitions").hasSize(2);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(2_041), 2))
+    assertThat(DecideTasks.partitionsPerTask(2, OptionalLong.of(10_000_000), 8)).as("never more than the partitions").hasSize(2);
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(2_041), 2))
         .as("a daily run's names the key snapshot did not settle (2,041 on steady): one task, one recorded part").hasSize(1);
-    assertThat(LocalCleanupAction.partitionsPerDecideTask(16, OptionalLong.of(LocalCleanupAction.RECORDS_PER_CORE_SHARE + 1), 2))
+    assertThat(DecideTasks.partitionsPerTask(16, OptionalLong.of(DecideTasks.RECORDS_PER_CORE_SHARE + 1), 2))
         .as("a share per core from two shares on").hasSize(2);
   }
 }
