@@ -1,6 +1,5 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.DaemonThreads;
 import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
@@ -29,7 +28,6 @@ import dev.lancemaintenance.cleanup.stage.SweepBatch;
 import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
-import dev.lancemaintenance.format.ManifestsReadEarly;
 import dev.lancemaintenance.ledger.ExpiryRecords;
 import dev.lancemaintenance.ledger.KeySnapshotAnswers;
 import dev.lancemaintenance.ledger.KeySnapshotMark;
@@ -37,10 +35,7 @@ import dev.lancemaintenance.ledger.LedgerReadAhead;
 import dev.lancemaintenance.ledger.ListingChoice;
 import dev.lancemaintenance.ledger.ListingSkip;
 import dev.lancemaintenance.ledger.ListingSkipVerification;
-import dev.lancemaintenance.ledger.ManifestRun;
 import dev.lancemaintenance.ledger.MarkTasks;
-import dev.lancemaintenance.ledger.RunSummary;
-import dev.lancemaintenance.ledger.VersionSummaries;
 import dev.lancemaintenance.runs.RecordedFiles;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.TableLocation;
@@ -59,17 +54,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
-import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -92,7 +80,7 @@ import org.slf4j.LoggerFactory;
  * version naming a missing file refuses the run before any delete. Expired manifests are deleted
  * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
  *
- * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads, by
+ * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads ({@link RunPool}), by
  * default the store's {@link TableStorage#suggestedConcurrency()} (a few on local disk, 64 on
  * object stores, where each request mostly waits for the network); decide tasks, pure CPU and
  * memory, run at most {@link DecideTasks#AT_ONCE} at a time whatever the pool size. On a local disk, in
@@ -301,14 +289,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           ? ListingWalks.startedBesideThePlan(storage, cleanup.dataset(), choice.walks())
           : ListingWalks.noneStarted(storage));
       Spills spills = opened.add(options.newSpills());
-      StoppedOnExit stopped = opened.add(new StoppedOnExit(newPool(options.threadsFor(storage))));
+      RunPool pool = opened.add(new RunPool(options.threadsFor(storage)));
       CleanupPlanner planner = options.plannerFor(storage);
       CleanupPlan plan = plannedElsewhere.isPresent()
           ? planner.reslice(plannedElsewhere.get())
           : CleanupRun.plan(storage, planner.listingSeenBy(readsEarly(ledger, choice)), cleanup);
       SweepResume resume = resumeOn.apply(storage);
       CleanupRun run = new CleanupRun(table().toString(), plan,
-          new Run(storage, ledger, walks, spills, stopped.pool(), now, recordedFiles,
+          new Run(storage, ledger, walks, spills, pool, now, recordedFiles,
               resume::decidedFiles, choice),
           settings().maxDeletes(), progress(), resume);
       CleanupCounters counters = run.execute();
@@ -323,50 +311,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
   }
 
-  /**
-   * The run's pool, its threads started beside the driver's next step (the plan), not by the first
-   * tasks submitted: a daily run's first submit came after the mark, and the thread starts of the
-   * listing's tasks were in its row (2-4.5 ms on two busy cores, docs/benchmarks.md, "Where the
-   * snapshot path's daily run goes"). Nothing else changes: the same fixed number of threads, made
-   * by the same factory (the starting thread carries the caller's context class loader, as the
-   * driver did: {@link DaemonThreads#beside}), stopped with the run; a pool already stopped when the
-   * start comes (a run that failed in its plan) starts none ({@link ThreadPoolExecutor#prestartAllCoreThreads}
-   * adds no worker after a shutdown), and a task submitted first starts its own thread as before.
-   */
-  private static ExecutorService newPool(int threads) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), DaemonThreads.named("lance-cleanup"));
-    DaemonThreads.beside("lance-cleanup-start", pool::prestartAllCoreThreads);
-    return pool;
-  }
-
-  /**
-   * Stops the pool when the run ends. After a failed task the others are interrupted; they check
-   * between manifests, listed files and delete batches, and the run waits for them to end.
-   */
-  private record StoppedOnExit(ExecutorService pool) implements AutoCloseable {
-    private static final long WAIT_SECONDS = 60;
-
-    @Override
-    public void close() {
-      pool.shutdownNow();
-      try {
-        if (!pool.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)) {
-          LOG.warn("lance cleanup: tasks still running {} s after the run ended", WAIT_SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** Ends a task of a run that is being stopped (another task failed). */
-  private static void stopIfInterrupted() {
-    if (Thread.currentThread().isInterrupted()) {
-      throw new CancellationException("cleanup stopped: another task of the run failed");
-    }
-  }
-
   /** One execution's stages over shared storage, spill and pool: how the local engine distributes them. */
   private final class Run implements CleanupRun.Distribution {
     private final TableStorage storage;
@@ -374,7 +318,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     /** The walks started ahead of the listing tasks (beside the plan or the mark), which they take over. */
     private final ListingWalks walks;
     private final Spills spills;
-    private final ExecutorService pool;
+    private final RunPool pool;
     private final Clock now;
     private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(DecideTasks.AT_ONCE);
@@ -423,7 +367,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      */
     private final java.util.Queue<FileEntry> keptUnreferenced = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, ExecutorService pool,
+    Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, RunPool pool,
         Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles,
         ListingChoice choice) {
       this.choice = choice;
@@ -475,7 +419,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         // mark; any other lists beside its mark from the start, as before.
         walks.startBesideTheMark(plan.listings(), options.walkAheadBytes());
       }
-      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), new PoolDecoder(plan), ledger);
+      Optional<KeySnapshotMark.Outcome> fromSnapshot = KeySnapshotMark.mark(storage, plan, markMode(), decoder(plan), ledger);
       if (fromSnapshot.isPresent()) {
         // No marks: each listed key is asked the snapshot's answers instead.
         markedFromSnapshot = fromSnapshot.get();
@@ -495,20 +439,25 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       startListing(plan, dataset);
       // A verify run's answers come before its ledger commit and next snapshot start: the names to
       // examine are chosen from the record and the snapshot the run found, not one it writes.
-      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, new PoolDecoder(plan), ledger,
+      List<MarkTask> tasks = MarkTasks.of(storage, plan, markMode(), settings().mode(), now, decoder(plan), ledger,
           true, verified -> {
             verifiedSnapshot = verified;
             if (verifies && choice.considered() && listsBecause.isEmpty()) {
               readTheNamesToExamine(plan, verified);
             }
           });
-      return runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
+      return pool.runAll(tasks, task -> mark(plan, task), MarkSummary::plus, MarkSummary.EMPTY);
+    }
+
+    /** Decodes a daily run's new manifests on the pool, with the reads begun as the plan listed them. */
+    private PoolDecoder decoder(CleanupPlan plan) {
+      return PoolDecoder.ofNewManifests(pool, storage, plan, ledger);
     }
 
     /** Starts the listing unless it started before the mark ({@link #mark}) or the run examines names instead. */
     private void startListing(CleanupPlan plan, DatasetRef dataset) {
       if (listing == null) {
-        listing = submitAll(plan.listings(), task -> list(task, dataset));
+        listing = pool.submitAll(plan.listings(), task -> list(task, dataset));
       }
     }
 
@@ -520,7 +469,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      */
     private void examineOrList(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
       ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
-          new PoolDecoder(plan, choice.expiringManifests()), putMarginOrDefault());
+          PoolDecoder.withEarlyReads(pool, storage, plan, choice.expiringManifests()), putMarginOrDefault());
       if (!decision.skipsTheListing()) {
         LOG.info("lance cleanup {} [{}]: listed: {}", table(), CleanupStage.LIST.label(), decision.listsBecause().get());
         return;
@@ -531,14 +480,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       for (int from = 0; from < decision.examined().size(); from += EXAMINED_PER_TASK) {
         chunks.add(decision.examined().subList(from, Math.min(decision.examined().size(), from + EXAMINED_PER_TASK)));
       }
-      listing = submitAll(chunks, chunk -> list(ListingTask.listedByPlan("(examined)", filesOf(chunk, dataset)), dataset));
+      listing = pool.submitAll(chunks, chunk -> list(ListingTask.listedByPlan("(examined)", filesOf(chunk, dataset)), dataset));
     }
 
     /** The names of {@code chunk} as a listing of their prefixes shows them now. */
     private List<FileEntry> filesOf(List<ListingSkip.Examined> chunk, DatasetRef dataset) {
       List<FileEntry> files = new ArrayList<>();
       for (ListingSkip.Examined name : chunk) {
-        stopIfInterrupted();
+        RunPool.stopIfInterrupted();
         files.addAll(name.filesNow(storage, dataset));
       }
       return files;
@@ -552,14 +501,14 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      */
     private void readTheNamesToExamine(CleanupPlan plan, KeySnapshotMark.Outcome outcome) {
       ListingSkip.Decision decision = ListingSkip.decide(storage, plan, outcome, ledger,
-          new PoolDecoder(plan, choice.expiringManifests()), putMarginOrDefault());
+          PoolDecoder.withEarlyReads(pool, storage, plan, choice.expiringManifests()), putMarginOrDefault());
       if (!decision.skipsTheListing()) {
         LOG.info("lance cleanup {} [{}]: verify: nothing to compare with the listing, a run without verify would list too: {}",
             table(), CleanupStage.LIST.label(), decision.listsBecause().get());
         return;
       }
       DatasetRef dataset = plan.facts().dataset();
-      examinedToVerify = submitAll(decision.examined(), name -> name.filesNow(storage, dataset));
+      examinedToVerify = pool.submitAll(decision.examined(), name -> name.filesNow(storage, dataset));
     }
 
     /**
@@ -575,66 +524,15 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           table(), CleanupStage.DECIDE.label(), verification.describe());
     }
 
-    /** The ledger's decoding on the pool. */
-    private final class PoolDecoder implements MarkTasks.Decoder {
-      private final CleanupPlan plan;
-      /** The reads begun as the plan listed that stand for the manifests of a run decoded on this thread. */
-      private final ManifestsReadEarly alone;
-      /** Those that stand for the manifests of runs decoded side by side on the pool. */
-      private final ManifestsReadEarly sideBySide;
-
-      /** Decodes a daily run's new manifests with their early reads ({@link LedgerReadAhead#newManifests}). */
-      PoolDecoder(CleanupPlan plan) {
-        this(plan, ledger.newManifests(), ManifestsReadEarly.none());
-      }
-
-      /** Decodes with {@code early}'s reads, alone or side by side (the expiring versions' manifests, {@link ListingChoice}). */
-      PoolDecoder(CleanupPlan plan, ManifestsReadEarly early) {
-        this(plan, early, early);
-      }
-
-      private PoolDecoder(CleanupPlan plan, ManifestsReadEarly alone, ManifestsReadEarly sideBySide) {
-        this.plan = plan;
-        this.alone = alone;
-        this.sideBySide = sideBySide;
-      }
-
-      @Override
-      public List<RunSummary> summarise(List<ManifestRun> runs) {
-        // One summariser per task: its reference scanner caches what it decoded and is not shared.
-        DatasetRef dataset = plan.facts().dataset();
-        if (runs.size() == 1) {
-          // A daily run's few new manifests: on this thread, which would only wait for them, not
-          // queued behind the listing tasks the mark started on the pool (the marks derived from
-          // the ledger wait for this summary; the listing is needed only by the decision). Those the
-          // run began reading as the plan listed them are taken, not read again (ManifestsReadEarly).
-          return List.of(new VersionSummaries(storage, dataset, alone).summarise(runs.get(0)));
-        }
-        return runAll(runs, run -> List.of(new VersionSummaries(storage, dataset, sideBySide).summarise(run)), Run::concat,
-            List.of());
-      }
-
-      @Override
-      public List<MarkResult> markInFull(List<MarkTask> tasks) {
-        return runAll(tasks, task -> List.of(task.mark(storage, plan.facts())), Run::concat, List.of());
-      }
-    }
-
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-      List<T> both = new ArrayList<>(a);
-      both.addAll(b);
-      return both;
-    }
-
     /** Waits for the listing {@link #mark} started. */
     @Override
     public OptionalLong list(CleanupPlan plan) {
       if (listing == null) {
         throw new IllegalStateException("list before mark: the listing starts with the mark");
       }
-      long listed = awaitAll(listing, Long::sum, 0L);
+      long listed = RunPool.awaitAll(listing, Long::sum, 0L);
       // Every walk ended, so no batch is added any more; the decision needs every batch settled.
-      awaitAll(settling, (a, b) -> null, null);
+      RunPool.awaitAll(settling, (a, b) -> null, null);
       return OptionalLong.of(listed);
     }
 
@@ -644,9 +542,9 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
           Runtime.getRuntime().availableProcessors());
       // A verify run's other side, decided first so that each listed name can say it was listed.
       verification = examinedToVerify == null ? null : ListingSkipVerification.of(table().toString(), context,
-          verifiedSnapshot.answers(), awaitAll(examinedToVerify, Run::concat, List.of()), storage::withAttributes);
+          verifiedSnapshot.answers(), RunPool.awaitAll(examinedToVerify, RunPool::concat, List.of()), storage::withAttributes);
       List<Integer> tasks = IntStream.range(0, taskPartitions.size()).boxed().toList();
-      UnlistedReferences unlisted = runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
+      UnlistedReferences unlisted = pool.runAll(tasks, task -> decideBounded(task, taskPartitions.get(task), context),
           UnlistedReferences::plus, UnlistedReferences.NONE);
       if (verification != null) {
         verifyAgainstTheNamesExamined(verification);
@@ -655,7 +553,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         // The referenced-files gate as a count; the keys it misses named only when some are. Not
         // on a run that examined names instead of listing: nothing there to count against
         // (docs/cleanup-semantics.md, section 22, "What a run without a listing does not check").
-        unlisted = unlisted.plus(markedFromSnapshot.unlisted(new PoolDecoder(plan)));
+        unlisted = unlisted.plus(markedFromSnapshot.unlisted(decoder(plan)));
       }
       return unlisted;
     }
@@ -732,7 +630,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     }
 
     private MarkSummary mark(CleanupPlan plan, MarkTask task) {
-      stopIfInterrupted();
+      RunPool.stopIfInterrupted();
       MarkResult result = task.mark(storage, plan.facts());
       result.marks().forEach(spills::addMark);
       result.expiredManifests().forEach(spills::addExpiredManifest);
@@ -761,7 +659,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       long count = 0;
       List<FileEntry> batch = new ArrayList<>(SETTLED_PER_BATCH);
       for (Iterator<FileEntry> files = filesOf(task); files.hasNext(); ) {
-        stopIfInterrupted();
+        RunPool.stopIfInterrupted();
         FileEntry file = files.next();
         if (settles == null) {
           spills.addFile(file, dataset);
@@ -865,7 +763,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
     /** Waits until every decided part ended: the decision is recorded before the first delete. */
     private void awaitRecordedDecision() {
-      awaitAll(partsEnding, (a, b) -> null, null);
+      RunPool.awaitAll(partsEnding, (a, b) -> null, null);
     }
 
     /**
@@ -968,7 +866,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       }
 
       private void delete(List<CandidateFile> batch) {
-        stopIfInterrupted();
+        RunPool.stopIfInterrupted();
         ensureLeaseHeld();
         deleteSlots.acquireUninterruptibly();
         try {
@@ -1041,50 +939,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
         for (Iterator<Future<?>> it = running.iterator(); it.hasNext(); ) {
           Future<?> batch = it.next();
           if (batch.isDone()) {
-            await(batch);
+            RunPool.await(batch);
             it.remove();
           }
         }
       }
 
       void awaitAll() {
-        running.forEach(LocalCleanupAction::await);
+        running.forEach(RunPool::await);
         running.clear();
       }
-    }
-
-    private <T, R> R runAll(List<T> inputs, Function<T, R> task, BinaryOperator<R> combine, R zero) {
-      return awaitAll(submitAll(inputs, task), combine, zero);
-    }
-
-    private <T, R> List<Future<R>> submitAll(List<T> inputs, Function<T, R> task) {
-      List<Future<R>> futures = new ArrayList<>(inputs.size());
-      for (T input : inputs) {
-        futures.add(pool.submit(() -> task.apply(input)));
-      }
-      return futures;
-    }
-
-    private <R> R awaitAll(List<Future<R>> futures, BinaryOperator<R> combine, R zero) {
-      R result = zero;
-      for (Future<R> future : futures) {
-        result = combine.apply(result, await(future));
-      }
-      return result;
-    }
-  }
-
-  private static <R> R await(Future<R> future) {
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while cleaning up", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IllegalStateException(e.getCause());
     }
   }
 }
