@@ -1,6 +1,5 @@
 package dev.lancemaintenance.local;
 
-import dev.lancemaintenance.cleanup.CandidateFile;
 import dev.lancemaintenance.cleanup.CleanupCounters;
 import dev.lancemaintenance.cleanup.CleanupMode;
 import dev.lancemaintenance.cleanup.CleanupResult;
@@ -17,15 +16,11 @@ import dev.lancemaintenance.cleanup.plan.CleanupPlanner;
 import dev.lancemaintenance.cleanup.plan.ListingTask;
 import dev.lancemaintenance.cleanup.stage.DecideByPath;
 import dev.lancemaintenance.cleanup.stage.DecisionContext;
-import dev.lancemaintenance.cleanup.stage.DeleteBudget;
-import dev.lancemaintenance.cleanup.stage.DeletePacer;
 import dev.lancemaintenance.cleanup.stage.MarkResult;
 import dev.lancemaintenance.cleanup.stage.MarkState;
 import dev.lancemaintenance.cleanup.stage.MarkSummary;
 import dev.lancemaintenance.cleanup.stage.MarkTask;
 import dev.lancemaintenance.cleanup.stage.ReferenceKeys;
-import dev.lancemaintenance.cleanup.stage.SweepBatch;
-import dev.lancemaintenance.cleanup.stage.TokenBucketPacer;
 import dev.lancemaintenance.cleanup.stage.UnlistedReferences;
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.ledger.ExpiryRecords;
@@ -74,10 +69,11 @@ import org.slf4j.LoggerFactory;
  * snapshot's answers exist, and spills only the names they do not answer {@code KEPT}): in memory up to {@link #inMemorySpillRecords(long)} records, to
  * local disk above. A list task gives names alone where the store can (a
  * local directory with no subdirectory: no {@code stat} per file), and a decide task reads a file's
- * size and time only when the decision turns on them ({@link DecideByPath}). Decide and
- * sweep then run one task per partition (or per run of partitions, when every mark and listed file
+ * size and time only when the decision turns on them ({@link DecideByPath}). Decide then runs one
+ * task per partition (or per run of partitions, when every mark and listed file
  * is in memory: {@link DecideTasks}), every decide before the first sweep, so that a retained
- * version naming a missing file refuses the run before any delete. Expired manifests are deleted
+ * version naming a missing file refuses the run before any delete. The sweep reads the decided
+ * files on the run's thread and deletes them in batches on the pool ({@link PooledSweep}). Expired manifests are deleted
  * last, and only when every other delete of the run succeeded ({@link CleanupRun}).
  *
  * <p>Threads: mark, list and delete requests run on a pool of {@link #parallelism} threads ({@link RunPool}), by
@@ -92,8 +88,7 @@ import org.slf4j.LoggerFactory;
  * manifest and the distinct references and expired manifests of its slice ({@link #sliceSize}
  * manifests); per decide task, the distinct reference keys of one partition (about the table's
  * references / {@link #partitions}; listed files stream past them from the spill); per sweep, the
- * batch being filled and those in flight, {@code max_concurrent_deletes} + 1 of up to {@value
- * SweepBatch#FILES_PER_SWEEP} files; the spilled records up to {@link
+ * batch being filled and those in flight ({@link PooledSweep}); the spilled records up to {@link
  * #inMemorySpillRecords(long)} (default 100,000), and a 64 KiB buffer per
  * spill file that went to disk (2 x partitions + 1 files at most); on a local disk in {@code
  * incremental} mode, per directory walked, the names its walk found and its task has not yet taken, up to {@link
@@ -320,10 +315,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     private final Spills spills;
     private final RunPool pool;
     private final Clock now;
-    private final Semaphore deleteSlots = new Semaphore(settings().maxConcurrentDeletes());
     private final Semaphore decideSlots = new Semaphore(DecideTasks.AT_ONCE);
-    private final DeletePacer pacer;
-    private final Optional<RecordedFiles> recordedFiles;
     /**
      * Where each decide task records what it decided; empty when the run does not record its
      * decision. Asked at the decision: it may wait for the run's start record, which the mark does
@@ -366,6 +358,7 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
      * them: what the next run examines when it does not list ({@link ListingSkip#leaveRecord}).
      */
     private final java.util.Queue<FileEntry> keptUnreferenced = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final PooledSweep sweep;
 
     Run(TableStorage storage, LedgerReadAhead ledger, ListingWalks walks, Spills spills, RunPool pool,
         Clock now, Optional<RecordedFiles> recordedFiles, Supplier<Optional<RecordedFiles>> decidedFiles,
@@ -377,8 +370,8 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       this.spills = spills;
       this.pool = pool;
       this.now = now;
-      this.pacer = new TokenBucketPacer(settings().deleteRateLimit());
-      this.recordedFiles = recordedFiles;
+      this.sweep = new PooledSweep(storage, pool, settings(), progress(), removedFileListener(), recordedFiles,
+          LocalCleanupAction.this::ensureLeaseHeld);
       this.decidedFiles = decidedFiles;
     }
 
@@ -569,18 +562,16 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     @Override
     public CleanupCounters sweepDecided(long budget) {
       awaitRecordedDecision();
-      // One sweeper for all partitions, so that delete requests carry full batches on object stores.
+      // One sweep for all partitions, so that delete requests carry full batches on object stores.
       // The decided files are read here and their batches deleted on the pool, up to
       // max_concurrent_deletes at a time, as the release's are: swept by the decide tasks, a decision
       // held in memory (one task) sent its batches one after another (huge-steady's daily run on the
       // store: 33 bulk deletes in a row, 1.3-1.7 s of an 11 s run).
-      try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.SWEEP)) {
-        BackgroundBatches batches = new BackgroundBatches(sweeper);
+      return sweep.sweep(CleanupStage.SWEEP, budget, each -> {
         for (int partition = 0; partition < spills.partitions(); partition++) {
-          spills.decided(partition).forEach(file -> sweeper.add(file, batches));
+          spills.decided(partition).forEach(each);
         }
-        return sweeper.finish(batches);
-      }
+      });
     }
 
     @Override
@@ -588,16 +579,13 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
       // The expired manifests come from one spill read on this thread; their batches are deleted
       // on the pool, as the sweep's are, so that a release of 100,000 versions is not one delete
       // at a time.
-      try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), CleanupStage.RELEASE)) {
-        BackgroundBatches batches = new BackgroundBatches(sweeper);
-        spills.expiredManifests().forEach(manifest -> {
-          progress().candidates(1);
-          sweeper.add(manifest, batches);
-        });
-        CleanupCounters released = sweeper.finish(batches);
-        leaveUnlistedRecord();
-        return released;
-      }
+      CleanupCounters released = sweep.sweep(CleanupStage.RELEASE, budget, each ->
+          spills.expiredManifests().forEach(manifest -> {
+            progress().candidates(1);
+            each.accept(manifest);
+          }));
+      leaveUnlistedRecord();
+      return released;
     }
 
     /**
@@ -622,11 +610,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
     public void retireExpiryRecords(CleanupPlan plan, Set<String> records) {
       ExpiryRecords.retireUsed(settings().mode(), LocalCleanupAction.this::ensureLeaseHeld, storageFactory, table(),
           plan.facts().dataset(), records);
-    }
-
-    /** Listeners see one file at a time, though partitions are decided on several threads. */
-    private synchronized void announce(CandidateFile file) {
-      removedFileListener().accept(file);
     }
 
     private MarkSummary mark(CleanupPlan plan, MarkTask task) {
@@ -816,138 +799,6 @@ public final class LocalCleanupAction extends BaseCleanupAction<LocalCleanupActi
 
       void merge(MarkState other) {
         state = state == null ? other : state.merge(other);
-      }
-    }
-
-    /**
-     * Collects the files a stage deletes (read on the run's thread) and deletes them in full
-     * batches, or only counts them in a dry run; a file over the run's {@code max_deletes} budget is
-     * only counted as deferred. Batches are cut under the lock and deleted outside it on the pool
-     * ({@link BackgroundBatches}), at most {@code max_concurrent_deletes} at a time. With {@code
-     * record_files}, the stage writes one part; a sweep that fails leaves it without its end.
-     */
-    private final class Sweeper implements AutoCloseable {
-      private final DeleteBudget budget;
-      private final RecordedFiles.Part record;
-      private List<CandidateFile> buffer = new ArrayList<>();
-      private CleanupCounters counters = CleanupCounters.ZERO;
-
-      Sweeper(DeleteBudget budget, CleanupStage stage) {
-        this.budget = budget;
-        this.record = recordedFiles.map(files -> files.part(storage, stage.name().toLowerCase(java.util.Locale.ROOT), 0, 0))
-            .orElseGet(RecordedFiles.Part::none);
-      }
-
-      /** Adds a file; a full batch goes to {@code deleteBatch}. */
-      void add(CandidateFile file, Consumer<List<CandidateFile>> deleteBatch) {
-        if (!budget.tryTake()) {
-          synchronized (this) {
-            counters = counters.deferred(1);
-          }
-          return;
-        }
-        announce(file);
-        List<CandidateFile> full = null;
-        synchronized (this) {
-          if (settings().mode() == CleanupMode.DRY_RUN) {
-            counters = counters.record(file);
-            progress().removed(1, file.bytes());
-            return;
-          }
-          buffer.add(file);
-          if (buffer.size() >= SweepBatch.FILES_PER_SWEEP) {
-            full = buffer;
-            buffer = new ArrayList<>();
-          }
-        }
-        if (full != null) {
-          deleteBatch.accept(full);
-        }
-      }
-
-      private void delete(List<CandidateFile> batch) {
-        RunPool.stopIfInterrupted();
-        ensureLeaseHeld();
-        deleteSlots.acquireUninterruptibly();
-        try {
-          CleanupCounters deleted = new SweepBatch(storage, pacer).sweep(batch, record::add);
-          progress().removed(deleted.filesRemoved(), deleted.bytesRemoved());
-          synchronized (this) {
-            counters = counters.plus(deleted);
-          }
-        } finally {
-          deleteSlots.release();
-        }
-      }
-
-      /**
-       * Deletes what is left, the last partial batch beside the full ones {@code batches} holds in
-       * flight, and waits for all of them; call once every task that adds has finished.
-       */
-      CleanupCounters finish(BackgroundBatches batches) {
-        List<CandidateFile> rest;
-        synchronized (this) {
-          rest = buffer;
-          buffer = new ArrayList<>();
-        }
-        if (!rest.isEmpty()) {
-          batches.accept(rest);
-        }
-        batches.awaitAll();
-        record.finish();
-        synchronized (this) {
-          return counters;
-        }
-      }
-
-      /** Closes the record: after {@link #finish}, nothing more; after a failure, without its end. */
-      @Override
-      public void close() {
-        record.close();
-      }
-    }
-
-    /**
-     * Deletes the full batches of one producing thread on the pool, at most {@code
-     * max_concurrent_deletes} at a time; the producer waits for a slot, so that no more batches
-     * than that are held at once.
-     */
-    private final class BackgroundBatches implements Consumer<List<CandidateFile>> {
-      private final Sweeper sweeper;
-      private final Semaphore inFlight = new Semaphore(settings().maxConcurrentDeletes());
-      private final List<Future<?>> running = new ArrayList<>();
-
-      BackgroundBatches(Sweeper sweeper) {
-        this.sweeper = sweeper;
-      }
-
-      @Override
-      public void accept(List<CandidateFile> batch) {
-        inFlight.acquireUninterruptibly();
-        awaitFinished();
-        running.add(pool.submit(() -> {
-          try {
-            sweeper.delete(batch);
-          } finally {
-            inFlight.release();
-          }
-        }));
-      }
-
-      /** Rethrows a finished batch's failure at once and forgets the finished ones. */
-      private void awaitFinished() {
-        for (Iterator<Future<?>> it = running.iterator(); it.hasNext(); ) {
-          Future<?> batch = it.next();
-          if (batch.isDone()) {
-            RunPool.await(batch);
-            it.remove();
-          }
-        }
-      }
-
-      void awaitAll() {
-        running.forEach(RunPool::await);
-        running.clear();
       }
     }
   }
