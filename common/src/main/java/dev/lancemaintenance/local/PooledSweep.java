@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
@@ -67,12 +68,26 @@ final class PooledSweep {
   /**
    * Deletes (in a dry run, counts) at most {@code budget} of {@code files}, for {@code stage}, and
    * returns the stage's counters once every batch ended.
+   *
+   * <p>A cancelled run (its thread interrupted: Spark's job cancel, Flink's cancel, Ctrl-C in the
+   * CLI) hands no further batch to the pool ({@link BackgroundBatches#accept}); the batches already
+   * handed over end before the stage fails, so that what they deleted is counted in the run's
+   * progress, which its failed run record shows, and in its recorded part before the part is closed.
+   * The stage then fails as an interrupted wait for a task does, and the release, which follows
+   * only a sweep that ended, does not start: the expired manifests stay for the next run.
    */
   CleanupCounters sweep(CleanupStage stage, long budget, Files files) {
     try (Sweeper sweeper = new Sweeper(new DeleteBudget(budget), stage)) {
       BackgroundBatches batches = new BackgroundBatches(sweeper);
-      files.forEach(file -> sweeper.add(file, batches));
-      return sweeper.finish(batches);
+      try {
+        files.forEach(file -> sweeper.add(file, batches));
+        return sweeper.finish(batches);
+      } catch (RuntimeException | Error e) {
+        if (Thread.currentThread().isInterrupted()) {
+          batches.letHandedOverEnd(e);
+        }
+        throw e;
+      }
     }
   }
 
@@ -172,7 +187,7 @@ final class PooledSweep {
   /**
    * Deletes the full batches of one producing thread on the pool, at most {@code
    * max_concurrent_deletes} at a time; the producer waits for a slot, so that no more batches
-   * than that are held at once.
+   * than that are held at once, and stops when its thread is interrupted (the run is cancelled).
    */
   private final class BackgroundBatches implements Consumer<List<CandidateFile>> {
     private final Sweeper sweeper;
@@ -185,7 +200,15 @@ final class PooledSweep {
 
     @Override
     public void accept(List<CandidateFile> batch) {
-      inFlight.acquireUninterruptibly();
+      // Interruptibly, and at once when the thread is interrupted already: a cancelled run hands
+      // over no further batch (before, it waited for each slot and was stopped only by its wait at
+      // the stage's end, once every decided batch had been handed over).
+      try {
+        inFlight.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw RunPool.interrupted(e);
+      }
       awaitFinished();
       running.add(pool.submit(() -> {
         try {
@@ -210,6 +233,31 @@ final class PooledSweep {
     void awaitAll() {
       running.forEach(RunPool::await);
       running.clear();
+    }
+
+    /**
+     * Waits, whatever the thread's interrupt, until every batch handed over ended, and gives the
+     * thread its interrupt back; a second interrupt while it waits ends the wait. For a stage that
+     * fails ({@code stageFailure}) because its run was cancelled: no batch outlives it, and a batch
+     * that failed adds its failure to the stage's.
+     */
+    void letHandedOverEnd(Throwable stageFailure) {
+      Thread.interrupted();
+      try {
+        for (Future<?> batch : running) {
+          try {
+            batch.get();
+          } catch (ExecutionException failed) {
+            if (failed.getCause() != stageFailure) {
+              stageFailure.addSuppressed(failed.getCause());
+            }
+          }
+        }
+      } catch (InterruptedException again) {
+        stageFailure.addSuppressed(again);
+      } finally {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
