@@ -69,8 +69,8 @@ final class PooledSweep {
    * Deletes (in a dry run, counts) at most {@code budget} of {@code files}, for {@code stage}, and
    * returns the stage's counters once every batch ended.
    *
-   * <p>A cancelled run (its thread interrupted: Spark's job cancel, Flink's cancel, Ctrl-C in the
-   * CLI) hands no further batch to the pool ({@link BackgroundBatches#accept}); the batches already
+   * <p>A cancelled run (its thread interrupted by whatever runs it: an application, a notebook or
+   * an engine's task that cancels it) hands no further batch to the pool ({@link BackgroundBatches#accept}); the batches already
    * handed over end before the stage fails, so that what they deleted is counted in the run's
    * progress, which its failed run record shows, and in its recorded part before the part is closed.
    * The stage then fails as an interrupted wait for a task does, and the release, which follows
