@@ -1,17 +1,21 @@
 package dev.lancemaintenance.ledger;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 /**
@@ -107,33 +111,186 @@ final class LedgerFile {
     }
   }
 
-  /** Decodes a file of this kind; {@code name} is for the message. */
+  /** Decodes a file of this kind held in memory; {@code name} is for the message. */
   <T> T decode(String name, byte[] content, Reader<T> body) {
-    if (content.length < magic.length + TRAILER
-        || !Arrays.equals(content, 0, magic.length, magic, 0, magic.length)
-        || !Arrays.equals(content, content.length - endMagic.length, content.length, endMagic, 0, endMagic.length)) {
-      throw new LedgerFormatException(name, "not a complete " + kind + " (magic missing: cut short or not ours)");
+    return decode(name, new ByteArrayInputStream(content), content.length, body);
+  }
+
+  /**
+   * Decodes a file of this kind from {@code content}, which holds {@code length} bytes, as they
+   * pass: a large table's ledger segment (136 MB on {@code huge-steady}) is never whole in memory.
+   * Refuses what a decode of the whole array refused, with the same message, whichever comes first
+   * in the stream: a magic missing at either end or a file too short to hold the frame (cut short
+   * or not ours), then the format, the records, where they end, the checksum. When it refuses it
+   * reads {@code content} to the end first (its end magic is there, and outranks the rest), so a
+   * caller that checks what it read whole ({@link SegmentStream}) can do so after.
+   */
+  <T> T decode(String name, InputStream content, long length, Reader<T> body) {
+    Ends ends = new Ends(content, magic.length, endMagic.length);
+    try {
+      return decodeInOrder(name, ends, length, body);
+    } catch (LedgerFormatException refused) {
+      ends.drain();
+      if (length < magic.length + TRAILER || !ends.startsWith(magic) || !ends.endsWith(endMagic)) {
+        throw notComplete(name);
+      }
+      throw refused;
     }
-    int bodyLength = content.length - TRAILER;
-    CRC32C crc = new CRC32C();
-    crc.update(content, 0, bodyLength);
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(content))) {
-      in.skipNBytes(magic.length);
+  }
+
+  private <T> T decodeInOrder(String name, InputStream content, long length, Reader<T> body) {
+    if (length < magic.length + TRAILER) {
+      throw notComplete(name);
+    }
+    long bodyLength = length - TRAILER;
+    CountingInputStream counted = new CountingInputStream(new BufferedInputStream(content, BUFFER_BYTES));
+    CheckedInputStream framed = new CheckedInputStream(counted, new CRC32C());
+    DataInputStream in = new DataInputStream(framed);
+    try {
+      if (!Arrays.equals(in.readNBytes(magic.length), magic)) {
+        throw notComplete(name);
+      }
       int found = in.readInt();
       if (found != format) {
         throw new LedgerFormatException(name, kind + " format " + found + ", this release reads " + format);
       }
       T decoded = body.read(in);
-      int read = content.length - in.available();
-      if (read != bodyLength) {
-        throw new LedgerFormatException(name, "records end at byte " + read + ", the checksum at " + bodyLength);
+      if (counted.count != bodyLength) {
+        throw new LedgerFormatException(name, "records end at byte " + counted.count + ", the checksum at " + bodyLength);
       }
-      if (in.readLong() != crc.getValue()) {
+      long crc = framed.getChecksum().getValue();
+      if (in.readLong() != crc) {
         throw new LedgerFormatException(name, "checksum mismatch");
+      }
+      if (!Arrays.equals(in.readNBytes(endMagic.length), endMagic)) {
+        throw notComplete(name);
       }
       return decoded;
     } catch (IOException | IllegalArgumentException e) {
       throw new LedgerFormatException(name, "records do not decode: " + e.getMessage());
+    }
+  }
+
+  private LedgerFormatException notComplete(String name) {
+    return new LedgerFormatException(name, "not a complete " + kind + " (magic missing: cut short or not ours)");
+  }
+
+  /** Counts the bytes read through it: where the records end, for a file longer than an array's index. */
+  private static final class CountingInputStream extends FilterInputStream {
+    private long count;
+
+    CountingInputStream(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = in.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = in.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = in.skip(n);
+      count += skipped;
+      return skipped;
+    }
+  }
+
+  /**
+   * Keeps a stream's first and last few bytes as they pass, for the magics at both ends of a file
+   * that is refused in its middle: a decode of the whole array checked them before anything else.
+   */
+  private static final class Ends extends FilterInputStream {
+    private final byte[] first;
+    private final byte[] last;
+    private long passed;
+
+    Ends(InputStream in, int firstBytes, int lastBytes) {
+      super(in);
+      this.first = new byte[firstBytes];
+      this.last = new byte[lastBytes];
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = in.read();
+      if (b >= 0) {
+        keep((byte) b);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = in.read(b, off, len);
+      for (int i = 0; i < n; i++) {
+        keep(b[off + i]);
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      // Through read, so that every byte is kept.
+      return Math.max(0, read(new byte[(int) Math.min(Math.max(n, 0), BUFFER_BYTES)]));
+    }
+
+    private void keep(byte b) {
+      if (passed < first.length) {
+        first[(int) passed] = b;
+      }
+      last[(int) (passed % last.length)] = b;
+      passed++;
+    }
+
+    /** Reads what is left; its failures (a file shorter than its commit says) are its source's. */
+    void drain() {
+      try {
+        in.transferTo(new OutputStream() {
+          @Override
+          public void write(int b) {
+            keep((byte) b);
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) {
+            for (int i = 0; i < len; i++) {
+              keep(b[off + i]);
+            }
+          }
+        });
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    boolean startsWith(byte[] magic) {
+      return passed >= first.length && Arrays.equals(first, magic);
+    }
+
+    boolean endsWith(byte[] magic) {
+      if (passed < last.length) {
+        return false;
+      }
+      for (int i = 0; i < last.length; i++) {
+        if (last[(int) ((passed + i) % last.length)] != magic[i]) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

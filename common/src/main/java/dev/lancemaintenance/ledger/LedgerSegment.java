@@ -2,11 +2,15 @@ package dev.lancemaintenance.ledger;
 
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -159,27 +163,44 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
    * which on a ledger of ~920,000 files is most of what a decoded segment holds.
    */
   static LedgerSegment decode(String name, byte[] content, UnaryOperator<LedgerElement> canonical) {
+    return decode(name, new ByteArrayInputStream(content), content.length, canonical);
+  }
+
+  /**
+   * As {@link #decode(String, byte[], UnaryOperator)}, from {@code content} holding {@code length}
+   * bytes as they pass ({@link LedgerFile#decode(String, InputStream, long, LedgerFile.Reader)}):
+   * a segment's bytes need not be whole in memory ({@link SegmentStream}).
+   */
+  static LedgerSegment decode(String name, InputStream content, long length, UnaryOperator<LedgerElement> canonical) {
     // The format number picks the frame; any other number, or a file too short to hold one, fails
     // the frame's own checks.
-    boolean firstWhole = content.length >= FORMAT_AT + Integer.BYTES
-        && java.nio.ByteBuffer.wrap(content, FORMAT_AT, Integer.BYTES).getInt() == 2;
-    return (firstWhole ? FIRST_WHOLE : FILE).decode(name, content, in -> {
-      String fingerprint = in.readUTF();
-      DatasetRef dataset = new DatasetRef(in.readUTF());
-      int versionCount = count(in, name);
-      List<LedgerVersion> versions = new ArrayList<>(capacity(versionCount, in, VERSION_BYTES));
+    BufferedInputStream in = new BufferedInputStream(content, FORMAT_AT + Integer.BYTES);
+    boolean firstWhole;
+    try {
+      in.mark(FORMAT_AT + Integer.BYTES);
+      byte[] head = in.readNBytes(FORMAT_AT + Integer.BYTES);
+      in.reset();
+      firstWhole = head.length == FORMAT_AT + Integer.BYTES && ByteBuffer.wrap(head, FORMAT_AT, Integer.BYTES).getInt() == 2;
+    } catch (IOException e) {
+      throw new LedgerFormatException(name, "records do not decode: " + e.getMessage());
+    }
+    return (firstWhole ? FIRST_WHOLE : FILE).decode(name, in, length, frameIn -> {
+      String fingerprint = frameIn.readUTF();
+      DatasetRef dataset = new DatasetRef(frameIn.readUTF());
+      int versionCount = count(frameIn, name);
+      List<LedgerVersion> versions = new ArrayList<>(capacity(versionCount, frameIn, VERSION_BYTES));
       for (int i = versionCount; i > 0; i--) {
-        versions.add(new LedgerVersion(in.readLong(), in.readUTF(), in.readLong(), in.readLong(), in.readLong()));
+        versions.add(new LedgerVersion(frameIn.readLong(), frameIn.readUTF(), frameIn.readLong(), frameIn.readLong(), frameIn.readLong()));
       }
-      int openCount = count(in, name);
-      List<Open> opens = new ArrayList<>(capacity(openCount, in, CHANGE_BYTES));
+      int openCount = count(frameIn, name);
+      List<Open> opens = new ArrayList<>(capacity(openCount, frameIn, CHANGE_BYTES));
       for (int i = openCount; i > 0; i--) {
-        opens.add(new Open(canonical.apply(readElement(in, name)), in.readLong()));
+        opens.add(new Open(canonical.apply(readElement(frameIn, name)), frameIn.readLong()));
       }
-      int closeCount = count(in, name);
-      List<Close> closes = new ArrayList<>(capacity(closeCount, in, CHANGE_BYTES));
+      int closeCount = count(frameIn, name);
+      List<Close> closes = new ArrayList<>(capacity(closeCount, frameIn, CHANGE_BYTES));
       for (int i = closeCount; i > 0; i--) {
-        closes.add(new Close(canonical.apply(readElement(in, name)), in.readLong()));
+        closes.add(new Close(canonical.apply(readElement(frameIn, name)), frameIn.readLong()));
       }
       return new LedgerSegment(fingerprint, dataset, versions, opens, closes, firstWhole);
     });
