@@ -154,31 +154,12 @@ public final class Ledger {
   }
 
   /**
-   * A segment read, checked against its commit and decoded with the fold's instance of each element
-   * ({@link LedgerState#canonical}). Its bytes are let go on return, before the fold applies it: a
-   * large ledger's segment (136 MB on {@code huge-steady}) must not stay live beside the fold.
+   * A segment read as a stream, checked against its commit and decoded with the fold's instance of
+   * each element ({@link LedgerState#decodeCanonical}): no array of the whole segment is live (136 MB
+   * on {@code huge-steady}), and nothing of it reaches the fold before it was checked whole.
    */
   private LedgerSegment decodeSegment(String path, LedgerCommit.SegmentRef ref, String commitPath, LedgerState state) {
-    byte[] content = readSegment(path, ref);
-    if (!ref.matches(content)) {
-      throw new LedgerFormatException(path, "length or checksum differs from what " + commitPath + " records");
-    }
-    return LedgerSegment.decode(path, content, state::canonical);
-  }
-
-  /** A segment at the length its commit records; shorter, it fails as a length that differs. */
-  private byte[] readSegment(String path, LedgerCommit.SegmentRef ref) {
-    if (ref.length() > Integer.MAX_VALUE - 8) {
-      return storage.readFully(path);
-    }
-    try {
-      return storage.read(path, 0, (int) ref.length());
-    } catch (StorageException e) {
-      if (endedEarly(e)) {
-        throw new LedgerFormatException(path, "length or checksum differs from what its commit records (the file is shorter)");
-      }
-      throw e;
-    }
+    return state.decodeCanonical(canonical -> SegmentStream.decode(storage, path, ref, commitPath, canonical, SegmentStream.CHUNK_BYTES));
   }
 
   /**
@@ -415,7 +396,7 @@ public final class Ledger {
   }
 
   /** Whether a ranged read failed because the file ends before the range does. */
-  private static boolean endedEarly(StorageException e) {
+  static boolean endedEarly(StorageException e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof java.io.EOFException) {
         return true;

@@ -59,6 +59,21 @@ final class LedgerElements {
     return elements[id];
   }
 
+  /**
+   * Forgets the elements numbered {@code size} and above, as if they had never been met: for a
+   * segment refused after its elements were numbered ({@link LedgerState#decodeCanonical}). Costs a
+   * pass over the table, on a refusal only.
+   */
+  void forgetFrom(int size) {
+    if (size < 0 || size > this.size) {
+      throw new IllegalArgumentException("cannot forget from " + size + " of " + this.size + " elements");
+    }
+    Arrays.fill(elements, size, this.size, null);
+    this.size = size;
+    slots = new int[slots.length];
+    rehashInto(slots);
+  }
+
   /** The slot holding {@code element}, or the empty slot where it would go (linear probing). */
   private int slotOf(LedgerElement element) {
     int mask = slots.length - 1;
@@ -71,15 +86,20 @@ final class LedgerElements {
 
   private void rehash() {
     int[] grown = new int[slots.length * 2];
-    int mask = grown.length - 1;
+    rehashInto(grown);
+    slots = grown;
+  }
+
+  /** Places every element in {@code table}, empty, of a power-of-two length. */
+  private void rehashInto(int[] table) {
+    int mask = table.length - 1;
     for (int id = 0; id < size; id++) {
       int slot = spread(elements[id].hashCode()) & mask;
-      while (grown[slot] != 0) {
+      while (table[slot] != 0) {
         slot = (slot + 1) & mask;
       }
-      grown[slot] = id + 1;
+      table[slot] = id + 1;
     }
-    slots = grown;
   }
 
   /** Mixes the high bits in: a record's hash of a string key varies mostly in its low bits' neighbours. */

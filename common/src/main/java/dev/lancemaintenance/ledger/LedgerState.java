@@ -13,6 +13,8 @@ import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The ledger folded: every summarised version, and for every element the version ranges in which
@@ -160,6 +162,25 @@ public final class LedgerState {
   /** The one instance of {@code element} this fold holds, which becomes it when the fold has none. */
   LedgerElement canonical(LedgerElement element) {
     return elements.get(idOf(element));
+  }
+
+  /**
+   * What {@code decode} gives when handed {@link #canonical}: a segment decoded with this fold's
+   * instance of each element. When it throws (a segment refused), the elements first met in it are
+   * forgotten again, so a refused segment leaves the fold as if it had never been read: a segment
+   * read as a stream ({@link SegmentStream}) is decoded before its checksum is known, and an element
+   * only a damaged record named would otherwise stay numbered, ahead of the order in which later
+   * segments meet the elements (the order of {@link #openElements} and of what {@link #joined} and
+   * {@link #compacted} write).
+   */
+  LedgerSegment decodeCanonical(Function<UnaryOperator<LedgerElement>, LedgerSegment> decode) {
+    int known = elements.size();
+    try {
+      return decode.apply(this::canonical);
+    } catch (RuntimeException refused) {
+      elements.forgetFrom(known);
+      throw refused;
+    }
   }
 
   private int idOf(LedgerElement element) {

@@ -221,7 +221,7 @@ class LedgerFoldEquivalenceTest {
   }
 
   /** A random table history: per version, the elements it references. */
-  private static final class History {
+  static final class History {
     private final Random random;
     private final List<LedgerElement> pool = new ArrayList<>();
     private final List<Long> versions = new ArrayList<>();
@@ -240,6 +240,10 @@ class LedgerFoldEquivalenceTest {
           pool.add(new LedgerElement("data/k" + k + ".lance", FileKind.DATA, false));
         }
       }
+    }
+
+    int size() {
+      return versions.size();
     }
 
     void next() {
