@@ -4,6 +4,7 @@ import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.storage.FileEntry;
 import dev.lancemaintenance.storage.Generations;
 import dev.lancemaintenance.storage.StorageException;
+import dev.lancemaintenance.storage.StorageInputStream;
 import dev.lancemaintenance.storage.TableLease;
 import dev.lancemaintenance.storage.TablePaths;
 import dev.lancemaintenance.storage.TableStorage;
@@ -159,7 +160,7 @@ public final class Ledger {
    * on {@code huge-steady}), and nothing of it reaches the fold before it was checked whole.
    */
   private LedgerSegment decodeSegment(String path, LedgerCommit.SegmentRef ref, String commitPath, LedgerState state) {
-    return state.decodeCanonical(canonical -> SegmentStream.decode(storage, path, ref, commitPath, canonical, SegmentStream.CHUNK_BYTES));
+    return state.decodeCanonical(canonical -> SegmentReader.decode(storage, path, ref, commitPath, canonical, StorageInputStream.CHUNK_BYTES));
   }
 
   /**

@@ -123,7 +123,7 @@ final class LedgerFile {
    * in the stream: a magic missing at either end or a file too short to hold the frame (cut short
    * or not ours), then the format, the records, where they end, the checksum. When it refuses it
    * reads {@code content} to the end first (its end magic is there, and outranks the rest), so a
-   * caller that checks what it read whole ({@link SegmentStream}) can do so after.
+   * caller that checks what it read whole ({@link SegmentReader}) can do so after.
    */
   <T> T decode(String name, InputStream content, long length, Reader<T> body) {
     Ends ends = new Ends(content, magic.length, endMagic.length);

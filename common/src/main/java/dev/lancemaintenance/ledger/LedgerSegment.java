@@ -169,7 +169,7 @@ public record LedgerSegment(String fingerprint, DatasetRef dataset, List<LedgerV
   /**
    * As {@link #decode(String, byte[], UnaryOperator)}, from {@code content} holding {@code length}
    * bytes as they pass ({@link LedgerFile#decode(String, InputStream, long, LedgerFile.Reader)}):
-   * a segment's bytes need not be whole in memory ({@link SegmentStream}).
+   * a segment's bytes need not be whole in memory ({@link SegmentReader}).
    */
   static LedgerSegment decode(String name, InputStream content, long length, UnaryOperator<LedgerElement> canonical) {
     // The format number picks the frame; any other number, or a file too short to hold one, fails

@@ -168,7 +168,7 @@ public final class LedgerState {
    * What {@code decode} gives when handed {@link #canonical}: a segment decoded with this fold's
    * instance of each element. When it throws (a segment refused), the elements first met in it are
    * forgotten again, so a refused segment leaves the fold as if it had never been read: a segment
-   * read as a stream ({@link SegmentStream}) is decoded before its checksum is known, and an element
+   * read as a stream ({@link SegmentReader}) is decoded before its checksum is known, and an element
    * only a damaged record named would otherwise stay numbered, ahead of the order in which later
    * segments meet the elements (the order of {@link #openElements} and of what {@link #joined} and
    * {@link #compacted} write).

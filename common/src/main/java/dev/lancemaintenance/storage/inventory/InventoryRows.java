@@ -1,6 +1,7 @@
 package dev.lancemaintenance.storage.inventory;
 
 import dev.lancemaintenance.storage.FileEntry;
+import dev.lancemaintenance.storage.StorageInputStream;
 import dev.lancemaintenance.storage.TableStorage;
 import java.util.Iterator;
 

@@ -1,5 +1,6 @@
 package dev.lancemaintenance.storage.inventory;
 
+import dev.lancemaintenance.storage.StorageInputStream;
 import dev.lancemaintenance.storage.TableStorage;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;

@@ -8,6 +8,7 @@ import dev.lancemaintenance.format.FileKind;
 import dev.lancemaintenance.storage.HadoopTableStorage;
 import dev.lancemaintenance.storage.StorageConf;
 import dev.lancemaintenance.storage.StorageException;
+import dev.lancemaintenance.storage.StorageInputStream;
 import dev.lancemaintenance.storage.TableLocation;
 import dev.lancemaintenance.storage.TableStorage;
 import java.io.EOFException;
@@ -31,14 +32,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A segment read as a stream ({@link SegmentStream}) against the read it replaced, the whole file in
+ * A segment read as a stream ({@link SegmentReader}) against the read it replaced, the whole file in
  * one array checked against its commit, then decoded (kept here as the model, {@link #readWhole}):
  * the same segment from reads of any size, the same refusal with the same message for every file
  * cut short, grown or changed, and a refused segment leaves the fold as if it had never been read.
  */
-class SegmentStreamTest {
+class SegmentReaderTest {
   private static final String COMMIT = "_maintenance/ledger/commit.0000000000000000001";
-  private static final int[] CHUNKS = {1, 7, 64 * 1024, SegmentStream.CHUNK_BYTES};
+  private static final int[] CHUNKS = {1, 7, 64 * 1024, StorageInputStream.CHUNK_BYTES};
 
   @TempDir java.nio.file.Path dir;
   /** A local disk, for the ledger's own read. */
@@ -87,7 +88,7 @@ class SegmentStreamTest {
       LedgerCommit.SegmentRef ref = store("seg.seg", bytes);
       LedgerSegment fromBytes = LedgerSegment.decode("seg.seg", bytes);
       for (int chunk : CHUNKS) {
-        assertThat(SegmentStream.decode(storage, "seg.seg", ref, COMMIT, new LedgerElements()::canonical, chunk))
+        assertThat(SegmentReader.decode(storage, "seg.seg", ref, COMMIT, new LedgerElements()::canonical, chunk))
             .as("read in ranges of %d bytes", chunk).isEqualTo(fromBytes).isEqualTo(segment);
       }
     }
@@ -127,7 +128,7 @@ class SegmentStreamTest {
       for (LedgerCommit.SegmentRef recorded : List.of(ref, refOf("seg.seg", file))) {
         String expected = outcome(() -> readWhole(file, recorded));
         for (int chunk : new int[] {1, 7, 64 * 1024}) {
-          assertThat(outcome(() -> SegmentStream.decode(storage, "seg.seg", recorded, COMMIT, new LedgerElements()::canonical, chunk)))
+          assertThat(outcome(() -> SegmentReader.decode(storage, "seg.seg", recorded, COMMIT, new LedgerElements()::canonical, chunk)))
               .as("a file of %d bytes against a commit recording %d, read in ranges of %d", file.length, recorded.length(), chunk)
               .isEqualTo(expected);
         }
@@ -189,7 +190,7 @@ class SegmentStreamTest {
     assertThat(read.isUsable()).as(read.problem().orElse("usable")).isTrue();
     assertSameFold(read.state().orElseThrow(), continued);
     assertThat(segmentReads).as("ranged reads of the segment, never the whole file").hasSizeGreaterThan(1)
-        .allSatisfy(length -> assertThat(length).isLessThanOrEqualTo(SegmentStream.CHUNK_BYTES));
+        .allSatisfy(length -> assertThat(length).isLessThanOrEqualTo(StorageInputStream.CHUNK_BYTES));
   }
 
   /** The read the stream replaced: the file at its recorded length, checked whole, then decoded. */
@@ -205,7 +206,7 @@ class SegmentStreamTest {
   }
 
   private LedgerSegment read(LedgerState state, LedgerCommit.SegmentRef ref) {
-    return state.decodeCanonical(canonical -> SegmentStream.decode(storage, "seg.seg", ref, COMMIT, canonical, 7));
+    return state.decodeCanonical(canonical -> SegmentReader.decode(storage, "seg.seg", ref, COMMIT, canonical, 7));
   }
 
   private static String outcome(java.util.function.Supplier<LedgerSegment> read) {
