@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancemaintenance.format.DatasetRef;
 import dev.lancemaintenance.format.FileKind;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -86,6 +90,36 @@ class LedgerFilesTest {
       assertThatThrownBy(() -> LedgerSegment.decode("s", changed)).as("byte %d changed", at)
           .isInstanceOf(LedgerFormatException.class);
     }
+  }
+
+  /**
+   * A segment whose frame is whole but whose checksum does not match its records is refused as
+   * such, and one whose end magic changed as not complete, whatever size its reads come in: a
+   * stream's decode tells them apart by the file's last bytes, kept as they pass.
+   */
+  @Test
+  void aChecksumThatDiffersAndAnEndThatDiffersAreToldApartWhateverTheReadsSize() {
+    byte[] bytes = history("f1").encode();
+    byte[] checksumChanged = bytes.clone();
+    checksumChanged[bytes.length - 12] ^= 0x10; // in the checksum, before the eight bytes of the end magic
+    byte[] endChanged = bytes.clone();
+    endChanged[bytes.length - 8] ^= 0x10;
+    for (int perRead : new int[] {1, 7, 8, 9, bytes.length}) {
+      assertThatThrownBy(() -> LedgerSegment.decode("s", trickling(checksumChanged, perRead), bytes.length, e -> e))
+          .as("reads of %d bytes", perRead).isInstanceOf(LedgerFormatException.class).hasMessageContaining("checksum mismatch");
+      assertThatThrownBy(() -> LedgerSegment.decode("s", trickling(endChanged, perRead), bytes.length, e -> e))
+          .as("reads of %d bytes", perRead).isInstanceOf(LedgerFormatException.class).hasMessageContaining("not a complete");
+    }
+  }
+
+  /** {@code bytes}, at most {@code perRead} of them a read. */
+  private static InputStream trickling(byte[] bytes, int perRead) {
+    return new FilterInputStream(new ByteArrayInputStream(bytes)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return super.read(b, off, Math.min(len, perRead));
+      }
+    };
   }
 
   @Test
