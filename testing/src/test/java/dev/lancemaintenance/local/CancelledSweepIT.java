@@ -18,6 +18,7 @@ import dev.lancemaintenance.storage.TableStorageFactory;
 import dev.lancemaintenance.testing.FileTimes;
 import dev.lancemaintenance.testing.KeptManifests;
 import dev.lancemaintenance.testing.LanceTableFixture;
+import dev.lancemaintenance.testing.TableTwins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,12 +50,18 @@ class CancelledSweepIT {
   @TempDir Path dir;
 
   @Test
-  void anInterruptDuringTheSweepStopsHandingOverBatchesAndLeavesEveryManifest() {
+  void anInterruptDuringTheSweepStopsHandingOverBatchesLeavesEveryManifestAndTheNextRunLeavesWhatTheSdkLeaves() {
     Cancelled run = cancelDuringTheSweep();
 
     assertThat(run.filesDeleted.get()).as("files deleted: of the %d orphans' %d sweep batches, one", run.orphans,
         (run.orphans + SweepBatch.FILES_PER_SWEEP - 1) / SweepBatch.FILES_PER_SWEEP).isEqualTo(SweepBatch.FILES_PER_SWEEP);
     assertThat(versionFiles(run.table)).as("the manifests: none released by a cancelled run").isEqualTo(run.versionsBefore);
+    KeptManifests.assertEveryManifestReadsBack(run.table.root());
+
+    // The next run, not cancelled, leaves what the SDK's cleanup with the same policy leaves.
+    run.policy.applyTo(new LocalCleanupAction(TableLocation.of(run.table.uri()),
+        HadoopTableStorage.factory(StorageConf.defaults()), Clock.systemUTC())).execute();
+    assertThat(FileTimes.listFiles(run.table.root())).as("the files the SDK's cleanup leaves").isEqualTo(run.sdkLeaves);
     KeptManifests.assertEveryManifestReadsBack(run.table.root());
   }
 
@@ -81,6 +88,8 @@ class CancelledSweepIT {
     Map<String, Long> bytesBefore = FileTimes.listFiles(table.root()).stream()
         .collect(Collectors.toMap(file -> file, file -> size(table.root().resolve(file))));
     List<String> versionsBefore = versionFiles(table);
+    ContractPolicy policy = ContractPolicy.before("every orphan", Instant.now()).withBeforeVersion(latest).withDeleteUnverified();
+    List<String> sdkLeaves = TableTwins.filesTheSdkLeaves(table.root(), dir.resolve("twin.lance"), policy.toOracle());
 
     Thread runThread = Thread.currentThread();
     AtomicInteger filesDeleted = new AtomicInteger();
@@ -96,18 +105,17 @@ class CancelledSweepIT {
     };
     LocalCleanupAction cleanup = new LocalCleanupAction(TableLocation.of(table.uri()), cancelling, Clock.systemUTC());
     cleanup.maxConcurrentDeletes(1);
-    ContractPolicy policy = ContractPolicy.before("every orphan", Instant.now()).withBeforeVersion(latest).withDeleteUnverified();
     try {
       assertThatThrownBy(() -> policy.applyTo(cleanup).execute()).as("a cancelled run")
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("Interrupted while cleaning up");
     } finally {
       Thread.interrupted();
     }
-    return new Cancelled(table, orphans.size(), bytesBefore, versionsBefore, filesDeleted);
+    return new Cancelled(table, orphans.size(), bytesBefore, versionsBefore, filesDeleted, policy, sdkLeaves);
   }
 
   private record Cancelled(LanceTableFixture table, int orphans, Map<String, Long> bytesBefore,
-      List<String> versionsBefore, AtomicInteger filesDeleted) {}
+      List<String> versionsBefore, AtomicInteger filesDeleted, ContractPolicy policy, List<String> sdkLeaves) {}
 
   private static List<String> versionFiles(LanceTableFixture table) {
     return FileTimes.listFiles(table.root()).stream().filter(path -> path.startsWith("_versions/")).toList();
